@@ -1,0 +1,1 @@
+"""The referee bot framework: nothing here knows a particular game."""

@@ -1,0 +1,67 @@
+"""Message catalogues (ja/en) and the one function that turns a key into a sentence.
+
+Catalogues are flat JSON objects ``{"key": "template with {params}"}``. The framework's live in
+``bot/i18n/locales/``; each ruleset keeps its own in ``cogs/<name>/locales/`` and they are merged at
+first use. Pure: no discord here (the discord.py Translator lives in ``bot/i18n/translator.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LANGS = ("en", "ja")
+DEFAULT_LANG = "en"
+_ROOT = Path(__file__).resolve().parent.parent.parent
+_SOURCES = [_ROOT / "bot" / "i18n" / "locales"] + sorted(
+    p for p in (_ROOT / "cogs").glob("*/locales") if p.is_dir()
+)
+
+
+def normalize_lang(locale: str | None) -> str:
+    """Map a Discord locale (``ja``, ``en-US``, ``en-GB``…) to a catalogue language."""
+    if not locale:
+        return DEFAULT_LANG
+    base = str(locale).split("-")[0].split("_")[0].lower()
+    return base if base in LANGS else DEFAULT_LANG
+
+
+@cache
+def catalogue(lang: str) -> Mapping[str, str]:
+    merged: dict[str, str] = {}
+    for folder in _SOURCES:
+        path = folder / f"{lang}.json"
+        if path.exists():
+            for key, value in json.loads(path.read_text("utf-8")).items():
+                if key in merged:
+                    raise ValueError(f"duplicate message key {key!r} in {path}")
+                merged[key] = value
+    return merged
+
+
+class _Lenient(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def t(lang: str, key: str, /, **params: Any) -> str:
+    """The sentence for ``key`` in ``lang`` (falls back to English, then to the key itself)."""
+    template = catalogue(normalize_lang(lang)).get(key)
+    if template is None:
+        template = catalogue(DEFAULT_LANG).get(key, key)
+    return string.Formatter().vformat(template, (), _Lenient(params))
+
+
+def has(key: str) -> bool:
+    return key in catalogue(DEFAULT_LANG)
+
+
+def missing_keys() -> dict[str, set[str]]:
+    """Keys present in one language but not the other (a test keeps this empty)."""
+    sets = {lang: set(catalogue(lang)) for lang in LANGS}
+    everything = set().union(*sets.values())
+    return {lang: everything - keys for lang, keys in sets.items() if everything - keys}

@@ -1,0 +1,1 @@
+"""Pillow drawing primitives shared by the rulesets' board renderers (pure)."""
