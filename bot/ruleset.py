@@ -117,3 +117,21 @@ def load(name: str) -> Ruleset:
         raise UnknownRuleset("ruleset.unknown", name=name)
     module: Any = importlib.import_module(f"cogs.{name}.rules")
     return module
+
+
+class Presenter(Protocol):
+    """What ``cogs/<name>/present.py`` provides: how a ruleset reads and looks (pure)."""
+
+    def title(self, lang: str) -> str: ...
+    def tallies(self, view: JSON, lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]: ...
+    def event_lines(self, events: Sequence[JSON], lang: str, names: Mapping[str, str]) -> list[str]: ...
+    def private_lines(self, view: JSON, seat: str, lang: str) -> list[str]: ...
+    def order_help(self, lang: str) -> str: ...
+    def board(self, view: JSON, lang: str, names: Mapping[str, str]) -> bytes: ...
+
+
+def load_presenter(name: str) -> Presenter:
+    if name not in RULESETS:
+        raise UnknownRuleset("ruleset.unknown", name=name)
+    module: Any = importlib.import_module(f"cogs.{name}.present")
+    return module

@@ -1,7 +1,7 @@
 """Message catalogues (ja/en) and the one function that turns a key into a sentence.
 
-Catalogues are flat JSON objects ``{"key": "template with {params}"}``. The framework's live in
-``bot/i18n/locales/``; each ruleset keeps its own in ``cogs/<name>/locales/`` and they are merged at
+Catalogues are flat JSON objects ``{"key": "template with {params}"}`` named ``<lang>.json`` or
+``<area>.<lang>.json``. The framework's live in ``bot/i18n/locales/``; each ruleset keeps its own in ``cogs/<name>/locales/`` and they are merged at
 first use. Pure: no discord here (the discord.py Translator lives in ``bot/i18n/translator.py``).
 """
 
@@ -34,8 +34,8 @@ def normalize_lang(locale: str | None) -> str:
 def catalogue(lang: str) -> Mapping[str, str]:
     merged: dict[str, str] = {}
     for folder in _SOURCES:
-        path = folder / f"{lang}.json"
-        if path.exists():
+        # ``en.json`` and any ``<area>.en.json`` beside it (areas keep unrelated keys apart)
+        for path in sorted([*folder.glob(f"{lang}.json"), *folder.glob(f"*.{lang}.json")]):
             for key, value in json.loads(path.read_text("utf-8")).items():
                 if key in merged:
                     raise ValueError(f"duplicate message key {key!r} in {path}")

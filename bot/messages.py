@@ -1,0 +1,205 @@
+"""Discord-shaped message payloads (plain JSON) for the outbox, composed in the reader's language.
+
+The table decides *what* to say; this module decides how it reads. Payloads are stored in the
+outbox and turned into discord.py objects by ``bot/outbox.py``; the board image is rendered there
+(off the event loop) from the state version the payload names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import t
+from bot.ruleset import DRAW, Ruleset, load_presenter
+
+if TYPE_CHECKING:
+    from bot.storage.base import GameRow, OrderRow, StreamRow
+
+EMBED_COLOUR = 0xC8A24A
+FINISHED_COLOUR = 0x5B8C5A
+DESCRIPTION_LIMIT = 3800
+FIELD_LIMIT = 1000
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def player_line(game: GameRow) -> str:
+    return " · ".join(f"**{s.seat}** <@{s.user_id}>" for s in game.seats)
+
+
+def outcome_text(game: GameRow, lang: str) -> str:
+    if game.status == "abandoned":
+        return t(lang, "game.outcome.abandoned")
+    if game.outcome == DRAW:
+        return t(lang, "game.outcome.draw")
+    if game.outcome:
+        user = game.user_of(game.outcome)
+        key = "game.outcome.resigned" if game.end_reason == "resign" else "game.outcome.winner"
+        return t(lang, key, seat=game.outcome, user=f"<@{user}>")
+    return ""
+
+
+def turn_message(
+    game: GameRow,
+    rules: Ruleset,
+    state: Any,
+    *,
+    lang: str,
+    events: list[dict[str, Any]],
+    revealed_streams: Iterable[StreamRow],
+    revealed_orders: Mapping[str, OrderRow],
+    commitments: Iterable[StreamRow],
+    first: bool,
+) -> dict[str, Any]:
+    """The one channel message of a turn: what happened, the board, and the next prompt."""
+    present = load_presenter(game.ruleset)
+    view = rules.view(state, None)
+    names = game.names
+    lines = present.event_lines(events, lang, names)
+    if first:
+        lines.insert(0, t(lang, "game.started", players=player_line(game)))
+    finished = game.status in ("finished", "abandoned")
+    if finished:
+        lines.append("**" + outcome_text(game, lang) + "**")
+    fields: list[dict[str, Any]] = [
+        {"name": name, "value": _clip(value, FIELD_LIMIT), "inline": True}
+        for name, value in present.tallies(view, lang, names)
+    ]
+    if revealed_orders:
+        order_lines = [
+            t(
+                lang,
+                "game.revealed_order",
+                seat=seat,
+                order=row.text,
+                salt=row.salt,
+                defaulted=t(lang, "game.defaulted") if row.defaulted else "",
+            )
+            for seat, row in sorted(revealed_orders.items())
+        ]
+        fields.append(
+            {"name": t(lang, "game.field.orders"), "value": _clip("\n".join(order_lines), FIELD_LIMIT)}
+        )
+    seeds = [f"{s.phase} `{s.seed}`" for s in revealed_streams]
+    if seeds:
+        fields.append({"name": t(lang, "game.field.seeds"), "value": "\n".join(seeds)})
+    committed = [f"{s.phase} `{s.commitment}`" for s in commitments]
+    if committed:
+        fields.append(
+            {"name": t(lang, "game.field.commitments", turn=game.turn), "value": "\n".join(committed)}
+        )
+    if not finished and game.deadline_at is not None:
+        deadline = int(game.deadline_at)
+        fields.append(
+            {"name": t(lang, "game.field.deadline"), "value": f"<t:{deadline}:f> (<t:{deadline}:R>)"}
+        )
+    title_key = "game.title.finished" if finished else "game.title.turn"
+    embed = {
+        "title": t(lang, title_key, ruleset=present.title(lang), game=game.id, turn=game.turn),
+        "description": _clip("\n".join(lines), DESCRIPTION_LIMIT) or None,
+        "color": FINISHED_COLOUR if finished else EMBED_COLOUR,
+        "fields": fields,
+        "image": {"url": "attachment://board.png"},
+        "footer": {"text": t(lang, "game.footer", game=game.id)},
+    }
+    awaited = rules.awaiting(state) if game.status == "active" else []
+    return {
+        "lang": lang,
+        "content": player_line(game) if first else None,
+        "mentions": [s.user_id for s in game.seats] if first else [],
+        "embed": embed,
+        "board": {"version": game.version, "seat": None, "names": names},
+        "progress": {"in": [], "awaited": awaited, "receipts": {}} if awaited else None,
+    }
+
+
+def progress_field(progress: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    awaited = list(progress.get("awaited", []))
+    done = list(progress.get("in", []))
+    receipts = progress.get("receipts", {})
+    marks = [
+        f"✅ {seat} `{receipts[seat]}`" if seat in done else f"⌛ {seat}" for seat in awaited
+    ]
+    return {
+        "name": t(lang, "game.field.progress", done=len(done), total=len(awaited)),
+        "value": " · ".join(marks) or "—",
+        "inline": False,
+    }
+
+
+def compose(payload: Mapping[str, Any], progress: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The final content and embed of a channel message, with the latest order progress."""
+    embed = dict(payload["embed"]) if payload.get("embed") else None
+    progress = progress if progress is not None else payload.get("progress")
+    if embed is not None and progress:
+        embed["fields"] = [*embed.get("fields", []), progress_field(progress, payload["lang"])]
+    return {"content": payload.get("content"), "embed": embed}
+
+
+def seat_dm(
+    game: GameRow, rules: Ruleset, state: Any, seat: str, *, lang: str, awaited: bool
+) -> dict[str, Any] | None:
+    """The DM a seat gets each turn: its private information and, if it owes one, the order view."""
+    present = load_presenter(game.ruleset)
+    guild = f"<#{game.channel_id}>" if game.channel_id else ""
+    if game.status in ("finished", "abandoned"):
+        return {"lang": lang, "content": t(lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(game, lang))}
+    if not awaited:
+        return None
+    view = rules.view(state, seat)
+    lines = [
+        t(lang, "dm.turn_header", ruleset=present.title(lang), game=game.id, turn=game.turn, seat=seat, channel=guild),
+        *present.private_lines(view, seat, lang),
+    ]
+    if game.deadline_at is not None:
+        lines.append(t(lang, "dm.deadline", deadline=f"<t:{int(game.deadline_at)}:R>"))
+    lines.append(present.order_help(lang))
+    groups = [
+        {
+            "name": g.name,
+            "label": t(lang, g.label_key),
+            "choices": [
+                {"token": c.token, "label": t(lang, c.label_key), "enabled": c.enabled}
+                for c in g.choices
+            ],
+        }
+        for g in rules.choices(state, seat)
+    ]
+    return {
+        "lang": lang,
+        "content": "\n".join(lines),
+        "view": {"kind": "orders", "game": game.id, "turn": game.turn, "seat": seat, "groups": groups},
+    }
+
+
+def reminder(game: GameRow, missing: list[str], *, lang: str) -> dict[str, Any]:
+    users = [game.user_of(s) for s in missing]
+    return {
+        "lang": lang,
+        "content": t(
+            lang,
+            "game.reminder",
+            users=" ".join(f"<@{u}>" for u in users),
+            game=game.id,
+            turn=game.turn,
+            deadline=f"<t:{int(game.deadline_at or 0)}:R>",
+        ),
+        "mentions": users,
+    }
+
+
+def notice(game: GameRow, key: str, *, lang: str, **params: Any) -> dict[str, Any]:
+    if "deadline" in params and params["deadline"] is not None:
+        params["deadline"] = f"<t:{int(params['deadline'])}:R>"
+    return {"lang": lang, "content": t(lang, key, game=game.id, **params)}
+
+
+def dm_closed(game: GameRow, user_id: int, *, lang: str) -> dict[str, Any]:
+    return {
+        "lang": lang,
+        "content": t(lang, "game.dm_closed", user=f"<@{user_id}>", game=game.id),
+        "mentions": [user_id],
+    }

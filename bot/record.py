@@ -1,0 +1,265 @@
+"""Match records (``shared/spec/match-record.md``): export, replay and verification.
+
+Pure: a record is plain JSON, the engines are deterministic given their inputs and dice, so
+replaying a record always gives the same game, event for event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot import dice as dicelib
+from bot.i18n import t
+from bot.ruleset import DRAW, Event, Order, RuleError, Ruleset, load
+
+if TYPE_CHECKING:
+    from bot.storage.base import GameRow, OrderRow, StreamRow
+
+FORMAT = "pbp-match/1"
+
+
+class RecordError(ValueError):
+    """A record the engine refuses; ``str()`` is one line naming the turn, the seat and why."""
+
+    def __init__(self, message: str, *, turn: int | None = None, seat: str | None = None) -> None:
+        where = []
+        if turn is not None:
+            where.append("setup" if turn == 0 else f"turn {turn}")
+        if seat is not None:
+            where.append(f"seat {seat}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        self.turn = turn
+        self.seat = seat
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def build_record(
+    game: GameRow, orders: Iterable[OrderRow], streams: Iterable[StreamRow]
+) -> dict[str, Any]:
+    """The record of everything resolved so far. Secrets of the running turn are never included."""
+    by_turn: dict[int, dict[str, StreamRow]] = {}
+    for s in streams:
+        by_turn.setdefault(s.turn, {})[s.phase] = s
+    orders_by_turn: dict[int, dict[str, OrderRow]] = {}
+    for o in orders:
+        orders_by_turn.setdefault(o.turn, {})[o.seat] = o
+
+    def dice_block(turn_streams: Mapping[str, StreamRow]) -> dict[str, Any]:
+        shown = {p: s for p, s in turn_streams.items() if s.revealed}
+        return {
+            "seeds": {p: s.seed for p, s in shown.items()},
+            "commitments": {p: s.commitment for p, s in shown.items()},
+            "drawn": {p: s.drawn for p, s in shown.items()},
+        }
+
+    setup = {"inputs": {}, **dice_block(by_turn.get(0, {}))}
+    turns = []
+    for turn in sorted(k for k in by_turn if k > 0):
+        phases = by_turn[turn]
+        if not all(s.revealed for s in phases.values()):
+            continue  # the running turn: its seeds are still secret
+        turn_orders = orders_by_turn.get(turn, {})
+        entry: dict[str, Any] = {
+            "inputs": {s: o.text for s, o in sorted(turn_orders.items()) if not o.defaulted},
+            **dice_block(phases),
+            "receipts": {s: o.receipt for s, o in sorted(turn_orders.items())},
+            "salts": {s: o.salt for s, o in sorted(turn_orders.items())},
+            "defaulted": sorted(s for s, o in turn_orders.items() if o.defaulted),
+        }
+        if (resolve := phases.get(dicelib.RESOLVE)) and resolve.orders_digest:
+            entry["orders_digest"] = resolve.orders_digest
+        turns.append(entry)
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "game_id": game.id,
+        "ruleset": game.ruleset,
+        "options": game.options,
+        "seats": game.seat_order,
+        "players": {s.seat: s.name for s in game.seats},
+        "setup": setup,
+        "turns": turns,
+        "result": {"status": game.status, "winner": game.outcome, "end_reason": game.end_reason},
+    }
+    if game.end_reason == "resign" and game.outcome and game.outcome != DRAW:
+        losers = [s for s in game.seat_order if s != game.outcome]
+        record["end"] = {"resigned": losers[0] if len(losers) == 1 else losers}
+    return record
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    ruleset: str
+    state: Any
+    turns_resolved: int
+    events: list[tuple[int, Event]] = field(default_factory=list)
+    drawn: list[dict[str, list[int]]] = field(default_factory=list)
+    orders: list[dict[str, str]] = field(default_factory=list)  # canonical text used per turn
+
+    def result(self) -> dict[str, Any]:
+        rules = load(self.ruleset)
+        winner = rules.outcome(self.state)
+        return {
+            "ruleset": self.ruleset,
+            "turns_resolved": self.turns_resolved,
+            "finished": winner is not None,
+            "winner": winner,
+            "summary": rules.summary(self.state),
+        }
+
+
+def _reason(error: RuleError | dicelib.DiceError) -> str:
+    return t("en", error.key, **error.params)
+
+
+def _dice_for(block: Mapping[str, Any], game_id: str, turn: int, phase: str, digest: str | None):
+    if "rolls" in block:
+        return None  # scripted: one shared list per turn, built by the caller
+    seeds = block.get("seeds") or {}
+    seed = seeds.get(phase)
+    if seed is None:
+        return dicelib.ScriptedDice([])
+    try:
+        return dicelib.replay_stream(seed, game_id, turn, phase, digest)
+    except ValueError as exc:
+        raise RecordError(f"the {phase} seed is not hex ({exc})", turn=turn) from None
+
+
+def _orders_digest(block: Mapping[str, Any], seats: list[str]) -> str | None:
+    if "orders_digest" in block:
+        return str(block["orders_digest"])
+    receipts = block.get("receipts")
+    if receipts:
+        return dicelib.orders_digest(receipts[s] for s in seats if s in receipts)
+    return None
+
+
+def replay(record: Mapping[str, Any]) -> Replay:
+    if not isinstance(record, Mapping):
+        raise RecordError("a match record is a JSON object")
+    if record.get("format", FORMAT) != FORMAT:
+        raise RecordError(f"unknown format {record.get('format')!r} (expected {FORMAT})")
+    try:
+        rules: Ruleset = load(str(record.get("ruleset")))
+    except RuleError:
+        raise RecordError(f"unknown ruleset {record.get('ruleset')!r}") from None
+    game_id = str(record.get("game_id", "replay"))
+    seats = list(record.get("seats") or rules.SEATS)
+    setup = record.get("setup") or {}
+    turns = record.get("turns") or []
+    if not isinstance(turns, list):
+        raise RecordError("turns must be a list")
+    out = Replay(rules.NAME, None, 0)
+
+    try:
+        setup_dice = (
+            dicelib.ScriptedDice(setup["rolls"])
+            if "rolls" in setup
+            else _dice_for(setup, game_id, 0, dicelib.PRE, None)
+        )
+        state = rules.new_game(game_id, seats, record.get("options") or {}, setup_dice)
+    except (RuleError, dicelib.DiceError) as exc:
+        raise RecordError(_reason(exc), turn=0) from None
+
+    for index, block in enumerate(turns, start=1):
+        if not isinstance(block, Mapping):
+            raise RecordError("each turn is a JSON object", turn=index)
+        if rules.outcome(state) is not None:
+            raise RecordError("the game was already over", turn=index)
+        scripted = dicelib.ScriptedDice(block["rolls"]) if "rolls" in block else None
+        seat: str | None = None
+        try:
+            turn = rules.turn(state) + 1
+            pre = scripted or _dice_for(block, game_id, turn, dicelib.PRE, None)
+            state, started = rules.start_turn(state, pre)
+            out.events.extend((turn, e) for e in started)
+            inputs = block.get("inputs") or {}
+            orders: dict[str, Order] = {}
+            for seat in rules.awaiting(state):
+                text = inputs.get(seat)
+                if isinstance(text, list):  # several inputs in sequence: this ruleset takes one
+                    text = " ".join(str(x) for x in text)
+                orders[seat] = (
+                    rules.default_order(state, seat)
+                    if text is None
+                    else rules.parse(state, seat, str(text))
+                )
+            seat = None
+            resolve = scripted or _dice_for(
+                block, game_id, turn, dicelib.RESOLVE, _orders_digest(block, seats)
+            )
+            state, events = rules.resolve(state, orders, resolve)
+            out.events.extend((turn, e) for e in events)
+        except (RuleError, dicelib.DiceError) as exc:
+            raise RecordError(_reason(exc), turn=index, seat=seat) from None
+        if scripted is not None and scripted.remaining:
+            raise RecordError(f"{scripted.remaining} roll(s) left unused", turn=index)
+        out.drawn.append(
+            {"pre": list(pre.rolls), "resolve": list(resolve.rolls)}
+            if scripted is None
+            else {"rolls": list(scripted.rolls)}
+        )
+        out.orders.append({s: o.canonical() for s, o in orders.items()})
+        out.turns_resolved = index
+
+    resigned = (record.get("end") or {}).get("resigned")
+    if resigned:
+        for seat_name in [resigned] if isinstance(resigned, str) else resigned:
+            state, events = rules.resign(state, seat_name)
+            out.events.extend((rules.turn(state), e) for e in events)
+    out.state = state
+    return out
+
+
+# --- verification ------------------------------------------------------------------------------
+
+
+@dataclass
+class Check:
+    ok: bool
+    what: str
+
+
+def verify(record: Mapping[str, Any]) -> list[Check]:
+    """Check every commitment, receipt, orders digest and drawn roll of a real export."""
+    checks: list[Check] = []
+    rules = load(str(record.get("ruleset")))
+    seats = list(record.get("seats") or rules.SEATS)
+
+    def commitments(block: Mapping[str, Any], where: str) -> None:
+        for phase, seed in (block.get("seeds") or {}).items():
+            expected = (block.get("commitments") or {}).get(phase)
+            actual = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+            checks.append(Check(actual == expected, f"{where} {phase} commitment sha256(seed)"))
+
+    commitments(record.get("setup") or {}, "setup")
+    replayed = replay(record)
+    for index, block in enumerate(record.get("turns") or [], start=1):
+        where = f"turn {index}"
+        commitments(block, where)
+        receipts = block.get("receipts") or {}
+        salts = block.get("salts") or {}
+        inputs = block.get("inputs") or {}
+        for seat, receipt in receipts.items():
+            # The sealed text is the canonical order (for a defaulted seat, the default order's).
+            text = replayed.orders[index - 1].get(seat, inputs.get(seat, ""))
+            actual = dicelib.receipt(bytes.fromhex(salts.get(seat, "")), str(text))
+            checks.append(Check(actual == receipt, f"{where} seat {seat} receipt"))
+        if receipts and "orders_digest" in block:
+            digest = dicelib.orders_digest(receipts[s] for s in seats if s in receipts)
+            checks.append(Check(digest == block["orders_digest"], f"{where} orders digest"))
+        drawn = block.get("drawn")
+        if drawn is not None:
+            recomputed = replayed.drawn[index - 1]
+            for phase, values in drawn.items():
+                same = recomputed.get(phase) == list(values)
+                checks.append(Check(same, f"{where} {phase} rolls {values}"))
+    return checks
+

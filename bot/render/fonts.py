@@ -1,0 +1,86 @@
+"""Bundled fonts (M PLUS 1, OFL) and text fitting helpers for the board renderers (pure).
+
+Only the fonts in ``data/fonts/`` are used: system fonts differ between the dev machine and the
+host, and most lack Japanese. Everything is cached because FreeType loading dominates render time.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent.parent.parent / "data" / "fonts"
+_FILES = {False: "Mplus1-Regular.otf", True: "Mplus1-Bold.otf"}
+ELLIPSIS = "…"  # present in M PLUS 1
+_PROBE_SIZE = 24
+_SPACES = re.compile(r"\s+")
+
+
+@cache
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled font at ``size`` px (cached per size/weight)."""
+    # BASIC layout gives identical pixels whether or not libraqm is installed on the host, and
+    # M PLUS 1 (Latin + kana + kanji) needs no complex shaping.
+    return ImageFont.truetype(
+        str(FONT_DIR / _FILES[bold]), size, layout_engine=ImageFont.Layout.BASIC
+    )
+
+
+def _mask_signature(ch: str, bold: bool) -> tuple[tuple[int, int], bytes]:
+    mask = font(_PROBE_SIZE, bold).getmask(ch)
+    return mask.size, bytes(mask)
+
+
+@cache
+def _notdef(bold: bool) -> tuple[tuple[int, int], bytes]:
+    # A noncharacter the font cannot map: what FreeType draws for any missing glyph (tofu box).
+    return _mask_signature("\U0010fffd", bold)
+
+
+@cache
+def has_glyph(ch: str, bold: bool = False) -> bool:
+    """Whether the bundled font draws ``ch`` as itself rather than as the tofu box.
+
+    Pillow exposes no cmap lookup, so compare the rendered mask with the missing-glyph mask.
+    """
+    if ch.isspace():
+        return True
+    return _mask_signature(ch, bold) != _notdef(bold)
+
+
+def renderable(text: str, bold: bool = False) -> str:
+    """``text`` with whitespace collapsed and characters the font lacks (emoji, ZWJ…) removed.
+
+    Dropping is better than tofu: a name like "🐉 Ryu 🔥" reads as "Ryu" instead of "□ Ryu □".
+    """
+    kept = "".join(ch for ch in text if has_glyph(ch, bold))
+    return _SPACES.sub(" ", kept).strip()
+
+
+def fit(text: str, fnt: ImageFont.FreeTypeFont, max_width: float) -> str:
+    """``text`` cut at a character boundary so that it plus an ellipsis fits ``max_width`` px."""
+    if fnt.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits together with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS
+
+
+def fit_sized(
+    text: str, sizes: tuple[int, ...], max_width: float, bold: bool = False
+) -> tuple[str, ImageFont.FreeTypeFont]:
+    """Try each font size (largest first) before truncating at the smallest one."""
+    for size in sizes:
+        fnt = font(size, bold)
+        if fnt.getlength(text) <= max_width:
+            return text, fnt
+    fnt = font(sizes[-1], bold)
+    return fit(text, fnt, max_width), fnt

@@ -1,0 +1,215 @@
+"""The repository interface: a small async API over games, orders, dice, events and the outbox.
+
+Every read and write happens inside ``async with repo.transaction() as tx``. Implementations:
+SQLite (``sqlite.py``, the default) and, for several shard processes, PostgreSQL with the same
+semantics (compare-and-set on ``games.version``, ``SKIP LOCKED`` for the workers).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+ACTIVE_STATUSES = ("setup", "active", "paused")
+
+
+class StorageError(RuntimeError):
+    pass
+
+
+class VersionConflict(StorageError):
+    """Another resolver moved the game on first (compare-and-set failed)."""
+
+
+@dataclass
+class SeatRow:
+    seat: str
+    user_id: int
+    name: str
+    position: int
+    dm_open: bool | None = None
+
+
+@dataclass
+class GameRow:
+    id: str
+    ruleset: str
+    guild_id: int | None
+    channel_id: int | None
+    status: str
+    options: dict[str, Any]
+    seats: list[SeatRow]
+    state: dict[str, Any] | None = None
+    version: int = 0
+    turn: int = 0
+    outcome: str | None = None
+    end_reason: str | None = None
+    turn_seconds: int | None = None
+    deadline_at: float | None = None
+    reminders_sent: int = 0
+    paused_remaining: float | None = None
+    prompt_outbox_id: int | None = None
+    created_by: int | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    def seat_of(self, user_id: int) -> str | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def user_of(self, seat: str) -> int:
+        return next(s.user_id for s in self.seats if s.seat == seat)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.seat: s.name for s in self.seats}
+
+    @property
+    def seat_order(self) -> list[str]:
+        return [s.seat for s in sorted(self.seats, key=lambda s: s.position)]
+
+
+@dataclass
+class OrderRow:
+    game_id: str
+    turn: int
+    seat: str
+    text: str
+    salt: str
+    receipt: str
+    user_id: int | None
+    defaulted: bool
+    revisions: int
+    submitted_at: float
+
+
+@dataclass
+class StreamRow:
+    game_id: str
+    turn: int
+    phase: str
+    seed: str
+    commitment: str
+    orders_digest: str | None = None
+    drawn: list[int] = field(default_factory=list)
+    revealed: bool = False
+
+
+@dataclass
+class OutboxRow:
+    id: int
+    game_id: str | None
+    kind: str
+    target_id: int | None
+    ref_id: int | None
+    payload: dict[str, Any]
+    nonce: str
+    status: str
+    message_id: int | None
+    channel_id: int | None
+    attempts: int
+    not_before: float
+    created_at: float
+
+
+class Transaction(ABC):
+    """The operations available inside one database transaction."""
+
+    # games
+    @abstractmethod
+    async def insert_game(self, game: GameRow) -> None: ...
+    @abstractmethod
+    async def get_game(self, game_id: str) -> GameRow | None: ...
+    @abstractmethod
+    async def update_game(self, game: GameRow, *, expect_version: int | None = None) -> None:
+        """Write every mutable column; with ``expect_version`` it is a compare-and-set."""
+    @abstractmethod
+    async def games_for_user(self, user_id: int, statuses: tuple[str, ...]) -> list[GameRow]: ...
+    @abstractmethod
+    async def games_in_channel(self, channel_id: int, statuses: tuple[str, ...]) -> list[GameRow]: ...
+    @abstractmethod
+    async def games_with_status(self, statuses: tuple[str, ...]) -> list[GameRow]: ...
+    @abstractmethod
+    async def due_games(self, now: float) -> list[GameRow]:
+        """Active games whose deadline or a reminder time has come (see ``Table.tick``)."""
+    @abstractmethod
+    async def set_dm_open(self, game_id: str, seat: str, is_open: bool) -> None: ...
+    @abstractmethod
+    async def next_game_number(self) -> int: ...
+
+    # states
+    @abstractmethod
+    async def put_state(self, game_id: str, version: int, turn: int, state: dict[str, Any]) -> None: ...
+    @abstractmethod
+    async def get_state(self, game_id: str, version: int) -> dict[str, Any] | None: ...
+
+    # orders
+    @abstractmethod
+    async def put_order(self, order: OrderRow) -> OrderRow:
+        """Insert or replace the seat's order for the turn (revisions counts replacements)."""
+    @abstractmethod
+    async def orders_for_turn(self, game_id: str, turn: int) -> dict[str, OrderRow]: ...
+    @abstractmethod
+    async def all_orders(self, game_id: str) -> list[OrderRow]: ...
+
+    # dice
+    @abstractmethod
+    async def put_stream(self, stream: StreamRow) -> None: ...
+    @abstractmethod
+    async def streams(self, game_id: str, turn: int | None = None) -> list[StreamRow]: ...
+    @abstractmethod
+    async def update_stream(self, stream: StreamRow) -> None: ...
+
+    # events
+    @abstractmethod
+    async def add_events(self, game_id: str, turn: int, events: list[dict[str, Any]]) -> None: ...
+    @abstractmethod
+    async def events(self, game_id: str) -> list[tuple[int, dict[str, Any]]]: ...
+
+    # outbox
+    @abstractmethod
+    async def enqueue(
+        self,
+        *,
+        game_id: str | None,
+        kind: str,
+        target_id: int | None,
+        payload: dict[str, Any],
+        nonce: str,
+        ref_id: int | None = None,
+        now: float,
+    ) -> int: ...
+    @abstractmethod
+    async def pending_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]: ...
+    @abstractmethod
+    async def get_outbox(self, outbox_id: int) -> OutboxRow | None: ...
+    @abstractmethod
+    async def mark_sent(self, outbox_id: int, message_id: int | None, channel_id: int | None, now: float) -> None: ...
+    @abstractmethod
+    async def mark_failed(self, outbox_id: int, error: str, *, retry_at: float | None) -> None: ...
+    @abstractmethod
+    async def supersede_edits(self, ref_id: int, below_id: int) -> None:
+        """Older pending edits of the same message are pointless once a newer one exists."""
+    @abstractmethod
+    async def outbox_for_game(self, game_id: str) -> list[OutboxRow]: ...
+
+    # settings
+    @abstractmethod
+    async def guild_language(self, guild_id: int) -> str | None: ...
+    @abstractmethod
+    async def set_guild_language(self, guild_id: int, language: str) -> None: ...
+    @abstractmethod
+    async def user_locale(self, user_id: int) -> str | None: ...
+    @abstractmethod
+    async def set_user_locale(self, user_id: int, locale: str) -> None: ...
+
+
+class Repository(ABC):
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and apply pending migrations."""
+    @abstractmethod
+    async def close(self) -> None: ...
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...

@@ -1,0 +1,699 @@
+"""The match table: lobby → setup → turns → finished, with no discord in it.
+
+The table owns the lifecycle of every game: seats, sealed orders, committed dice, resolution in one
+transaction, deadlines, and the outbox of messages to post. It speaks to the rules engines only
+through :mod:`bot.ruleset` and to Discord only through outbox rows (Discord-shaped JSON that
+``bot/outbox.py`` posts). Every public method is safe to call concurrently and after a restart.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot import dice as dicelib
+from bot import messages
+from bot.i18n import normalize_lang
+from bot.record import build_record
+from bot.ruleset import Event, Order, OrderRejected, RuleError, Ruleset, load
+from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository, SeatRow, StreamRow
+from bot.storage.base import Transaction
+
+MAX_ORDER_CHARS = 500
+REMINDER_FRACTIONS = (0.5, 0.1)  # reminders when half and when a tenth of the time is left
+
+
+class TableError(RuleError):
+    """A request the table refuses (not your game, not running, not a moderator…)."""
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    game: GameRow
+    seat: str
+    text: str
+    receipt: str
+    replaced: bool
+    submitted: int
+    awaited: int
+    resolved: bool
+
+
+def outbox_nonce(*parts: object) -> str:
+    """A stable key per message: enqueueing the same message twice stores it once."""
+    return ":".join(str(p) for p in parts)
+
+
+class Table:
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        clock: Callable[[], float] = time.time,
+        default_language: str = "en",
+        on_outbox: Callable[[], None] | None = None,
+    ) -> None:
+        self.repo = repo
+        self.clock = clock
+        self.default_language = default_language
+        self._on_outbox = on_outbox or (lambda: None)
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    async def _lang(self, tx: Transaction, guild_id: int | None) -> str:
+        if guild_id is None:
+            return self.default_language
+        return await tx.guild_language(guild_id) or self.default_language
+
+    async def _user_lang(self, tx: Transaction, user_id: int, guild_id: int | None) -> str:
+        return normalize_lang(await tx.user_locale(user_id) or await self._lang(tx, guild_id))
+
+    async def _require(self, tx: Transaction, game_id: str) -> GameRow:
+        game = await tx.get_game(game_id)
+        if game is None:
+            raise TableError("table.no_such_game", game=game_id)
+        return game
+
+    async def remember_locale(self, user_id: int, locale: str | None) -> None:
+        if locale:
+            async with self.repo.transaction() as tx:
+                if await tx.user_locale(user_id) != str(locale):
+                    await tx.set_user_locale(user_id, str(locale))
+
+    async def set_language(self, guild_id: int, language: str) -> None:
+        async with self.repo.transaction() as tx:
+            await tx.set_guild_language(guild_id, normalize_lang(language))
+
+    async def language(self, guild_id: int | None) -> str:
+        async with self.repo.transaction() as tx:
+            return await self._lang(tx, guild_id)
+
+    # --- lobby --------------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        ruleset: str,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        players: list[Player],
+        options: Mapping[str, Any] | None = None,
+        turn_seconds: int | None = None,
+    ) -> GameRow:
+        rules = load(ruleset)
+        if len({p.user_id for p in players}) != len(players):
+            raise TableError("table.same_player")
+        if len(players) != len(rules.SEATS):
+            raise TableError("table.wrong_player_count", needed=len(rules.SEATS))
+        now = self.clock()
+        async with self.repo.transaction() as tx:
+            for player in players:
+                busy = [
+                    g
+                    for g in await tx.games_for_user(player.user_id, ("lobby", *ACTIVE_STATUSES))
+                    if g.channel_id == channel_id
+                ]
+                if busy:
+                    raise TableError("table.already_playing_here", name=player.name, game=busy[0].id)
+            number = await tx.next_game_number()
+            game = GameRow(
+                id=f"g-{number:04d}",
+                ruleset=ruleset,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                status="lobby",
+                options=dict(options or {}),
+                seats=[
+                    SeatRow(seat, p.user_id, p.name, i)
+                    for i, (seat, p) in enumerate(zip(rules.SEATS, players, strict=True))
+                ],
+                turn_seconds=turn_seconds,
+                created_by=players[0].user_id,
+                created_at=now,
+                updated_at=now,
+            )
+            await tx.insert_game(game)
+            return game
+
+    async def decline(self, game_id: str, user_id: int) -> GameRow:
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            if game.status != "lobby":
+                raise TableError("table.not_in_lobby", game=game_id)
+            if game.seat_of(user_id) is None:
+                raise TableError("table.not_your_game", game=game_id)
+            game.status, game.end_reason, game.updated_at = "abandoned", "declined", self.clock()
+            await tx.update_game(game)
+            return game
+
+    async def accept(self, game_id: str, user_id: int) -> GameRow:
+        """The challenged player accepts: set the game up, roll turn 1, and post the prompts."""
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            if game.status != "lobby":
+                raise TableError("table.not_in_lobby", game=game_id)
+            seat = game.seat_of(user_id)
+            if seat is None or user_id == game.created_by:
+                raise TableError("table.not_challenged", game=game_id)
+            rules = load(game.ruleset)
+            setup = await self._new_stream(tx, game.id, 0, dicelib.PRE)
+            state = rules.new_game(game.id, game.seat_order, game.options, setup)
+            await self._record_drawn(tx, game.id, 0, dicelib.PRE, setup.rolls, reveal=True)
+            state, events = await self._start_turn(tx, game, rules, state)
+            game.status = "active"
+            await self._store(tx, game, rules, state, events)
+            await self._enqueue_turn(tx, game, rules, state, result_events=[], first=True)
+        self._on_outbox()
+        return game
+
+    # --- dice streams -------------------------------------------------------------------------
+
+    async def _new_stream(
+        self, tx: Transaction, game_id: str, turn: int, phase: str
+    ) -> dicelib.DiceStream:
+        seed = dicelib.new_seed()
+        row = StreamRow(game_id, turn, phase, seed.hex(), dicelib.commitment(seed))
+        await tx.put_stream(row)
+        return dicelib.DiceStream(seed, dicelib.stream_label(game_id, turn, phase))
+
+    async def _record_drawn(
+        self,
+        tx: Transaction,
+        game_id: str,
+        turn: int,
+        phase: str,
+        rolls: list[int],
+        *,
+        reveal: bool,
+        orders_digest: str | None = None,
+    ) -> None:
+        for row in await tx.streams(game_id, turn):
+            if row.phase == phase:
+                row.drawn = list(rolls)
+                row.revealed = reveal
+                row.orders_digest = orders_digest or row.orders_digest
+                await tx.update_stream(row)
+
+    async def _start_turn(
+        self, tx: Transaction, game: GameRow, rules: Ruleset, state: Any
+    ) -> tuple[Any, list[Event]]:
+        turn = rules.turn(state) + 1
+        pre = await self._new_stream(tx, game.id, turn, dicelib.PRE)
+        # The resolve stream is committed now too, so its commitment is public before any order.
+        await self._new_stream(tx, game.id, turn, dicelib.RESOLVE)
+        state, events = rules.start_turn(state, pre)
+        await self._record_drawn(tx, game.id, turn, dicelib.PRE, pre.rolls, reveal=False)
+        game.deadline_at = self.clock() + game.turn_seconds if game.turn_seconds else None
+        game.reminders_sent = 0
+        return state, events
+
+    async def _store(
+        self,
+        tx: Transaction,
+        game: GameRow,
+        rules: Ruleset,
+        state: Any,
+        events: list[Event],
+    ) -> None:
+        """Store the next version of the state (compare-and-set on the version read)."""
+        expect = game.version
+        game.version += 1
+        game.turn = rules.turn(state)
+        game.state = rules.to_json(state)
+        game.updated_at = self.clock()
+        result = rules.outcome(state)
+        if result is not None and game.status in ACTIVE_STATUSES:
+            game.status, game.outcome = "finished", result
+            game.end_reason = game.end_reason or "rules"
+            game.deadline_at = None
+        await tx.update_game(game, expect_version=expect)
+        await tx.put_state(game.id, game.version, game.turn, game.state)
+        if events:
+            await tx.add_events(game.id, game.turn, [e.to_json() for e in events])
+
+    # --- orders -------------------------------------------------------------------------------
+
+    async def games_awaiting(self, user_id: int) -> list[GameRow]:
+        """Running games where this user owes (or may still replace) an order."""
+        async with self.repo.transaction() as tx:
+            games = await tx.games_for_user(user_id, ("active", "paused"))
+        found = []
+        for game in games:
+            seat = game.seat_of(user_id)
+            rules = load(game.ruleset)
+            if game.state and seat in rules.awaiting(rules.from_json(game.state)):
+                found.append(game)
+        return found
+
+    async def submit(
+        self, game_id: str, user_id: int, text: str, *, source: str = "dm"
+    ) -> SubmitResult:
+        """Parse, seal and store an order; resolve when it was the last one awaited."""
+        if len(text) > MAX_ORDER_CHARS:
+            raise OrderRejected("order.too_long", limit=MAX_ORDER_CHARS)
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise TableError("table.not_your_game", game=game_id)
+            if game.status not in ("active", "paused"):
+                raise TableError("table.not_running", game=game_id)
+            rules = load(game.ruleset)
+            state = rules.from_json(game.state or {})
+            if seat not in rules.awaiting(state):
+                raise TableError("table.not_awaiting_you", game=game_id)
+            order = rules.parse(state, seat, text)
+            canonical = order.canonical()
+            salt = dicelib.new_salt()
+            row = await tx.put_order(
+                OrderRow(
+                    game.id,
+                    game.turn,
+                    seat,
+                    canonical,
+                    salt.hex(),
+                    dicelib.receipt(salt, canonical),
+                    user_id,
+                    False,
+                    1,
+                    self.clock(),
+                )
+            )
+            orders = await tx.orders_for_turn(game.id, game.turn)
+            awaited = rules.awaiting(state)
+            submitted = sum(1 for s in awaited if s in orders)
+            await self._enqueue_progress(tx, game, orders, awaited)
+        self._on_outbox()
+        resolved = False
+        if submitted == len(awaited) and game.status == "active":
+            resolved = await self.resolve_if_ready(game.id)
+        return SubmitResult(
+            game, seat, canonical, row.receipt, row.revisions > 1, submitted, len(awaited), resolved
+        )
+
+    async def _enqueue_progress(
+        self, tx: Transaction, game: GameRow, orders: Mapping[str, OrderRow], awaited: list[str]
+    ) -> None:
+        if game.prompt_outbox_id is None:
+            return
+        progress = {
+            "in": [s for s in awaited if s in orders],
+            "awaited": awaited,
+            "receipts": {s: orders[s].receipt[:12] for s in awaited if s in orders},
+        }
+        revision = sum(o.revisions for o in orders.values())
+        outbox_id = await tx.enqueue(
+            game_id=game.id,
+            kind="edit",
+            target_id=game.channel_id,
+            ref_id=game.prompt_outbox_id,
+            payload={"progress": progress},
+            nonce=outbox_nonce(game.id, game.turn, "progress", revision),
+            now=self.clock(),
+        )
+        await tx.supersede_edits(game.prompt_outbox_id, outbox_id)
+
+    async def orders_of(self, user_id: int) -> list[tuple[GameRow, str, OrderRow | None]]:
+        """For ``/game orders``: each running game of the user, their seat and current order."""
+        async with self.repo.transaction() as tx:
+            games = await tx.games_for_user(user_id, ("active", "paused"))
+            result = []
+            for game in games:
+                seat = game.seat_of(user_id)
+                assert seat is not None
+                orders = await tx.orders_for_turn(game.id, game.turn)
+                result.append((game, seat, orders.get(seat)))
+            return result
+
+    # --- resolution ---------------------------------------------------------------------------
+
+    async def resolve_if_ready(self, game_id: str, *, fill_defaults: bool = False) -> bool:
+        """Resolve the current turn if every awaited order is in (or ``fill_defaults``).
+
+        Exactly once: the whole resolution is one transaction that compare-and-sets the game's
+        version, so a second caller (a concurrent submit, the deadline worker, a restart) finds
+        the turn already resolved and does nothing.
+        """
+        async with self.repo.transaction() as tx:
+            game = await tx.get_game(game_id)
+            if game is None or game.status != "active" or game.state is None:
+                return False
+            rules = load(game.ruleset)
+            state = rules.from_json(game.state)
+            awaited = rules.awaiting(state)
+            orders = await tx.orders_for_turn(game.id, game.turn)
+            missing = [s for s in awaited if s not in orders]
+            if not awaited or (missing and not fill_defaults):
+                return False
+            for seat in missing:
+                default = rules.default_order(state, seat).canonical()
+                salt = dicelib.new_salt()
+                orders[seat] = await tx.put_order(
+                    OrderRow(
+                        game.id,
+                        game.turn,
+                        seat,
+                        default,
+                        salt.hex(),
+                        dicelib.receipt(salt, default),
+                        None,
+                        True,
+                        1,
+                        self.clock(),
+                    )
+                )
+            await self._resolve(tx, game, rules, state, orders)
+        self._on_outbox()
+        return True
+
+    async def _resolve(
+        self,
+        tx: Transaction,
+        game: GameRow,
+        rules: Ruleset,
+        state: Any,
+        orders: Mapping[str, OrderRow],
+    ) -> None:
+        turn = game.turn
+        parsed: dict[str, Order] = {}
+        for seat, row in orders.items():
+            try:
+                parsed[seat] = rules.parse(state, seat, row.text)
+            except OrderRejected:
+                # The state has not changed since the order was accepted, so this cannot happen
+                # unless a ruleset changed between versions; the default keeps the game going.
+                parsed[seat] = rules.default_order(state, seat)
+        digest = dicelib.orders_digest(
+            orders[s].receipt for s in game.seat_order if s in orders
+        )
+        streams = {s.phase: s for s in await tx.streams(game.id, turn)}
+        resolve_row = streams[dicelib.RESOLVE]
+        stream = dicelib.DiceStream(
+            bytes.fromhex(resolve_row.seed),
+            dicelib.stream_label(game.id, turn, dicelib.RESOLVE),
+            digest,
+        )
+        state, events = rules.resolve(state, parsed, stream)
+        await self._record_drawn(
+            tx, game.id, turn, dicelib.RESOLVE, stream.rolls, reveal=True, orders_digest=digest
+        )
+        await self._record_drawn(
+            tx, game.id, turn, dicelib.PRE, streams[dicelib.PRE].drawn, reveal=True
+        )
+        await tx.add_events(game.id, turn, [e.to_json() for e in events])
+        next_events: list[Event] = []
+        if rules.outcome(state) is None:
+            state, next_events = await self._start_turn(tx, game, rules, state)
+        await self._store(tx, game, rules, state, next_events)
+        await self._enqueue_turn(tx, game, rules, state, result_events=events, resolved_turn=turn)
+
+    async def _enqueue_turn(
+        self,
+        tx: Transaction,
+        game: GameRow,
+        rules: Ruleset,
+        state: Any,
+        *,
+        result_events: list[Event],
+        resolved_turn: int | None = None,
+        first: bool = False,
+    ) -> None:
+        """One channel message (result + next prompt) and one DM per awaited seat."""
+        lang = await self._lang(tx, game.guild_id)
+        now = self.clock()
+        revealed = []
+        if resolved_turn is not None:
+            revealed = [s for s in await tx.streams(game.id, resolved_turn) if s.revealed]
+            revealed_orders = await tx.orders_for_turn(game.id, resolved_turn)
+        else:
+            revealed_orders = {}
+        commitments = (
+            [s for s in await tx.streams(game.id, game.turn) if not s.revealed]
+            if game.status == "active"
+            else []
+        )
+        payload = messages.turn_message(
+            game,
+            rules,
+            state,
+            lang=lang,
+            events=[e.to_json() for e in result_events],
+            revealed_streams=revealed,
+            revealed_orders=revealed_orders,
+            commitments=commitments,
+            first=first,
+        )
+        channel_outbox = await tx.enqueue(
+            game_id=game.id,
+            kind="channel",
+            target_id=game.channel_id,
+            payload=payload,
+            nonce=outbox_nonce(game.id, "turn", game.version),
+            now=now,
+        )
+        if game.status == "active":
+            game.prompt_outbox_id = channel_outbox
+            await tx.update_game(game)
+        awaited = rules.awaiting(state) if game.status == "active" else []
+        for seat in game.seat_order:
+            user_id = game.user_of(seat)
+            user_lang = await self._user_lang(tx, user_id, game.guild_id)
+            dm = messages.seat_dm(game, rules, state, seat, lang=user_lang, awaited=seat in awaited)
+            if dm is None:
+                continue
+            await tx.enqueue(
+                game_id=game.id,
+                kind="dm",
+                target_id=user_id,
+                payload=dm,
+                nonce=outbox_nonce(game.id, "dm", game.version, seat),
+                now=now,
+            )
+
+    # --- deadlines ----------------------------------------------------------------------------
+
+    async def tick(self) -> int:
+        """Send due reminders and resolve expired turns with default orders. Returns work done."""
+        now = self.clock()
+        async with self.repo.transaction() as tx:
+            due = await tx.due_games(now)
+        done = 0
+        for game in due:
+            assert game.deadline_at is not None and game.turn_seconds is not None
+            if now >= game.deadline_at:
+                if await self.resolve_if_ready(game.id, fill_defaults=True):
+                    done += 1
+                continue
+            step = game.reminders_sent
+            if step < len(REMINDER_FRACTIONS):
+                remind_at = game.deadline_at - game.turn_seconds * REMINDER_FRACTIONS[step]
+                if now >= remind_at and await self._remind(game.id, game.version, step):
+                    done += 1
+        return done
+
+    async def _remind(self, game_id: str, version: int, step: int) -> bool:
+        async with self.repo.transaction() as tx:
+            game = await tx.get_game(game_id)
+            if game is None or game.version != version or game.reminders_sent != step:
+                return False
+            rules = load(game.ruleset)
+            state = rules.from_json(game.state or {})
+            orders = await tx.orders_for_turn(game.id, game.turn)
+            missing = [s for s in rules.awaiting(state) if s not in orders]
+            # Skip reminders that are no longer due (a later one may already be due).
+            game.reminders_sent = step + 1
+            await tx.update_game(game, expect_version=version)
+            if missing and game.deadline_at is not None:
+                lang = await self._lang(tx, game.guild_id)
+                await tx.enqueue(
+                    game_id=game.id,
+                    kind="channel",
+                    target_id=game.channel_id,
+                    payload=messages.reminder(game, missing, lang=lang),
+                    nonce=outbox_nonce(game.id, game.turn, "remind", step),
+                    now=self.clock(),
+                )
+        self._on_outbox()
+        return True
+
+    async def next_wakeup(self) -> float | None:
+        """When the deadline worker next has something to do (None: nothing scheduled)."""
+        async with self.repo.transaction() as tx:
+            games = await tx.games_with_status(("active",))
+        times = []
+        for g in games:
+            if g.deadline_at is None or g.turn_seconds is None:
+                continue
+            fractions = REMINDER_FRACTIONS[g.reminders_sent :]
+            times.extend(g.deadline_at - g.turn_seconds * f for f in fractions)
+            times.append(g.deadline_at)
+        return min(times) if times else None
+
+    async def recover(self) -> int:
+        """After a start: resolve every turn whose orders were all stored before a crash."""
+        async with self.repo.transaction() as tx:
+            games = await tx.games_with_status(("active",))
+        resolved = 0
+        for game in games:
+            if await self.resolve_if_ready(game.id):
+                resolved += 1
+        return resolved
+
+    # --- player and moderator actions ---------------------------------------------------------
+
+    async def resign(self, game_id: str, user_id: int) -> GameRow:
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise TableError("table.not_your_game", game=game_id)
+            if game.status not in ACTIVE_STATUSES:
+                raise TableError("table.not_running", game=game_id)
+            rules = load(game.ruleset)
+            state, events = rules.resign(rules.from_json(game.state or {}), seat)
+            game.end_reason = "resign"
+            if game.status == "paused":
+                game.status = "active"
+            await self._store(tx, game, rules, state, events)
+            await self._enqueue_turn(tx, game, rules, state, result_events=events)
+        self._on_outbox()
+        return game
+
+    async def pause(self, game_id: str) -> GameRow:
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            if game.status != "active":
+                raise TableError("table.not_active", game=game_id)
+            now = self.clock()
+            game.status = "paused"
+            game.paused_remaining = None if game.deadline_at is None else game.deadline_at - now
+            game.deadline_at = None
+            game.updated_at = now
+            await tx.update_game(game)
+            await self._notice(tx, game, "table.notice.paused")
+        self._on_outbox()
+        return game
+
+    async def resume(self, game_id: str) -> GameRow:
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            if game.status != "paused":
+                raise TableError("table.not_paused", game=game_id)
+            now = self.clock()
+            game.status = "active"
+            if game.paused_remaining is not None:
+                game.deadline_at = now + max(game.paused_remaining, 60.0)
+            game.paused_remaining = None
+            game.updated_at = now
+            await tx.update_game(game)
+            await self._notice(tx, game, "table.notice.resumed")
+        self._on_outbox()
+        await self.resolve_if_ready(game_id)
+        return game
+
+    async def extend(self, game_id: str, seconds: int) -> GameRow:
+        if seconds <= 0:
+            raise TableError("table.extend_positive")
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            if game.status == "paused" and game.paused_remaining is not None:
+                game.paused_remaining += seconds
+            elif game.status == "active" and game.deadline_at is not None:
+                game.deadline_at += seconds
+                # Reminders that were sent stay sent; the next one moves with the deadline.
+            else:
+                raise TableError("table.no_deadline", game=game_id)
+            game.updated_at = self.clock()
+            await tx.update_game(game)
+            await self._notice(tx, game, "table.notice.extended", deadline=game.deadline_at)
+        self._on_outbox()
+        return game
+
+    async def abandon(self, game_id: str) -> GameRow:
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            if game.status not in ("lobby", *ACTIVE_STATUSES):
+                raise TableError("table.not_running", game=game_id)
+            game.status, game.end_reason = "abandoned", "abandon"
+            game.deadline_at = None
+            game.updated_at = self.clock()
+            await tx.update_game(game)
+            await self._notice(tx, game, "table.notice.abandoned")
+        self._on_outbox()
+        return game
+
+    async def _notice(self, tx: Transaction, game: GameRow, key: str, **params: Any) -> None:
+        lang = await self._lang(tx, game.guild_id)
+        await tx.enqueue(
+            game_id=game.id,
+            kind="channel",
+            target_id=game.channel_id,
+            payload=messages.notice(game, key, lang=lang, **params),
+            nonce=outbox_nonce(game.id, key, game.updated_at),
+            now=self.clock(),
+        )
+
+    async def dm_unreachable(self, game_id: str, user_id: int) -> None:
+        """A DM to this player failed: tell the channel once how to open DMs or use /order."""
+        async with self.repo.transaction() as tx:
+            game = await tx.get_game(game_id)
+            if game is None:
+                return
+            seat = game.seat_of(user_id)
+            if seat is None:
+                return
+            already_known = next(s.dm_open for s in game.seats if s.seat == seat) is False
+            await tx.set_dm_open(game.id, seat, False)
+            if not already_known:
+                lang = await self._lang(tx, game.guild_id)
+                await tx.enqueue(
+                    game_id=game.id,
+                    kind="channel",
+                    target_id=game.channel_id,
+                    payload=messages.dm_closed(game, user_id, lang=lang),
+                    nonce=outbox_nonce(game.id, "dm-closed", seat),
+                    now=self.clock(),
+                )
+        self._on_outbox()
+
+    async def dm_reachable(self, game_id: str, user_id: int) -> None:
+        async with self.repo.transaction() as tx:
+            game = await tx.get_game(game_id)
+            seat = game.seat_of(user_id) if game else None
+            if game and seat:
+                await tx.set_dm_open(game.id, seat, True)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    async def game(self, game_id: str) -> GameRow:
+        async with self.repo.transaction() as tx:
+            return await self._require(tx, game_id)
+
+    async def games_here(self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES) -> list[GameRow]:
+        async with self.repo.transaction() as tx:
+            return await tx.games_in_channel(channel_id, statuses)
+
+    async def current_orders(self, game_id: str) -> dict[str, OrderRow]:
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            return await tx.orders_for_turn(game.id, game.turn)
+
+    async def state_at(self, game_id: str, version: int) -> dict[str, Any] | None:
+        async with self.repo.transaction() as tx:
+            return await tx.get_state(game_id, version)
+
+    async def export(self, game_id: str) -> dict[str, Any]:
+        """The match record (``shared/spec/match-record.md``) with seeds, commitments, receipts."""
+        async with self.repo.transaction() as tx:
+            game = await self._require(tx, game_id)
+            orders = await tx.all_orders(game_id)
+            streams = await tx.streams(game_id)
+        return build_record(game, orders, streams)
