@@ -81,7 +81,10 @@ def turn_message(
             for seat, row in sorted(revealed_orders.items())
         ]
         fields.append(
-            {"name": t(lang, "game.field.orders"), "value": _clip("\n".join(order_lines), FIELD_LIMIT)}
+            {
+                "name": t(lang, "game.field.orders"),
+                "value": _clip("\n".join(order_lines), FIELD_LIMIT),
+            }
         )
     seeds = [f"{s.phase} `{s.seed}`" for s in revealed_streams]
     if seeds:
@@ -89,12 +92,18 @@ def turn_message(
     committed = [f"{s.phase} `{s.commitment}`" for s in commitments]
     if committed:
         fields.append(
-            {"name": t(lang, "game.field.commitments", turn=game.turn), "value": "\n".join(committed)}
+            {
+                "name": t(lang, "game.field.commitments", turn=game.turn),
+                "value": "\n".join(committed),
+            }
         )
     if not finished and game.deadline_at is not None:
         deadline = int(game.deadline_at)
         fields.append(
-            {"name": t(lang, "game.field.deadline"), "value": f"<t:{deadline}:f> (<t:{deadline}:R>)"}
+            {
+                "name": t(lang, "game.field.deadline"),
+                "value": f"<t:{deadline}:f> (<t:{deadline}:R>)",
+            }
         )
     title_key = "game.title.finished" if finished else "game.title.turn"
     embed = {
@@ -120,9 +129,7 @@ def progress_field(progress: Mapping[str, Any], lang: str) -> dict[str, Any]:
     awaited = list(progress.get("awaited", []))
     done = list(progress.get("in", []))
     receipts = progress.get("receipts", {})
-    marks = [
-        f"✅ {seat} `{receipts[seat]}`" if seat in done else f"⌛ {seat}" for seat in awaited
-    ]
+    marks = [f"✅ {seat} `{receipts[seat]}`" if seat in done else f"⌛ {seat}" for seat in awaited]
     return {
         "name": t(lang, "game.field.progress", done=len(done), total=len(awaited)),
         "value": " · ".join(marks) or "—",
@@ -130,7 +137,9 @@ def progress_field(progress: Mapping[str, Any], lang: str) -> dict[str, Any]:
     }
 
 
-def compose(payload: Mapping[str, Any], progress: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def compose(
+    payload: Mapping[str, Any], progress: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The final content and embed of a channel message, with the latest order progress."""
     embed = dict(payload["embed"]) if payload.get("embed") else None
     progress = progress if progress is not None else payload.get("progress")
@@ -146,12 +155,25 @@ def seat_dm(
     present = load_presenter(game.ruleset)
     guild = f"<#{game.channel_id}>" if game.channel_id else ""
     if game.status in ("finished", "abandoned"):
-        return {"lang": lang, "content": t(lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(game, lang))}
+        return {
+            "lang": lang,
+            "content": t(
+                lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(game, lang)
+            ),
+        }
     if not awaited:
         return None
     view = rules.view(state, seat)
     lines = [
-        t(lang, "dm.turn_header", ruleset=present.title(lang), game=game.id, turn=game.turn, seat=seat, channel=guild),
+        t(
+            lang,
+            "dm.turn_header",
+            ruleset=present.title(lang),
+            game=game.id,
+            turn=game.turn,
+            seat=seat,
+            channel=guild,
+        ),
         *present.private_lines(view, seat, lang),
     ]
     if game.deadline_at is not None:
@@ -171,7 +193,13 @@ def seat_dm(
     return {
         "lang": lang,
         "content": "\n".join(lines),
-        "view": {"kind": "orders", "game": game.id, "turn": game.turn, "seat": seat, "groups": groups},
+        "view": {
+            "kind": "orders",
+            "game": game.id,
+            "turn": game.turn,
+            "seat": seat,
+            "groups": groups,
+        },
     }
 
 

@@ -262,4 +262,3 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
                 same = recomputed.get(phase) == list(values)
                 checks.append(Check(same, f"{where} {phase} rolls {values}"))
     return checks
-

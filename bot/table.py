@@ -122,7 +122,9 @@ class Table:
                     if g.channel_id == channel_id
                 ]
                 if busy:
-                    raise TableError("table.already_playing_here", name=player.name, game=busy[0].id)
+                    raise TableError(
+                        "table.already_playing_here", name=player.name, game=busy[0].id
+                    )
             number = await tx.next_game_number()
             game = GameRow(
                 id=f"g-{number:04d}",
@@ -391,9 +393,7 @@ class Table:
                 # The state has not changed since the order was accepted, so this cannot happen
                 # unless a ruleset changed between versions; the default keeps the game going.
                 parsed[seat] = rules.default_order(state, seat)
-        digest = dicelib.orders_digest(
-            orders[s].receipt for s in game.seat_order if s in orders
-        )
+        digest = dicelib.orders_digest(orders[s].receipt for s in game.seat_order if s in orders)
         streams = {s.phase: s for s in await tx.streams(game.id, turn)}
         resolve_row = streams[dicelib.RESOLVE]
         stream = dicelib.DiceStream(
@@ -677,7 +677,9 @@ class Table:
         async with self.repo.transaction() as tx:
             return await self._require(tx, game_id)
 
-    async def games_here(self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES) -> list[GameRow]:
+    async def games_here(
+        self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES
+    ) -> list[GameRow]:
         async with self.repo.transaction() as tx:
             return await tx.games_in_channel(channel_id, statuses)
 

@@ -8,6 +8,7 @@ do not care about that factor. Colours are RGB or RGBA tuples; with an ``ImageDr
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 
@@ -61,7 +62,7 @@ def offset_polyline(points: Sequence[Point], offset: float) -> list[Point]:
     if offset == 0 or len(points) < 2:
         return list(points)
     normals: list[Point] = []
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         length = math.hypot(x1 - x0, y1 - y0) or 1.0
         normals.append((-(y1 - y0) / length, (x1 - x0) / length))
     out: list[Point] = []
@@ -99,7 +100,7 @@ def dashed_polyline(
     """A dashed polyline whose dash pattern continues across corners."""
     period = dash + gap
     phase = 0.0  # distance already travelled inside the current period
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         length = math.hypot(x1 - x0, y1 - y0)
         if length == 0:
             continue
@@ -132,7 +133,11 @@ def arrow_head(
     norm = math.hypot(dx, dy) or 1.0
     ux, uy = dx / norm, dy / norm
     bx, by = tip[0] - ux * length, tip[1] - uy * length
-    tri = [tip, (bx - uy * half_width, by + ux * half_width), (bx + uy * half_width, by - ux * half_width)]
+    tri = [
+        tip,
+        (bx - uy * half_width, by + ux * half_width),
+        (bx + uy * half_width, by - ux * half_width),
+    ]
     draw.polygon(tri, fill=fill, outline=outline, width=outline_width)
 
 
@@ -236,7 +241,7 @@ def die_face(
     outline_width: int = 0,
     fnt: ImageFont.FreeTypeFont | None = None,
 ) -> None:
-    """A die showing ``value`` as pips (1–6); other values fall back to a numeral if a font is given."""
+    """A die showing ``value`` as pips (1–6); other values become a numeral if ``fnt`` is given."""
     x0, y0, x1, y1 = box
     side = min(x1 - x0, y1 - y0)
     draw.rounded_rectangle(
@@ -268,7 +273,9 @@ def crossed_swords(draw: ImageDraw.ImageDraw, center: Point, size: float, fill: 
         ux, uy = ux / norm, uy / norm
         gx, gy = hx + ux * size * 0.22, hy + uy * size * 0.22  # crossguard position
         g = size * 0.2
-        draw.line([(gx - uy * g, gy + ux * g), (gx + uy * g, gy - ux * g)], fill=fill, width=blade_w)
+        draw.line(
+            [(gx - uy * g, gy + ux * g), (gx + uy * g, gy - ux * g)], fill=fill, width=blade_w
+        )
         pr = blade_w * 0.9
         draw.ellipse((hx - pr, hy - pr, hx + pr, hy + pr), fill=fill)
 
@@ -295,7 +302,7 @@ def badge(
     outline: Color | None = None,
     outline_width: int = 0,
 ) -> float:
-    """A pill-shaped label with an optional drawn icon; returns its width so callers can flow them."""
+    """A pill-shaped label with an optional drawn icon; returns its width so callers can flow."""
     pad = height * 0.4
     icon_size = height * 0.62 if icon is not None else 0.0
     gap = height * 0.25 if icon is not None else 0.0

@@ -66,7 +66,7 @@ def ring(radius: int) -> list[Hex]:
 
 
 def edge_angle(direction: int) -> float:
-    """Screen angle in degrees (y down) from a hex centre to the midpoint of hexside ``direction``."""
+    """Screen angle in degrees (y down) from a hex centre to the middle of hexside ``direction``."""
     return -90.0 + 60.0 * (direction % 6)
 
 
@@ -77,7 +77,7 @@ def unit(angle_deg: float) -> Point:
 
 @dataclass(frozen=True)
 class Layout:
-    """Maps axial hexes to pixels: ``size`` is the centre-to-corner radius, ``origin`` the (0,0) hex."""
+    """Axial hexes to pixels: ``size`` is the centre-to-corner radius, ``origin`` hex (0, 0)."""
 
     size: float
     origin: Point
@@ -95,16 +95,19 @@ class Layout:
         )
 
     def corners(self, h: Sequence[int], inset: float = 0.0) -> list[Point]:
-        """Six corners clockwise from the east one; ``inset`` shrinks the hex by that many pixels."""
+        """Six corners clockwise from the east one; ``inset`` pulls the hexsides in (px)."""
         cx, cy = self.center(h)
         radius = self.size - inset * 2.0 / SQRT3  # keep hexsides ``inset`` px in, not corners
         return [
-            (cx + radius * math.cos(math.radians(60 * i)), cy + radius * math.sin(math.radians(60 * i)))
+            (
+                cx + radius * math.cos(math.radians(60 * i)),
+                cy + radius * math.sin(math.radians(60 * i)),
+            )
             for i in range(6)
         ]
 
     def edge(self, h: Sequence[int], direction: int, inset: float = 0.0) -> tuple[Point, Point]:
-        """Endpoints of hexside ``direction`` (clockwise order), optionally pulled inside the hex."""
+        """Endpoints of hexside ``direction`` (clockwise), optionally pulled inside the hex."""
         pts = self.corners(h, inset)
         d = direction % 6
         # Hexside d lies between corners at angles edge_angle(d) -/+ 30, i.e. indices d+4, d+5.

@@ -124,15 +124,19 @@ class Transaction(ABC):
     @abstractmethod
     async def update_game(self, game: GameRow, *, expect_version: int | None = None) -> None:
         """Write every mutable column; with ``expect_version`` it is a compare-and-set."""
+
     @abstractmethod
     async def games_for_user(self, user_id: int, statuses: tuple[str, ...]) -> list[GameRow]: ...
     @abstractmethod
-    async def games_in_channel(self, channel_id: int, statuses: tuple[str, ...]) -> list[GameRow]: ...
+    async def games_in_channel(
+        self, channel_id: int, statuses: tuple[str, ...]
+    ) -> list[GameRow]: ...
     @abstractmethod
     async def games_with_status(self, statuses: tuple[str, ...]) -> list[GameRow]: ...
     @abstractmethod
     async def due_games(self, now: float) -> list[GameRow]:
         """Active games whose deadline or a reminder time has come (see ``Table.tick``)."""
+
     @abstractmethod
     async def set_dm_open(self, game_id: str, seat: str, is_open: bool) -> None: ...
     @abstractmethod
@@ -140,7 +144,9 @@ class Transaction(ABC):
 
     # states
     @abstractmethod
-    async def put_state(self, game_id: str, version: int, turn: int, state: dict[str, Any]) -> None: ...
+    async def put_state(
+        self, game_id: str, version: int, turn: int, state: dict[str, Any]
+    ) -> None: ...
     @abstractmethod
     async def get_state(self, game_id: str, version: int) -> dict[str, Any] | None: ...
 
@@ -148,6 +154,7 @@ class Transaction(ABC):
     @abstractmethod
     async def put_order(self, order: OrderRow) -> OrderRow:
         """Insert or replace the seat's order for the turn (revisions counts replacements)."""
+
     @abstractmethod
     async def orders_for_turn(self, game_id: str, turn: int) -> dict[str, OrderRow]: ...
     @abstractmethod
@@ -185,12 +192,15 @@ class Transaction(ABC):
     @abstractmethod
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None: ...
     @abstractmethod
-    async def mark_sent(self, outbox_id: int, message_id: int | None, channel_id: int | None, now: float) -> None: ...
+    async def mark_sent(
+        self, outbox_id: int, message_id: int | None, channel_id: int | None, now: float
+    ) -> None: ...
     @abstractmethod
     async def mark_failed(self, outbox_id: int, error: str, *, retry_at: float | None) -> None: ...
     @abstractmethod
     async def supersede_edits(self, ref_id: int, below_id: int) -> None:
         """Older pending edits of the same message are pointless once a newer one exists."""
+
     @abstractmethod
     async def outbox_for_game(self, game_id: str) -> list[OutboxRow]: ...
 
@@ -209,6 +219,7 @@ class Repository(ABC):
     @abstractmethod
     async def open(self) -> None:
         """Connect and apply pending migrations."""
+
     @abstractmethod
     async def close(self) -> None: ...
     @abstractmethod

@@ -92,7 +92,9 @@ class SqliteTransaction(Transaction):
         )
         for r in rows:
             dm = None if r["dm_open"] is None else bool(r["dm_open"])
-            by_game[r["game_id"]].append(SeatRow(r["seat"], r["user_id"], r["name"], r["position"], dm))
+            by_game[r["game_id"]].append(
+                SeatRow(r["seat"], r["user_id"], r["name"], r["position"], dm)
+            )
         return by_game
 
     async def _games(self, where: str, params: tuple[Any, ...]) -> list[GameRow]:
@@ -151,10 +153,7 @@ class SqliteTransaction(Transaction):
         )
         await self.conn.executemany(
             "INSERT INTO seats (game_id, seat, position, user_id, name, dm_open) VALUES (?,?,?,?,?,?)",
-            [
-                (game.id, s.seat, s.position, s.user_id, s.name, s.dm_open)
-                for s in game.seats
-            ],
+            [(game.id, s.seat, s.position, s.user_id, s.name, s.dm_open) for s in game.seats],
         )
 
     async def get_game(self, game_id: str) -> GameRow | None:

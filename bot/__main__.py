@@ -1,0 +1,133 @@
+"""``python -m bot`` runs the bot; ``demo``, ``replay`` and ``verify`` work offline.
+
+python -m bot                         run the bot (needs DISCORD_TOKEN; SQLite by default)
+python -m bot demo arena [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
+python -m bot replay FILE [--events]
+python -m bot verify FILE
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+from bot.config import Config, ConfigError
+from bot.record import RecordError, replay, verify
+from bot.ruleset import RULESETS
+
+NO_TOKEN = """\
+No Discord token: set DISCORD_TOKEN before starting the bot.
+To get one, open https://discord.com/developers/applications, create an application (or pick
+yours), open "Bot", press "Reset Token" and copy it. Put it in a file named .env in this folder
+(copy .env.example and fill in DISCORD_TOKEN=...), or export DISCORD_TOKEN in your shell. Invite
+the bot with the "bot" and "applications.commands" scopes. To see a game without Discord at all,
+run `python -m bot demo arena`: it plays a full game offline and writes the boards."""
+
+
+def _run_bot() -> int:
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return 2
+    if not config.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    from bot.client import RefereeBot
+    from bot.http import configure_endpoints
+
+    configure_endpoints(config)
+    bot = RefereeBot(config)
+    bot.run(config.token, log_handler=None)
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo import play
+
+    result = asyncio.run(
+        play(args.ruleset, out=args.out, seed=args.seed, lang=args.lang, record=args.record)
+    )
+    print(
+        json.dumps(
+            {
+                "game_id": result.game_id,
+                "turns": result.turns,
+                "winner": result.winner,
+                "boards": len(result.boards),
+                "out": str(args.out),
+                "transcript": str(result.transcript),
+                "record": str(result.record) if result.record else None,
+            },
+            ensure_ascii=False,
+        )
+    )
+    return 0
+
+
+def _load_record(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise RecordError(f"no such file: {path}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RecordError(f"not a JSON match record: {exc}") from None
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        result = replay(_load_record(args.file))
+    except RecordError as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 1
+    if args.events:
+        for turn, event in result.events:
+            print(json.dumps({"turn": turn, **event.to_json()}, ensure_ascii=False))
+    print(json.dumps(result.result(), ensure_ascii=False))
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    try:
+        checks = verify(_load_record(args.file))
+    except (RecordError, ValueError) as exc:
+        print(f"verify: {exc}", file=sys.stderr)
+        return 1
+    for check in checks:
+        print(("ok      " if check.ok else "FAILED  ") + check.what)
+    failed = sum(not c.ok for c in checks)
+    print(f"{len(checks) - failed} passed, {failed} failed")
+    return 1 if failed or not checks else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command")
+    demo = sub.add_parser("demo", help="play a whole game between built-in AI players, offline")
+    demo.add_argument("ruleset", choices=RULESETS)
+    demo.add_argument(
+        "--out", type=Path, default=Path("demo-out"), help="folder for boards and transcript"
+    )
+    demo.add_argument("--seed", type=int, default=None, help="seed of the AI players' choices")
+    demo.add_argument("--lang", choices=("en", "ja"), default="en")
+    demo.add_argument("--record", type=Path, default=None, help="also write the match record here")
+    rep = sub.add_parser("replay", help="replay a match record and print its result")
+    rep.add_argument("file", type=Path)
+    rep.add_argument("--events", action="store_true", help="also print every event, one per line")
+    ver = sub.add_parser("verify", help="check a record's commitments, receipts and rolls")
+    ver.add_argument("file", type=Path)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return _run_bot()
+    return {"demo": _demo, "replay": _replay, "verify": _verify}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""The discord.py Bot: opens storage, loads the cogs, syncs commands, runs the workers."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.config import Config
+from bot.i18n.translator import CatalogueTranslator
+from bot.outbox import OutboxSender
+from bot.storage import Repository, open_repository
+from bot.table import Table
+from bot.views import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+DEFAULT_EXTENSIONS = ("cogs.game", "cogs.arena")
+MAINTENANCE_SECONDS = 10.0
+
+
+class RefereeBot(commands.Bot):
+    def __init__(
+        self,
+        config: Config,
+        *,
+        repo: Repository | None = None,
+        clock: Callable[[], float] = time.time,
+        extensions: Sequence[str] = DEFAULT_EXTENSIONS,
+        sync_commands: bool = True,
+        **options: Any,
+    ) -> None:
+        # No privileged intents: DM message content reaches bots without the message-content
+        # intent, and that is the only text we read.
+        intents = discord.Intents.default()
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+        )
+        self.config = config
+        self.repo = repo or open_repository(config.database_url)
+        self.table = Table(
+            self.repo,
+            clock=clock,
+            default_language=config.default_language,
+            on_outbox=self._outbox_ready,
+        )
+        self.outbox = OutboxSender(self, self.repo)
+        self._extensions = tuple(extensions)
+        self._sync_commands = sync_commands
+        self._started = False
+
+    def _outbox_ready(self) -> None:
+        if self._started:
+            self.outbox.wake()
+
+    async def setup_hook(self) -> None:
+        await self.repo.open()
+        await self.tree.set_translator(CatalogueTranslator())
+        for extension in self._extensions:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self._sync_commands:
+            await self._sync()
+        self._started = True
+        # Anything stored before a crash: turns whose orders were all in, unsent messages.
+        resolved = await self.table.recover()
+        if resolved:
+            log.info("recovered %d turn(s) whose orders were all in", resolved)
+        self.outbox.wake()
+        self.maintenance.start()
+
+    async def _sync(self) -> None:
+        guild_id = self.config.dev_guild_id
+        if guild_id:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        await self.tree.sync()
+
+    @tasks.loop(seconds=MAINTENANCE_SECONDS)
+    async def maintenance(self) -> None:
+        """Deadlines and reminders, then any outbox retries that have come due."""
+        try:
+            await self.table.tick()
+        except Exception:
+            log.exception("deadline tick failed")
+        self.outbox.wake()
+
+    async def close(self) -> None:
+        if self.maintenance.is_running():
+            self.maintenance.cancel()
+        await super().close()
+        await self.repo.close()

@@ -1,0 +1,151 @@
+"""``python -m bot demo <ruleset>``: a whole game between built-in AI players, offline.
+
+The demo drives the real table on a real SQLite file: challenge, accept, sealed orders, committed
+dice, resolution, the outbox. Instead of Discord, a file sink "posts" each outbox message: channel
+messages go to the transcript with their board PNG written beside it, DMs to the transcript of the
+seat they were sent to. The match record it can write is the same ``/game export`` produces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import random
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot import messages
+from bot.i18n import t
+from bot.ruleset import load, load_presenter
+from bot.storage import OutboxRow, SqliteRepository
+from bot.table import Player, Table
+
+DEMO_PLAYERS = {"en": ("Aurora", "Borealis"), "ja": ("アウローラ", "ボレアリス")}
+MAX_TURNS = 200
+
+
+@dataclass
+class DemoResult:
+    game_id: str
+    turns: int
+    winner: str | None
+    boards: list[Path] = field(default_factory=list)
+    transcript: Path | None = None
+    record: Path | None = None
+
+
+class FileSink:
+    """Posts outbox rows to files instead of Discord (same payloads, same rendering)."""
+
+    def __init__(self, table: Table, out: Path, lang: str) -> None:
+        self.table = table
+        self.out = out
+        self.lang = lang
+        self.lines: list[str] = []
+        self.boards: list[Path] = []
+
+    async def drain(self) -> None:
+        while True:
+            async with self.table.repo.transaction() as tx:
+                rows = await tx.pending_outbox(float("inf"))
+            if not rows:
+                return
+            for row in rows:
+                await self._post(row)
+                async with self.table.repo.transaction() as tx:
+                    await tx.mark_sent(row.id, row.id, row.target_id, self.table.clock())
+
+    async def _post(self, row: OutboxRow) -> None:
+        payload = row.payload
+        if row.kind == "edit":
+            return  # progress edits matter on Discord, not in a transcript
+        if row.kind == "dm":
+            self.lines.append(f"--- DM → {row.target_id} ---")
+            self.lines.append(str(payload.get("content") or ""))
+            self.lines.append("")
+            return
+        composed = messages.compose(payload)
+        self.lines.append("=== " + (composed["embed"] or {}).get("title", "#channel") + " ===")
+        if composed["content"]:
+            self.lines.append(composed["content"])
+        embed = composed["embed"] or {}
+        if embed.get("description"):
+            self.lines.append(embed["description"])
+        for f in embed.get("fields", []):
+            self.lines.append(f"[{f['name']}] {f['value']}")
+        board = payload.get("board")
+        if board and row.game_id:
+            game = await self.table.game(row.game_id)
+            rules = load(game.ruleset)
+            state = await self.table.state_at(row.game_id, board["version"])
+            assert state is not None
+            view = rules.view(rules.from_json(state), None)
+            png = await asyncio.to_thread(
+                load_presenter(game.ruleset).board, view, payload["lang"], board["names"]
+            )
+            path = self.out / f"{row.game_id}-v{board['version']:03d}.png"
+            path.write_bytes(png)
+            self.boards.append(path)
+            self.lines.append(f"(board: {path.name})")
+        self.lines.append("")
+
+
+async def play(
+    ruleset: str,
+    *,
+    out: Path,
+    seed: int | None = None,
+    lang: str = "en",
+    record: Path | None = None,
+    db: Path | None = None,
+) -> DemoResult:
+    rules = load(ruleset)
+    ai: Any = importlib.import_module(f"cogs.{ruleset}.ai")
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    clock_now = [1_800_000_000.0]  # a fixed fake clock keeps the transcript reproducible
+
+    def clock() -> float:
+        return clock_now[0]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = SqliteRepository(db or Path(tmp) / "demo.sqlite3")
+        await repo.open()
+        try:
+            table = Table(repo, clock=clock, default_language=lang)
+            sink = FileSink(table, out, lang)
+            names = DEMO_PLAYERS.get(lang, DEMO_PLAYERS["en"])
+            players = [Player(1000 + i, names[i % len(names)]) for i in range(len(rules.SEATS))]
+            game = await table.challenge(
+                ruleset, guild_id=None, channel_id=1, players=players, turn_seconds=None
+            )
+            game = await table.accept(game.id, players[1].user_id)
+            await sink.drain()
+            for _ in range(MAX_TURNS):
+                game = await table.game(game.id)
+                if game.status != "active":
+                    break
+                state = rules.from_json(game.state or {})
+                for seat in rules.awaiting(state):
+                    text = ai.choose(state, seat, rng)
+                    await table.submit(game.id, game.user_of(seat), text, source="demo")
+                clock_now[0] += 60
+                await sink.drain()
+            game = await table.game(game.id)
+            transcript = out / f"transcript-{lang}.txt"
+            header = t(
+                lang, "demo.header", ruleset=load_presenter(ruleset).title(lang), game=game.id
+            )
+            transcript.write_text(header + "\n\n" + "\n".join(sink.lines), "utf-8")
+            result = DemoResult(game.id, game.turn, game.outcome, sink.boards, transcript)
+            if record is not None:
+                exported = await table.export(game.id)
+                record.parent.mkdir(parents=True, exist_ok=True)
+                record.write_text(json.dumps(exported, ensure_ascii=False, indent=1), "utf-8")
+                result.record = record
+            return result
+        finally:
+            await repo.close()

@@ -1,0 +1,31 @@
+"""discord.py's app-command Translator backed by our catalogues (localized names/descriptions)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.i18n import catalogue
+
+_LOCALES = {discord.Locale.japanese: "ja"}
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Strings declared as ``locale_str("english", key="cmd.…")`` are looked up by key."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        lang = _LOCALES.get(locale)
+        key = string.extras.get("key")
+        if lang is None or key is None:
+            return None
+        return catalogue(lang).get(key)
+
+
+def ls(text: str, key: str) -> app_commands.locale_str:
+    """A translatable command string: English default plus its catalogue key."""
+    return app_commands.locale_str(text, key=key)

@@ -1,0 +1,171 @@
+"""The outbox sender: posts each stored message exactly once, and resumes after a restart.
+
+Every message carries a stable nonce with ``enforce_nonce`` (discord.py sets it when a nonce is
+given), so if the process dies between Discord accepting a message and the row being marked sent,
+the retry after the restart returns the same message instead of posting a second one. Edits are
+naturally idempotent. Boards are rendered here, off the event loop, from the stored state version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import messages
+from bot.ruleset import load, load_presenter
+from bot.storage import OutboxRow, Repository
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+
+log = logging.getLogger(__name__)
+CANNOT_DM = 50007
+RETRY_DELAYS = (2, 10, 30, 120, 600)
+
+
+class OriginalNotSentYet(Exception):
+    """An edit whose message is still waiting in the outbox: retry the edit later."""
+
+
+def discord_nonce(key: str) -> str:
+    """Discord nonces are at most 25 characters: a digest of the outbox key."""
+    return hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
+class OutboxSender:
+    def __init__(self, bot: RefereeBot, repo: Repository) -> None:
+        self.bot = bot
+        self.repo = repo
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+
+    def wake(self) -> None:
+        """Drain soon. Safe to call from anywhere on the loop, as often as wanted."""
+        if self._task is not None and not self._task.done():
+            self._again = True
+            return
+        self._task = asyncio.get_running_loop().create_task(self.drain(), name="outbox-drain")
+
+    async def drain(self) -> int:
+        sent = 0
+        while True:
+            self._again = False
+            async with self.repo.transaction() as tx:
+                rows = await tx.pending_outbox(self.bot.table.clock())
+            for row in rows:
+                if await self.send(row):
+                    sent += 1
+            if not rows and not self._again:
+                return sent
+
+    async def _board_file(self, row: OutboxRow, spec: dict[str, Any]) -> discord.File | None:
+        if row.game_id is None:
+            return None
+        game = await self.bot.table.game(row.game_id)
+        state_json = await self.bot.table.state_at(row.game_id, spec["version"])
+        if state_json is None:
+            return None
+        rules = load(game.ruleset)
+        view = rules.view(rules.from_json(state_json), spec.get("seat"))
+        present = load_presenter(game.ruleset)
+        png = await asyncio.to_thread(
+            present.board, view, row.payload.get("lang", "en"), spec.get("names") or game.names
+        )
+        return discord.File(io.BytesIO(png), filename="board.png")
+
+    async def _target_channel(self, row: OutboxRow) -> discord.abc.Messageable:
+        assert row.target_id is not None
+        if row.kind == "dm":
+            user = self.bot.get_user(row.target_id) or await self.bot.fetch_user(row.target_id)
+            return user.dm_channel or await user.create_dm()
+        channel = self.bot.get_channel(row.target_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(row.target_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        return channel
+
+    async def send(self, row: OutboxRow) -> bool:
+        """Post one row. True when it went out (or was already out)."""
+        try:
+            if row.kind == "edit":
+                message_id, channel_id = await self._edit(row)
+            else:
+                message_id, channel_id = await self._post(row)
+        except discord.Forbidden as exc:
+            await self._failed(row, exc, retry=False)
+            if row.kind == "dm" and exc.code == CANNOT_DM and row.game_id and row.target_id:
+                await self.bot.table.dm_unreachable(row.game_id, row.target_id)
+            return False
+        except discord.NotFound as exc:
+            await self._failed(row, exc, retry=False)
+            return False
+        except (discord.HTTPException, OSError, TimeoutError, OriginalNotSentYet) as exc:
+            # discord.py already waited out 429s; this is a 5xx or a network fault.
+            await self._failed(row, exc, retry=True)
+            return False
+        async with self.repo.transaction() as tx:
+            await tx.mark_sent(row.id, message_id, channel_id, self.bot.table.clock())
+        if row.kind == "dm" and row.game_id and row.target_id:
+            await self.bot.table.dm_reachable(row.game_id, row.target_id)
+        return True
+
+    async def _post(self, row: OutboxRow) -> tuple[int, int]:
+        payload = row.payload
+        channel = await self._target_channel(row)
+        composed = messages.compose(payload)
+        kwargs: dict[str, Any] = {
+            "content": composed["content"],
+            "nonce": discord_nonce(row.nonce),
+            "allowed_mentions": discord.AllowedMentions(
+                users=[discord.Object(u) for u in payload.get("mentions", [])],
+                everyone=False,
+                roles=False,
+            ),
+        }
+        if composed["embed"]:
+            kwargs["embed"] = discord.Embed.from_dict(composed["embed"])
+        if payload.get("board"):
+            board = await self._board_file(row, payload["board"])
+            if board is not None:
+                kwargs["file"] = board
+        if payload.get("view"):
+            from bot.views import build_view
+
+            kwargs["view"] = build_view(payload["view"])
+        message = await channel.send(**kwargs)
+        return message.id, message.channel.id
+
+    async def _edit(self, row: OutboxRow) -> tuple[int | None, int | None]:
+        assert row.ref_id is not None
+        async with self.repo.transaction() as tx:
+            original = await tx.get_outbox(row.ref_id)
+        if original is None or original.status != "sent" or original.message_id is None:
+            if original is not None and original.status == "pending":
+                # The message to edit is not out yet; it will carry this progress when we retry.
+                raise OriginalNotSentYet(row.ref_id)
+            return None, None  # the original failed for good: nothing to edit
+        channel = self.bot.get_partial_messageable(original.channel_id or original.target_id or 0)
+        composed = messages.compose(original.payload, row.payload.get("progress"))
+        embed = discord.Embed.from_dict(composed["embed"]) if composed["embed"] else None
+        await channel.get_partial_message(original.message_id).edit(embed=embed)
+        return original.message_id, original.channel_id
+
+    async def _failed(self, row: OutboxRow, exc: BaseException, *, retry: bool) -> None:
+        delay = RETRY_DELAYS[min(row.attempts, len(RETRY_DELAYS) - 1)]
+        give_up = not retry or row.attempts + 1 >= 20
+        log.warning(
+            "outbox %s (%s) failed: %s%s",
+            row.id,
+            row.kind,
+            exc,
+            "" if give_up else f"; retry in {delay}s",
+        )
+        async with self.repo.transaction() as tx:
+            await tx.mark_failed(
+                row.id, str(exc)[:500], retry_at=None if give_up else self.bot.table.clock() + delay
+            )

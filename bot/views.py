@@ -1,0 +1,181 @@
+"""Persistent, stateless components: every button carries what it needs in its ``custom_id``.
+
+``pbp:o:<game>:<turn>:<token>/<token>…`` builds an order one choice group at a time (buttons work
+after a restart: nothing lives in memory), and ``pbp:c:<game>:<accept|decline>`` answers a
+challenge. The handlers only translate clicks into :class:`bot.table.Table` calls.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import replies
+from bot.i18n import normalize_lang, t
+from bot.ruleset import ChoiceGroup, RuleError, load
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+
+MAX_BUTTONS = 25
+
+
+def order_custom_id(game_id: str, turn: int, tokens: list[str]) -> str:
+    return f"pbp:o:{game_id}:{turn}:{'/'.join(tokens)}"
+
+
+def _buttons_for(
+    game_id: str, turn: int, prefix: list[str], group: dict[str, Any]
+) -> list[discord.ui.Item[Any]]:
+    items: list[discord.ui.Item[Any]] = []
+    for choice in group["choices"][:MAX_BUTTONS]:
+        button = discord.ui.Button(
+            label=choice["label"][:80],
+            style=discord.ButtonStyle.primary
+            if choice["enabled"]
+            else discord.ButtonStyle.secondary,
+            disabled=not choice["enabled"],
+            custom_id=order_custom_id(game_id, turn, [*prefix, choice["token"]]),
+        )
+        items.append(OrderButton(button, game_id, turn, [*prefix, choice["token"]]))
+    return items
+
+
+def build_view(spec: dict[str, Any]) -> discord.ui.View:
+    """The view an outbox payload describes (``{"kind": "orders", ...}``)."""
+    view = discord.ui.View(timeout=None)
+    if spec.get("kind") == "orders" and spec.get("groups"):
+        for item in _buttons_for(spec["game"], spec["turn"], [], spec["groups"][0]):
+            view.add_item(item)
+    return view
+
+
+def _localized_groups(groups: list[ChoiceGroup], lang: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": g.name,
+            "label": t(lang, g.label_key),
+            "choices": [
+                {"token": c.token, "label": t(lang, c.label_key), "enabled": c.enabled}
+                for c in g.choices
+            ],
+        }
+        for g in groups
+    ]
+
+
+class OrderButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"pbp:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<tokens>[^:]*)",
+):
+    def __init__(
+        self, item: discord.ui.Button[Any], game_id: str, turn: int, tokens: list[str]
+    ) -> None:
+        super().__init__(item)
+        self.game_id = game_id
+        self.turn = turn
+        self.tokens = tokens
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+        /,
+    ) -> OrderButton:
+        tokens = [tok for tok in match["tokens"].split("/") if tok]
+        return cls(item, match["game"], int(match["turn"]), tokens)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        lang = normalize_lang(str(interaction.locale))
+        await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        try:
+            game = await bot.table.game(self.game_id)
+            seat = game.seat_of(interaction.user.id)
+            if seat is None:
+                raise RuleError("table.not_your_game", game=self.game_id)
+            if game.status not in ("active", "paused"):
+                raise RuleError("table.not_running", game=self.game_id)
+            if game.turn != self.turn:
+                raise RuleError("order.stale_buttons", turn=self.turn, current=game.turn)
+            rules = load(game.ruleset)
+            groups = rules.choices(rules.from_json(game.state or {}), seat)
+            if len(self.tokens) < len(groups):
+                view = discord.ui.View(timeout=None)
+                spec = _localized_groups(groups, lang)[len(self.tokens)]
+                for item in _buttons_for(self.game_id, self.turn, self.tokens, spec):
+                    view.add_item(item)
+                chosen = replies.chosen_so_far(groups, self.tokens, lang)
+                text = t(lang, "order.pick_next", chosen=chosen, group=spec["label"])
+                if len(self.tokens) > 1:
+                    await interaction.response.edit_message(content=text, view=view)
+                else:
+                    await interaction.response.send_message(text, view=view, ephemeral=True)
+                return
+            result = await bot.table.submit(
+                self.game_id, interaction.user.id, " ".join(self.tokens), source="button"
+            )
+        except RuleError as exc:
+            await replies.refuse(interaction, exc, lang)
+            return
+        text = replies.order_ack(result, lang)
+        if len(self.tokens) > 1:
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"pbp:c:(?P<game>[^:]+):(?P<action>accept|decline)",
+):
+    def __init__(self, item: discord.ui.Button[Any], game_id: str, action: str) -> None:
+        super().__init__(item)
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    def make(cls, game_id: str, action: str, lang: str) -> ChallengeButton:
+        style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
+        button = discord.ui.Button(
+            label=t(lang, f"challenge.{action}"), style=style, custom_id=f"pbp:c:{game_id}:{action}"
+        )
+        return cls(button, game_id, action)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+        /,
+    ) -> ChallengeButton:
+        return cls(item, match["game"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        lang = normalize_lang(str(interaction.locale))
+        channel_lang = await bot.table.language(interaction.guild_id)
+        await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        try:
+            if self.action == "accept":
+                game = await bot.table.accept(self.game_id, interaction.user.id)
+                text = t(
+                    channel_lang, "challenge.accepted", game=game.id, user=interaction.user.mention
+                )
+            else:
+                game = await bot.table.decline(self.game_id, interaction.user.id)
+                text = t(
+                    channel_lang, "challenge.declined", game=game.id, user=interaction.user.mention
+                )
+        except RuleError as exc:
+            await replies.refuse(interaction, exc, lang)
+            return
+        await interaction.response.edit_message(content=text, view=None)
+
+
+DYNAMIC_ITEMS = (OrderButton, ChallengeButton)

@@ -1,0 +1,558 @@
+"""Arena Duel board image: a ``rules.view(state, seat)`` dict in, PNG bytes out (pure).
+
+No discord and no storage here: the cog hands the bytes to discord.py. Everything that never
+changes during a match (floor, wall, doors, obstacles, panel frames) is drawn once and cached;
+a render only copies that layer and adds figures, paths, text and badges.
+
+Pillow does not antialias shapes, so the image is drawn at ``SS`` times the output size and
+shrunk once at the end (``Image.reduce`` is a cheap box filter). All layout numbers below are in
+output pixels; ``_s`` scales them to the drawing canvas.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from bot.i18n import t
+from bot.render import draw as prim
+from bot.render.fonts import fit_sized, font, renderable
+from bot.render.hexgrid import (
+    FACINGS,
+    Hex,
+    Layout,
+    Point,
+    as_hex,
+    edge_angle,
+    facing_index,
+    hexagon,
+    ring,
+    unit,
+)
+
+__all__ = ["HEIGHT", "WIDTH", "render"]
+
+WIDTH, HEIGHT = 900, 720  # reads well at Discord's ~600-800 px inline preview
+SS = 2  # supersampling factor
+SEATS = ("A", "B")
+RADIUS = 2
+MAX_STAMINA = 15
+DOORS: dict[str, Hex] = {"A": (0, RADIUS + 1), "B": (0, -RADIUS - 1)}  # wall hex behind each start
+DOOR_SIDE: dict[str, int] = {"A": 0, "B": 3}  # the door's hexside that opens onto the arena
+
+# Layout (output pixels).
+HEADER_H = 60
+BOARD_W = 576
+HEX_SIZE = 50
+BOARD_ORIGIN = (BOARD_W / 2, HEADER_H + (HEIGHT - HEADER_H) / 2)
+PANEL_X0, PANEL_X1 = 588, 888
+CARD_H = 312
+CARD_Y = {"B": 72, "A": 396}  # B's card on top like B's door, A's below like A's door
+
+# Theme: dark frame around a sand floor. Blue/orange stay distinct for red-green colour blindness,
+# and every side-coloured thing also carries its seat letter.
+BG = (27, 29, 35)
+HEADER_BG = (18, 19, 24)
+CARD_BG = (38, 42, 51)
+TEXT = (238, 238, 242)
+MUTED = (165, 170, 182)
+INK = (22, 22, 26)
+FLOOR = ((228, 204, 156), (219, 194, 145), (210, 185, 136))
+GRID = (150, 121, 80)
+COORD = (160, 133, 92)
+STONE = (112, 104, 96)
+STONE_LINE = (62, 57, 52)
+WOOD = (118, 76, 40)
+IRON = (58, 58, 64)
+ROCK = (104, 100, 96)
+ROCK_FLOOR = (150, 132, 104)
+SIDE: dict[str, tuple[int, int, int]] = {"A": (45, 112, 232), "B": (244, 141, 30)}
+SIDE_TEXT: dict[str, tuple[int, int, int]] = {"A": (255, 255, 255), "B": (20, 20, 24)}
+GOLD = (246, 198, 62)
+RED = (214, 46, 46)
+
+
+def _s(value: float) -> int:
+    return round(value * SS)
+
+
+def _sp(point: Point) -> Point:
+    return point[0] * SS, point[1] * SS
+
+
+LAYOUT = Layout(HEX_SIZE * SS, _sp(BOARD_ORIGIN))
+TOKEN_R = HEX_SIZE * SS * 0.44
+
+
+def _f(size: float, bold: bool = False) -> Any:
+    return font(_s(size), bold)
+
+
+# --------------------------------------------------------------------------- static layer
+
+
+def _draw_door(d: ImageDraw.ImageDraw, seat: str) -> None:
+    h = DOORS[seat]
+    prim.hex_polygon(d, LAYOUT, h, fill=WOOD, outline=STONE_LINE, width=_s(3))
+    cx, cy = LAYOUT.center(h)
+    half, size = LAYOUT.size * 0.5, LAYOUT.size
+    # A portcullis in a dark gateway: reads as "door" without any text.
+    box = (cx - half, cy - size * 0.55, cx + half, cy + size * 0.55)
+    d.rectangle(box, fill=(44, 34, 26))
+    bars = 5
+    for i in range(1, bars + 1):
+        x = box[0] + (box[2] - box[0]) * i / (bars + 1)
+        d.line([(x, box[1]), (x, box[3])], fill=IRON, width=_s(3))
+    for frac in (0.3, 0.7):
+        y = box[1] + (box[3] - box[1]) * frac
+        d.line([(box[0], y), (box[2], y)], fill=IRON, width=_s(3))
+    d.rectangle(box, outline=STONE_LINE, width=_s(2))
+    # The threshold in the seat's colour says whose entrance it is.
+    a, b = LAYOUT.edge(h, DOOR_SIDE[seat], inset=_s(4))
+    d.line([a, b], fill=SIDE[seat], width=_s(7))
+
+
+def _draw_obstacle(d: ImageDraw.ImageDraw, h: Hex) -> None:
+    prim.hex_polygon(d, LAYOUT, h, fill=ROCK_FLOOR, outline=GRID, width=_s(2))
+    cx, cy = LAYOUT.center(h)
+    r = LAYOUT.size * 0.62
+    # An irregular boulder: fixed jitter so it looks hewn, not like a token.
+    jitter = (1.0, 0.86, 0.97, 0.9, 1.04, 0.88, 0.95, 0.84)
+    pts = [
+        (
+            cx + r * j * math.cos(math.radians(i * 45 + 10)),
+            cy + r * j * 0.86 * math.sin(math.radians(i * 45 + 10)),
+        )
+        for i, j in enumerate(jitter)
+    ]
+    d.polygon(pts, fill=ROCK, outline=(54, 52, 50), width=_s(3))
+    d.ellipse(
+        (cx - r * 0.45, cy - r * 0.55, cx - r * 0.05, cy - r * 0.25), fill=prim.shade(ROCK, 1.25)
+    )
+    d.line(
+        [
+            (cx - r * 0.1, cy + r * 0.05),
+            (cx + r * 0.25, cy + r * 0.3),
+            (cx + r * 0.55, cy + r * 0.2),
+        ],
+        fill=(62, 60, 58),
+        width=_s(3),
+    )
+
+
+@lru_cache(maxsize=32)
+def _base(obstacles: tuple[Hex, ...]) -> Image.Image:
+    """Everything that stays the same for a match (obstacles are fixed when it starts)."""
+    img = Image.new("RGB", (_s(WIDTH), _s(HEIGHT)), BG)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, _s(WIDTH), _s(HEADER_H)), fill=HEADER_BG)
+    d.line([(0, _s(HEADER_H)), (_s(WIDTH), _s(HEADER_H))], fill=(60, 64, 74), width=_s(2))
+
+    for h in ring(RADIUS + 1):
+        if h in DOORS.values():
+            continue
+        # Stable per-hex tint so the wall looks built from stones rather than flat.
+        tint = (0.86, 0.93, 1.0, 0.9, 1.06)[(h[0] * 7 + h[1] * 13) % 5]
+        prim.hex_polygon(
+            d, LAYOUT, h, fill=prim.shade(STONE, tint), outline=STONE_LINE, width=_s(3)
+        )
+        prim.hex_polygon(
+            d, LAYOUT, h, outline=prim.shade(STONE, tint * 1.1), width=_s(2), inset=_s(6)
+        )
+    for seat in SEATS:
+        _draw_door(d, seat)
+
+    coord_font = _f(11)
+    blocked = set(obstacles)
+    for h in hexagon(RADIUS):
+        if h in blocked:
+            _draw_obstacle(d, h)
+            continue
+        prim.hex_polygon(d, LAYOUT, h, fill=FLOOR[(h[0] - h[1]) % 3], outline=GRID, width=_s(2))
+        cx, cy = LAYOUT.center(h)
+        # Faint coordinates at the bottom of each hex, where tokens rarely cover them.
+        d.text(
+            (cx, cy + LAYOUT.apothem * 0.78),
+            f"{h[0]},{h[1]}",
+            font=coord_font,
+            fill=COORD,
+            anchor="ms",
+        )
+
+    for seat in SEATS:
+        y0 = CARD_Y[seat]
+        box = (_s(PANEL_X0), _s(y0), _s(PANEL_X1), _s(y0 + CARD_H))
+        d.rounded_rectangle(
+            box, radius=_s(12), fill=CARD_BG, outline=prim.shade(SIDE[seat], 0.7), width=_s(2)
+        )
+        d.rounded_rectangle(
+            (_s(PANEL_X0), _s(y0), _s(PANEL_X0 + 8), _s(y0 + CARD_H)), radius=_s(4), fill=SIDE[seat]
+        )
+    return img
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def _token_shape(center: Point, facing: int, grow: float) -> tuple[list[Point], tuple]:
+    """Wedge polygon and circle box of a token; ``grow`` enlarges both (for the outline)."""
+    cx, cy = center
+    r = TOKEN_R + grow
+    ang = edge_angle(facing)
+    # The wedge tip stops just short of the front hexside, so it points *at* that side.
+    tip_dist = LAYOUT.apothem * 0.9 + grow * 0.6
+    tx, ty = unit(ang)
+    wedge = [(cx + tx * tip_dist, cy + ty * tip_dist)]
+    for da in (-38, 38):
+        ux, uy = unit(ang + da)
+        wedge.append((cx + ux * r * 0.92, cy + uy * r * 0.92))
+    return wedge, (cx - r, cy - r, cx + r, cy + r)
+
+
+@cache
+def _token_sprite(seat: str, facing: int, defeated: bool) -> Image.Image:
+    """A token pointing through hexside ``facing`` (12 variants, drawn once each)."""
+    half = math.ceil(LAYOUT.apothem + _s(6))
+    img = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    colour = SIDE[seat]
+    if defeated:
+        grey = sum(colour) // 3
+        colour = tuple((c + grey * 2) // 3 for c in colour)  # type: ignore[assignment]
+        colour = prim.shade(colour, 0.6)
+    centre = (half, half)
+    wedge, box = _token_shape(centre, facing, _s(3))
+    d.polygon(wedge, fill=INK)
+    d.ellipse(box, fill=INK)
+    wedge, box = _token_shape(centre, facing, _s(1))
+    d.polygon(wedge, fill=(250, 250, 250))
+    d.ellipse(box, fill=(250, 250, 250))
+    wedge, box = _token_shape(centre, facing, -_s(1.5))
+    d.polygon(wedge, fill=colour)
+    d.ellipse(box, fill=colour)
+    letter_fill = SIDE_TEXT[seat]
+    if defeated:
+        # A red cross under the letter: "out" at a glance, yet the seat stays readable.
+        k = TOKEN_R * 0.62
+        for sign in (1, -1):
+            d.line(
+                [(half - k, half - sign * k), (half + k, half + sign * k)], fill=RED, width=_s(5)
+            )
+        letter_fill = (250, 250, 250)
+    d.text(
+        centre,
+        seat,
+        font=_f(HEX_SIZE * 0.56, bold=True),
+        fill=letter_fill,
+        anchor="mm",
+        stroke_width=_s(2) if defeated else 0,
+        stroke_fill=INK,
+    )
+    return img
+
+
+def _fighter_marks(d: ImageDraw.ImageDraw, seat: str, fighter: Mapping[str, Any]) -> None:
+    """Front hexside in the seat's colour; forbidden back hexsides in red when retreat is barred."""
+    h = as_hex(fighter["hex"])
+    facing = facing_index(fighter["facing"])
+    if fighter.get("no_retreat"):
+        for side in (facing + 2, facing + 3, facing + 4):  # back-right, back, back-left
+            a, b = LAYOUT.edge(h, side, inset=_s(5))
+            d.line([a, b], fill=INK, width=_s(9))
+            prim.dashed_polyline(d, [a, b], RED, _s(5), _s(9), _s(5))
+    a, b = LAYOUT.edge(h, facing, inset=_s(5))
+    d.line([a, b], fill=INK, width=_s(12))
+    d.line([a, b], fill=SIDE[seat], width=_s(8))
+
+
+def _ghost(d: ImageDraw.ImageDraw, center: Point, colour: tuple[int, int, int]) -> None:
+    """Dashed ring where a figure stood at the start of last turn."""
+    cx, cy = center
+    r = TOKEN_R * 0.8
+    for i in range(0, 360, 30):
+        d.arc((cx - r, cy - r, cx + r, cy + r), i, i + 18, fill=INK, width=_s(6))
+        d.arc((cx - r, cy - r, cx + r, cy + r), i + 1, i + 17, fill=colour, width=_s(4))
+
+
+def _paths(
+    d: ImageDraw.ImageDraw, last_turn: Mapping[str, Any], fighters: Mapping[str, Any]
+) -> None:
+    paths = last_turn.get("paths") or {}
+    charged = last_turn.get("charged") or {}
+    routes: dict[str, list[Hex]] = {}
+    for seat in SEATS:
+        hexes: list[Hex] = []
+        for step in paths.get(seat) or []:
+            h = as_hex(step)
+            if not hexes or hexes[-1] != h:  # a "stay" or a stopped step repeats the hex
+                hexes.append(h)
+        if len(hexes) >= 2:
+            routes[seat] = hexes
+    steps = {
+        seat: {frozenset(pair) for pair in itertools.pairwise(hexes)}
+        for seat, hexes in routes.items()
+    }
+    # Figures that crossed the same hexside (a passing, a push) would draw one arrow on top of
+    # the other: then each keeps well to its own right, otherwise arrows stay near hex centres.
+    shared = len(steps) == 2 and bool(steps["A"] & steps["B"])
+    for seat, hexes in routes.items():
+        colour = SIDE[seat]
+        _ghost(d, LAYOUT.center(hexes[0]), colour)
+        pts = prim.offset_polyline([LAYOUT.center(h) for h in hexes], _s(13 if shared else 4))
+        here = fighters.get(seat)
+        if here is not None and as_hex(here["hex"]) == hexes[-1]:
+            pts = prim.trim_end(pts, TOKEN_R + _s(5))  # arrow tip touches the token's rim
+        if charged.get(seat):
+            prim.arrow(d, pts, colour, _s(9), casing=INK, casing_width=_s(3), heads=2)
+        else:
+            prim.arrow(
+                d,
+                pts,
+                colour,
+                _s(6),
+                casing=INK,
+                casing_width=_s(2),
+                dashed=(_s(13), _s(8)),
+                head_length=_s(20),
+            )
+
+
+# --------------------------------------------------------------------------- panel and text
+
+
+def _facing_icon(d: ImageDraw.ImageDraw, center: Point, facing: int, colour: Any) -> None:
+    ux, uy = unit(edge_angle(facing))
+    r = _s(11)
+    cx, cy = center
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=MUTED, width=_s(2))
+    tip = (cx + ux * r * 0.85, cy + uy * r * 0.85)
+    tail = (cx - ux * r * 0.6, cy - uy * r * 0.6)
+    d.line([tail, (cx + ux * r * 0.1, cy + uy * r * 0.1)], fill=colour, width=_s(3))
+    prim.arrow_head(d, tip, (ux, uy), r * 0.9, r * 0.5, colour)
+
+
+def _card(
+    d: ImageDraw.ImageDraw,
+    seat: str,
+    fighter: Mapping[str, Any],
+    name: str,
+    dice: Sequence[int] | None,
+    lang: str,
+) -> None:
+    x0, x1, y0 = PANEL_X0, PANEL_X1, CARD_Y[seat]
+    colour = SIDE[seat]
+    # Name row: seat chip + display name (shrunk, then truncated, to fit).
+    cx, cy = x0 + 36, y0 + 34
+    d.ellipse(
+        (_s(cx - 19), _s(cy - 19), _s(cx + 19), _s(cy + 19)), fill=colour, outline=INK, width=_s(2)
+    )
+    d.text(_sp((cx, cy)), seat, font=_f(22, True), fill=SIDE_TEXT[seat], anchor="mm")
+    label, fnt = fit_sized(name, (_s(26), _s(22), _s(19)), _s(x1 - 18 - (cx + 28)), bold=True)
+    d.text(_sp((cx + 28, cy)), label, font=fnt, fill=TEXT, anchor="lm")
+
+    facing = facing_index(fighter["facing"])
+    _facing_icon(d, _sp((x0 + 36, y0 + 72)), facing, colour)
+    facing_text = t(lang, "board.facing", dir=t(lang, f"board.dir.{FACINGS[facing]}"))
+    d.text(_sp((x0 + 56, y0 + 72)), facing_text, font=_f(17), fill=MUTED, anchor="lm")
+
+    stamina = int(fighter.get("stamina", 0))
+    maximum = max(MAX_STAMINA, stamina)
+    shown = max(stamina, 0)
+    d.text(_sp((x0 + 22, y0 + 104)), t(lang, "board.stamina"), font=_f(17), fill=TEXT, anchor="lm")
+    value = t(lang, "board.stamina_value", value=shown, max=maximum)
+    value_colour = RED if shown <= 3 else TEXT
+    d.text(_sp((x1 - 18, y0 + 104)), value, font=_f(24, True), fill=value_colour, anchor="rm")
+    prim.bar(
+        d,
+        (_s(x0 + 22), _s(y0 + 120), _s(x1 - 18), _s(y0 + 144)),
+        shown,
+        maximum,
+        colour,
+        (24, 26, 32),
+        segments=maximum,
+        divider=CARD_BG,
+        radius=_s(4),
+        outline=(90, 95, 108),
+        outline_width=_s(1),
+    )
+
+    badges: list[tuple[str, Any, Any, Any]] = []
+    if fighter.get("may_charge"):
+        badges.append((t(lang, "board.charge_ready"), GOLD, INK, prim.crossed_swords))
+    if fighter.get("no_retreat"):
+        badges.append((t(lang, "board.no_retreat"), RED, (255, 255, 255), prim.no_entry))
+    bx, by, bh = _s(x0 + 22), _s(y0 + 160), _s(34)
+    badge_font = _f(17, True)
+    for label_text, fill, fg, icon in badges:
+        width = prim.badge_width(label_text, badge_font, bh, icon=True)
+        if bx + width > _s(x1 - 16) and bx > _s(x0 + 22):  # wrap to a second row
+            bx, by = _s(x0 + 22), by + bh + _s(8)
+        bx += prim.badge(d, (bx, by), label_text, badge_font, fill, fg, bh, icon) + _s(10)
+
+    if dice:
+        d.text(_sp((x0 + 22, y0 + 262)), t(lang, "board.dice"), font=_f(17), fill=TEXT, anchor="lm")
+        size, step = 44, 66
+        start = x1 - 18 - size - step * (len(dice) - 1)
+        for i, value in enumerate(dice):
+            left = start + step * i
+            prim.die_face(
+                d,
+                (_s(left), _s(y0 + 240), _s(left + size), _s(y0 + 240 + size)),
+                int(value),
+                (250, 248, 240),
+                INK,
+                outline=colour,
+                outline_width=_s(3),
+                fnt=_f(22, True),
+            )
+            d.text(
+                _sp((left + size / 2, y0 + 299)),
+                t(lang, "board.die", n=i + 1),
+                font=_f(13),
+                fill=MUTED,
+                anchor="mm",
+            )
+
+
+def _legend(d: ImageDraw.ImageDraw, lang: str) -> None:
+    """Key for last turn's arrows, in the empty lower-left corner of the board area."""
+    x, y = 12, 618
+    d.rounded_rectangle(
+        (_s(x), _s(y), _s(x + 148), _s(y + 90)), radius=_s(8), fill=(20, 22, 27, 210)
+    )
+    d.text(
+        _sp((x + 10, y + 16)), t(lang, "board.last_turn"), font=_f(15, True), fill=TEXT, anchor="lm"
+    )
+    rows = (("board.legend_move", False, y + 44), ("board.legend_charge", True, y + 72))
+    for key, charge, yy in rows:
+        pts = [_sp((x + 12, yy)), _sp((x + 56, yy))]
+        if charge:
+            prim.arrow(d, pts, MUTED, _s(6), casing=INK, casing_width=_s(2), heads=2)
+        else:
+            prim.arrow(
+                d,
+                pts,
+                MUTED,
+                _s(4),
+                casing=INK,
+                casing_width=_s(2),
+                dashed=(_s(8), _s(5)),
+                head_length=_s(13),
+            )
+        d.text(_sp((x + 64, yy)), t(lang, key), font=_f(15), fill=TEXT, anchor="lm")
+
+
+def _compass(d: ImageDraw.ImageDraw, lang: str) -> None:
+    """North arrow: facing names (N, NE…) refer to screen directions.
+
+    Lower-right corner of the board area: empty there, and never under the outcome banner.
+    """
+    cx, cy = 532, 652
+    tip, tail = _sp((cx, cy - 26)), _sp((cx, cy + 14))
+    prim.arrow(d, [tail, tip], MUTED, _s(4), head_length=_s(14))
+    d.text(_sp((cx, cy + 30)), t(lang, "board.dir.N"), font=_f(17, True), fill=MUTED, anchor="mm")
+
+
+def _banner(d: ImageDraw.ImageDraw, outcome: str, names: Mapping[str, str], lang: str) -> None:
+    x0, y0, x1, y1 = 10, 68, BOARD_W - 10, 144
+    colour = SIDE.get(outcome, GOLD)
+    d.rounded_rectangle(
+        (_s(x0), _s(y0), _s(x1), _s(y1)),
+        radius=_s(12),
+        fill=(14, 15, 19, 235),
+        outline=GOLD,
+        width=_s(3),
+    )
+    d.rounded_rectangle(
+        (_s(x0 + 8), _s(y0 + 8), _s(x0 + 16), _s(y1 - 8)), radius=_s(3), fill=colour
+    )
+    d.rounded_rectangle(
+        (_s(x1 - 16), _s(y0 + 8), _s(x1 - 8), _s(y1 - 8)), radius=_s(3), fill=colour
+    )
+    mid = (x0 + x1) / 2
+    d.text(_sp((mid, y0 + 20)), t(lang, "board.match_over"), font=_f(16), fill=MUTED, anchor="mm")
+    if outcome in SEATS:
+        headline = t(lang, "board.winner", name="\x00")
+        before, _, after = headline.partition("\x00")
+        # Fit the name into the room the template leaves, so "Winner:" is never cut off.
+        fixed = _f(32, True).getlength(before + after)
+        name, fnt = fit_sized(names[outcome], (_s(32), _s(26)), _s(x1 - x0 - 48) - fixed, bold=True)
+        headline = before + name + after
+    else:
+        headline, fnt = t(lang, "board.draw"), _f(32, True)
+    d.text(_sp((mid, y0 + 50)), headline, font=fnt, fill=GOLD, anchor="mm")
+
+
+def _display_names(names: Mapping[str, str] | None, lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for seat in SEATS:
+        given = renderable(str((names or {}).get(seat) or ""), bold=True)
+        out[seat] = given or t(lang, "board.player", seat=seat)
+    return out
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def render(
+    view: Mapping[str, Any],
+    lang: str = "en",
+    names: dict[str, str] | None = None,
+    title: str | None = None,
+) -> bytes:
+    """PNG bytes of the board for ``view`` (the dict from ``rules.view``) in ``lang``.
+
+    ``names`` maps seat to display name (emoji and other glyphs the bundled font lacks are
+    dropped, long names shrink then truncate); ``title`` replaces the default heading.
+    """
+    obstacles = tuple(sorted(as_hex(h) for h in view.get("obstacles") or ()))
+    img = _base(obstacles).copy()
+    d = ImageDraw.Draw(img, "RGBA")
+    shown = _display_names(names, lang)
+    fighters: Mapping[str, Any] = view.get("fighters") or {}
+    outcome = view.get("outcome")
+
+    # Header: title on the left, turn number right-aligned over the panel.
+    turn_text = t(lang, "board.turn", n=int(view.get("turn", 0)))
+    turn_font = _f(28, True)
+    d.text(_sp((PANEL_X1, HEADER_H / 2)), turn_text, font=turn_font, fill=TEXT, anchor="rm")
+    heading = renderable(title or "", bold=True) or t(lang, "board.title")
+    room = _s(PANEL_X1 - 20 - 28) - turn_font.getlength(turn_text)
+    heading, head_font = fit_sized(heading, (_s(28), _s(24), _s(20)), room, bold=True)
+    d.text(_sp((20, HEADER_H / 2)), heading, font=head_font, fill=TEXT, anchor="lm")
+
+    _compass(d, lang)
+    for seat in SEATS:
+        if seat in fighters:
+            _fighter_marks(d, seat, fighters[seat])
+    last_turn = view.get("last_turn")
+    if last_turn:
+        _paths(d, last_turn, fighters)
+        _legend(d, lang)
+    for seat in SEATS:
+        if seat not in fighters:
+            continue
+        fighter = fighters[seat]
+        defeated = outcome == "draw" or (outcome in SEATS and outcome != seat)
+        sprite = _token_sprite(seat, facing_index(fighter["facing"]), defeated)
+        cx, cy = LAYOUT.center(as_hex(fighter["hex"]))
+        img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+
+    dice: Mapping[str, Sequence[int]] = view.get("dice") or {}
+    for seat in SEATS:
+        if seat in fighters:
+            _card(d, seat, fighters[seat], shown[seat], dice.get(seat), lang)
+    if outcome:
+        _banner(d, str(outcome), shown, lang)
+
+    out = img.reduce(SS)
+    buf = io.BytesIO()
+    # Level 3 is several times faster than the default 6 for a barely larger file.
+    out.save(buf, format="PNG", compress_level=3)
+    return buf.getvalue()

@@ -1,0 +1,96 @@
+"""Arena Duel's Discord adapter: ``/arena challenge`` and ``/arena rules``. Everything else (orders,
+buttons, the board, deadlines) is the shared table's, driven by the pure engine in ``rules.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies
+from bot.i18n import normalize_lang, t
+from bot.i18n.translator import ls
+from bot.ruleset import RuleError
+from bot.table import Player
+from bot.views import ChallengeButton
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+
+DEFAULT_TURN_HOURS = 24.0
+
+
+class ArenaCog(commands.Cog):
+    arena = app_commands.Group(
+        name=ls("arena", "cmd.arena"),
+        description=ls(
+            "HEXSYSTEM Arena Duel: two gladiators, secret moves, dice", "cmd.arena.desc"
+        ),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, RuleError):
+            await replies.refuse(interaction, original, normalize_lang(str(interaction.locale)))
+            return
+        raise error
+
+    @arena.command(
+        name=ls("challenge", "cmd.arena.challenge"),
+        description=ls("Challenge a player to a duel in this channel", "cmd.arena.challenge.desc"),
+    )
+    @app_commands.describe(
+        opponent=ls("Who you challenge", "cmd.opt.opponent"),
+        hours=ls("Time per turn in hours (0 = no deadline)", "cmd.opt.turn_hours"),
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member,
+        hours: app_commands.Range[float, 0.0, 168.0] = DEFAULT_TURN_HOURS,
+    ) -> None:
+        await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        if opponent.bot:
+            raise RuleError("challenge.no_bots")
+        game = await self.bot.table.challenge(
+            "arena",
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            players=[
+                Player(interaction.user.id, interaction.user.display_name),
+                Player(opponent.id, opponent.display_name),
+            ],
+            turn_seconds=round(hours * 3600) or None,
+        )
+        lang = await self.bot.table.language(interaction.guild_id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ChallengeButton.make(game.id, "accept", lang))
+        view.add_item(ChallengeButton.make(game.id, "decline", lang))
+        await interaction.response.send_message(
+            t(
+                lang,
+                "arena.challenge",
+                challenger=interaction.user.mention,
+                opponent=opponent.mention,
+                game=game.id,
+            ),
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+        )
+
+    @arena.command(
+        name=ls("rules", "cmd.arena.rules"),
+        description=ls("How to play and how to write orders", "cmd.arena.rules.desc"),
+    )
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        lang = normalize_lang(str(interaction.locale))
+        await interaction.response.send_message(t(lang, "arena.how_to_play"), ephemeral=True)

@@ -1,0 +1,473 @@
+"""The shared game commands (every ruleset): status, orders, resign, export, moderation, /order,
+orders by DM text, /roll, /verify and /config. Thin: each handler is one Table call and a reply.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import dice as dicelib
+from bot import replies, rollexpr
+from bot.i18n import normalize_lang, t
+from bot.i18n.translator import ls
+from bot.record import RecordError, verify
+from bot.ruleset import RuleError, load, load_presenter
+from bot.storage import ACTIVE_STATUSES, GameRow
+from bot.table import TableError
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+
+MAX_RECORD_BYTES = 2_000_000
+
+
+def _lang(interaction: discord.Interaction[Any]) -> str:
+    return normalize_lang(str(interaction.locale))
+
+
+def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(
+        name=ls("game", "cmd.game"),
+        description=ls("Your games: status, orders, export, moderation", "cmd.game.desc"),
+    )
+    verify_group = app_commands.Group(
+        name=ls("verify", "cmd.verify"),
+        description=ls("Check dice and match records", "cmd.verify.desc"),
+    )
+    config = app_commands.Group(
+        name=ls("config", "cmd.config"),
+        description=ls("Server settings for the referee", "cmd.config.desc"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    @property
+    def table(self):
+        return self.bot.table
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, RuleError):
+            await replies.refuse(interaction, original, _lang(interaction))
+            return
+        raise error
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        await self.table.remember_locale(interaction.user.id, str(interaction.locale))
+        return True
+
+    # --- finding the game a command is about --------------------------------------------------
+
+    async def _pick(
+        self, interaction: discord.Interaction[Any], game_id: str | None, *, player: bool
+    ) -> GameRow:
+        if game_id:
+            game = await self.table.game(game_id.strip())
+            if player and game.seat_of(interaction.user.id) is None:
+                raise TableError("table.not_your_game", game=game.id)
+            return game
+        candidates: list[GameRow] = []
+        if interaction.channel_id is not None and interaction.guild_id is not None:
+            candidates = await self.table.games_here(
+                interaction.channel_id, ("lobby", *ACTIVE_STATUSES)
+            )
+            if player:
+                candidates = [g for g in candidates if g.seat_of(interaction.user.id)]
+        elif player:
+            candidates = [g for g, _seat, _order in await self.table.orders_of(interaction.user.id)]
+        if not candidates:
+            raise TableError("table.no_game_here")
+        if len(candidates) > 1:
+            raise TableError("table.several_games", games=", ".join(g.id for g in candidates))
+        return candidates[0]
+
+    async def _moderated(
+        self, interaction: discord.Interaction[Any], game_id: str | None
+    ) -> GameRow:
+        if not is_moderator(interaction):
+            raise TableError("table.moderators_only")
+        game = await self._pick(interaction, game_id, player=False)
+        if game.guild_id != interaction.guild_id:
+            raise TableError("table.not_this_server", game=game.id)
+        return game
+
+    async def game_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        games = [g for g, _s, _o in await self.table.orders_of(interaction.user.id)]
+        if interaction.channel_id is not None:
+            games += [
+                g for g in await self.table.games_here(interaction.channel_id) if g not in games
+            ]
+        return [
+            app_commands.Choice(name=f"{g.id} · {g.ruleset} · {g.status}", value=g.id)
+            for g in games
+            if current.lower() in g.id.lower()
+        ][:25]
+
+    # --- /game --------------------------------------------------------------------------------
+
+    @game.command(
+        name=ls("status", "cmd.game.status"),
+        description=ls("The board, the tallies and who has ordered", "cmd.game.status.desc"),
+    )
+    @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    async def status(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        lang = _lang(interaction)
+        row = await self._pick(interaction, game, player=False)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rules = load(row.ruleset)
+        present = load_presenter(row.ruleset)
+        embed = discord.Embed(
+            title=t(lang, "status.title", ruleset=present.title(lang), game=row.id, turn=row.turn),
+            description=t(lang, f"status.{row.status}"),
+        )
+        for seat in row.seats:
+            embed.add_field(name=seat.seat, value=f"<@{seat.user_id}>", inline=True)
+        files: list[discord.File] = []
+        if row.state is not None:
+            state = rules.from_json(row.state)
+            view = rules.view(state, None)
+            for name, value in present.tallies(view, lang, row.names):
+                embed.add_field(name=name, value=value, inline=True)
+            if row.status in ("active", "paused"):
+                orders = await self.table.current_orders(row.id)
+                awaited = rules.awaiting(state)
+                marks = [("✅ " if s in orders else "⌛ ") + s for s in awaited]
+                embed.add_field(
+                    name=t(
+                        lang,
+                        "game.field.progress",
+                        done=sum(s in orders for s in awaited),
+                        total=len(awaited),
+                    ),
+                    value=" · ".join(marks) or "—",
+                    inline=False,
+                )
+            if row.deadline_at is not None:
+                embed.add_field(
+                    name=t(lang, "game.field.deadline"), value=f"<t:{int(row.deadline_at)}:R>"
+                )
+            png = await self.bot.loop.run_in_executor(None, present.board, view, lang, row.names)
+            files.append(discord.File(io.BytesIO(png), filename="board.png"))
+            embed.set_image(url="attachment://board.png")
+        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+
+    @game.command(
+        name=ls("orders", "cmd.game.orders"),
+        description=ls(
+            "What you have submitted this turn (only you see it)", "cmd.game.orders.desc"
+        ),
+    )
+    async def orders(self, interaction: discord.Interaction[Any]) -> None:
+        lang = _lang(interaction)
+        lines = []
+        for row, seat, order in await self.table.orders_of(interaction.user.id):
+            if order is None:
+                lines.append(t(lang, "orders.none", game=row.id, turn=row.turn, seat=seat))
+            else:
+                lines.append(
+                    t(
+                        lang,
+                        "orders.one",
+                        game=row.id,
+                        turn=row.turn,
+                        seat=seat,
+                        order=order.text,
+                        receipt=order.receipt,
+                    )
+                )
+        await interaction.response.send_message(
+            "\n".join(lines) or t(lang, "orders.no_games"), ephemeral=True
+        )
+
+    @game.command(
+        name=ls("resign", "cmd.game.resign"),
+        description=ls("Resign a game you are playing", "cmd.game.resign.desc"),
+    )
+    @app_commands.describe(
+        confirm=ls("Type true to confirm", "cmd.opt.confirm"),
+        game=ls("Game id (default: the game in this channel)", "cmd.opt.game"),
+    )
+    async def resign(
+        self, interaction: discord.Interaction[Any], confirm: bool, game: str | None = None
+    ) -> None:
+        lang = _lang(interaction)
+        row = await self._pick(interaction, game, player=True)
+        if not confirm:
+            raise TableError("resign.not_confirmed")
+        row = await self.table.resign(row.id, interaction.user.id)
+        await interaction.response.send_message(t(lang, "resign.done", game=row.id), ephemeral=True)
+
+    @game.command(
+        name=ls("export", "cmd.game.export"),
+        description=ls("The match record (JSON) to replay or verify", "cmd.game.export.desc"),
+    )
+    @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    async def export(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        lang = _lang(interaction)
+        row = await self._pick(interaction, game, player=False)
+        record = await self.table.export(row.id)
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode()
+        await interaction.response.send_message(
+            t(lang, "export.done", game=row.id, turns=len(record["turns"])),
+            file=discord.File(io.BytesIO(data), filename=f"{row.id}.json"),
+            ephemeral=True,
+        )
+
+    @game.command(
+        name=ls("pause", "cmd.game.pause"),
+        description=ls("Moderators: stop the clock of a game", "cmd.game.pause.desc"),
+    )
+    @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    async def pause(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        row = await self.table.pause((await self._moderated(interaction, game)).id)
+        await interaction.response.send_message(
+            t(_lang(interaction), "mod.paused", game=row.id), ephemeral=True
+        )
+
+    @game.command(
+        name=ls("resume", "cmd.game.resume"),
+        description=ls("Moderators: restart the clock of a paused game", "cmd.game.resume.desc"),
+    )
+    @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    async def resume(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        row = await self.table.resume((await self._moderated(interaction, game)).id)
+        await interaction.response.send_message(
+            t(_lang(interaction), "mod.resumed", game=row.id), ephemeral=True
+        )
+
+    @game.command(
+        name=ls("extend", "cmd.game.extend"),
+        description=ls("Moderators: give the current turn more time", "cmd.game.extend.desc"),
+    )
+    @app_commands.describe(
+        hours=ls("Hours to add (may be fractional)", "cmd.opt.hours"),
+        game=ls("Game id (default: the game in this channel)", "cmd.opt.game"),
+    )
+    async def extend(
+        self,
+        interaction: discord.Interaction[Any],
+        hours: app_commands.Range[float, 0.01, 336.0],
+        game: str | None = None,
+    ) -> None:
+        row = await self.table.extend(
+            (await self._moderated(interaction, game)).id, round(hours * 3600)
+        )
+        await interaction.response.send_message(
+            t(_lang(interaction), "mod.extended", game=row.id), ephemeral=True
+        )
+
+    @game.command(
+        name=ls("abandon", "cmd.game.abandon"),
+        description=ls("Moderators: end a game without a result", "cmd.game.abandon.desc"),
+    )
+    @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    async def abandon(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        row = await self.table.abandon((await self._moderated(interaction, game)).id)
+        await interaction.response.send_message(
+            t(_lang(interaction), "mod.abandoned", game=row.id), ephemeral=True
+        )
+
+    for _command in (status, resign, export, pause, resume, extend, abandon):
+        _command.autocomplete("game")(game_autocomplete)
+    del _command
+
+    # --- orders: /order and DM text -------------------------------------------------------------
+
+    @app_commands.command(
+        name=ls("order", "cmd.order"),
+        description=ls("Send your secret order here (when your DMs are closed)", "cmd.order.desc"),
+    )
+    @app_commands.describe(
+        text=ls("Your order, as you would write it by DM", "cmd.opt.text"),
+        game=ls("Game id (default: your game here)", "cmd.opt.game"),
+    )
+    async def order(
+        self, interaction: discord.Interaction[Any], text: str, game: str | None = None
+    ) -> None:
+        lang = _lang(interaction)
+        row = await self._pick(interaction, game, player=True)
+        result = await self.table.submit(row.id, interaction.user.id, text, source="slash")
+        await interaction.response.send_message(replies.order_ack(result, lang), ephemeral=True)
+
+    order.autocomplete("game")(game_autocomplete)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.author.bot or message.guild is not None or not message.content:
+            return
+        lang = normalize_lang(await self._dm_locale(message.author.id))
+        games = await self.table.games_awaiting(message.author.id)
+        if not games:
+            await message.reply(t(lang, "dm.no_game"), mention_author=False)
+            return
+        if len(games) > 1:
+            await message.reply(
+                t(lang, "dm.several_games", games=", ".join(g.id for g in games)),
+                mention_author=False,
+            )
+            return
+        try:
+            result = await self.table.submit(
+                games[0].id, message.author.id, message.content, source="dm"
+            )
+        except RuleError as exc:
+            await message.reply("⚠️ " + replies.reason(exc, lang), mention_author=False)
+            return
+        await message.reply(replies.order_ack(result, lang), mention_author=False)
+
+    async def _dm_locale(self, user_id: int) -> str:
+        async with self.bot.repo.transaction() as tx:
+            return await tx.user_locale(user_id) or self.bot.config.default_language
+
+    # --- /roll and /verify ----------------------------------------------------------------------
+
+    @app_commands.command(
+        name=ls("roll", "cmd.roll"),
+        description=ls("Roll dice on a committed stream (2d6+1, 4d6kh3 …)", "cmd.roll.desc"),
+    )
+    @app_commands.describe(
+        expression=ls("Dice expression such as 2d6+1, 3d6, 4d6kh3", "cmd.opt.expression")
+    )
+    async def roll(self, interaction: discord.Interaction[Any], expression: str) -> None:
+        lang = _lang(interaction)
+        seed = dicelib.new_seed()
+        label = dicelib.stream_label(f"roll-{interaction.id}", 0, dicelib.PRE)
+        stream = dicelib.DiceStream(seed, label)
+        try:
+            result = rollexpr.roll(expression, stream)
+        except rollexpr.RollError as exc:
+            await interaction.response.send_message(
+                "⚠️ " + t(lang, exc.key, **exc.params), ephemeral=True
+            )
+            return
+        channel_lang = (
+            await self.table.language(interaction.guild_id) if interaction.guild_id else lang
+        )
+        embed = discord.Embed(
+            title=t(
+                channel_lang,
+                "roll.title",
+                user=interaction.user.display_name,
+                expression=result.expression,
+            ),
+            description=result.breakdown(),
+        )
+        embed.add_field(name=t(channel_lang, "roll.label"), value=f"`{label}`", inline=False)
+        embed.add_field(
+            name=t(channel_lang, "roll.commitment"), value=f"`{stream.commitment}`", inline=False
+        )
+        embed.add_field(name=t(channel_lang, "roll.seed"), value=f"`{seed.hex()}`", inline=False)
+        embed.set_footer(text=t(channel_lang, "roll.footer"))
+        await interaction.response.send_message(embed=embed)
+
+    @verify_group.command(
+        name=ls("roll", "cmd.verify.roll"),
+        description=ls("Recompute rolls from a revealed seed", "cmd.verify.roll.desc"),
+    )
+    @app_commands.describe(
+        seed=ls("The revealed seed (hex)", "cmd.opt.seed"),
+        commitment=ls("The commitment posted before the roll (hex)", "cmd.opt.commitment"),
+        label=ls("The stream label, e.g. g-0001:3:pre", "cmd.opt.label"),
+        sides=ls("Sides of each die", "cmd.opt.sides"),
+        count=ls("How many dice to recompute", "cmd.opt.count"),
+    )
+    async def verify_roll(
+        self,
+        interaction: discord.Interaction[Any],
+        seed: str,
+        commitment: str,
+        label: str,
+        sides: app_commands.Range[int, 2, 1000] = 6,
+        count: app_commands.Range[int, 1, 100] = 6,
+    ) -> None:
+        lang = _lang(interaction)
+        try:
+            seed_bytes = bytes.fromhex(seed.strip())
+            phase = label.strip().rsplit(":", 1)[-1]
+            stream = dicelib.DiceStream(seed_bytes, label.strip())
+        except ValueError:
+            await interaction.response.send_message(
+                "⚠️ " + t(lang, "verify.bad_input"), ephemeral=True
+            )
+            return
+        matches = dicelib.commitment(seed_bytes) == commitment.strip().lower()
+        rolls = [stream.roll(sides) for _ in range(count)]
+        lines = [
+            t(lang, "verify.commitment_ok" if matches else "verify.commitment_bad"),
+            t(lang, "verify.rolls", sides=sides, rolls=", ".join(map(str, rolls))),
+        ]
+        if phase == dicelib.RESOLVE:
+            lines.append(t(lang, "verify.resolve_note"))
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @verify_group.command(
+        name=ls("record", "cmd.verify.record"),
+        description=ls(
+            "Check a match record's commitments, receipts and rolls", "cmd.verify.record.desc"
+        ),
+    )
+    @app_commands.describe(record=ls("The JSON file from /game export", "cmd.opt.record"))
+    async def verify_record(
+        self, interaction: discord.Interaction[Any], record: discord.Attachment
+    ) -> None:
+        lang = _lang(interaction)
+        if record.size > MAX_RECORD_BYTES:
+            await interaction.response.send_message(
+                "⚠️ " + t(lang, "verify.too_big"), ephemeral=True
+            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            checks = verify(json.loads(await record.read()))
+        except (ValueError, RecordError, RuleError) as exc:
+            await interaction.followup.send(
+                "⚠️ " + t(lang, "verify.record_bad", reason=str(exc)[:300]), ephemeral=True
+            )
+            return
+        failed = [c.what for c in checks if not c.ok]
+        text = (
+            t(lang, "verify.record_ok", count=len(checks))
+            if not failed
+            else t(lang, "verify.record_failed", count=len(failed), items="\n".join(failed[:20]))
+        )
+        await interaction.followup.send(text, ephemeral=True)
+
+    # --- /config --------------------------------------------------------------------------------
+
+    @config.command(
+        name=ls("language", "cmd.config.language"),
+        description=ls("Language of the bot's posts in this server", "cmd.config.language.desc"),
+    )
+    @app_commands.describe(language=ls("en or ja", "cmd.opt.language"))
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name=ls("English", "lang.en"), value="en"),
+            app_commands.Choice(name=ls("日本語", "lang.ja"), value="ja"),
+        ]
+    )
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
+        if not is_moderator(interaction):
+            raise TableError("table.moderators_only")
+        assert interaction.guild_id is not None
+        await self.table.set_language(interaction.guild_id, language.value)
+        await interaction.response.send_message(t(language.value, "config.language_set"))
