@@ -84,7 +84,7 @@ class FileSink:
             assert state is not None
             view = rules.view(rules.from_json(state), None)
             png = await asyncio.to_thread(
-                load_presenter(game.ruleset).board, view, payload["lang"], board["names"]
+                load_presenter(game.ruleset).render_board, view, payload["lang"], board["names"]
             )
             path = self.out / f"{row.game_id}-v{board['version']:03d}.png"
             path.write_bytes(png)

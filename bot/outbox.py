@@ -74,7 +74,10 @@ class OutboxSender:
         view = rules.view(rules.from_json(state_json), spec.get("seat"))
         present = load_presenter(game.ruleset)
         png = await asyncio.to_thread(
-            present.board, view, row.payload.get("lang", "en"), spec.get("names") or game.names
+            present.render_board,
+            view,
+            row.payload.get("lang", "en"),
+            spec.get("names") or game.names,
         )
         return discord.File(io.BytesIO(png), filename="board.png")
 

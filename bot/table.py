@@ -166,7 +166,7 @@ class Table:
             if seat is None or user_id == game.created_by:
                 raise TableError("table.not_challenged", game=game_id)
             rules = load(game.ruleset)
-            setup = await self._new_stream(tx, game.id, 0, dicelib.PRE)
+            setup = await self._pre_stream(tx, game.id, 0)
             state = rules.new_game(game.id, game.seat_order, game.options, setup)
             await self._record_drawn(tx, game.id, 0, dicelib.PRE, setup.rolls, reveal=True)
             state, events = await self._start_turn(tx, game, rules, state)
@@ -178,13 +178,15 @@ class Table:
 
     # --- dice streams -------------------------------------------------------------------------
 
-    async def _new_stream(
-        self, tx: Transaction, game_id: str, turn: int, phase: str
-    ) -> dicelib.DiceStream:
+    async def _commit_stream(self, tx: Transaction, game_id: str, turn: int, phase: str) -> bytes:
+        """Draw and store a fresh secret seed; its commitment is public from now on."""
         seed = dicelib.new_seed()
-        row = StreamRow(game_id, turn, phase, seed.hex(), dicelib.commitment(seed))
-        await tx.put_stream(row)
-        return dicelib.DiceStream(seed, dicelib.stream_label(game_id, turn, phase))
+        await tx.put_stream(StreamRow(game_id, turn, phase, seed.hex(), dicelib.commitment(seed)))
+        return seed
+
+    async def _pre_stream(self, tx: Transaction, game_id: str, turn: int) -> dicelib.DiceStream:
+        seed = await self._commit_stream(tx, game_id, turn, dicelib.PRE)
+        return dicelib.DiceStream(seed, dicelib.stream_label(game_id, turn, dicelib.PRE))
 
     async def _record_drawn(
         self,
@@ -208,9 +210,9 @@ class Table:
         self, tx: Transaction, game: GameRow, rules: Ruleset, state: Any
     ) -> tuple[Any, list[Event]]:
         turn = rules.turn(state) + 1
-        pre = await self._new_stream(tx, game.id, turn, dicelib.PRE)
+        pre = await self._pre_stream(tx, game.id, turn)
         # The resolve stream is committed now too, so its commitment is public before any order.
-        await self._new_stream(tx, game.id, turn, dicelib.RESOLVE)
+        await self._commit_stream(tx, game.id, turn, dicelib.RESOLVE)
         state, events = rules.start_turn(state, pre)
         await self._record_drawn(tx, game.id, turn, dicelib.PRE, pre.rolls, reveal=False)
         game.deadline_at = self.clock() + game.turn_seconds if game.turn_seconds else None

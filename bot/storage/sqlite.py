@@ -320,7 +320,7 @@ class SqliteTransaction(Transaction):
         if turn is not None:
             sql += " AND turn = ?"
             params = (game_id, turn)
-        rows = await self._all(sql + " ORDER BY turn, phase DESC", params)
+        rows = await self._all(sql + " ORDER BY turn, phase", params)
         return [
             StreamRow(
                 r["game_id"],

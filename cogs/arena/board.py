@@ -14,11 +14,11 @@ from __future__ import annotations
 import io
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
 from bot.render import draw as prim
@@ -90,7 +90,8 @@ LAYOUT = Layout(HEX_SIZE * SS, _sp(BOARD_ORIGIN))
 TOKEN_R = HEX_SIZE * SS * 0.44
 
 
-def _f(size: float, bold: bool = False) -> Any:
+def _f(size: float, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The bundled font at ``size`` output pixels, scaled for the canvas."""
     return font(_s(size), bold)
 
 
@@ -221,11 +222,11 @@ def _token_sprite(seat: str, facing: int, defeated: bool) -> Image.Image:
     half = math.ceil(LAYOUT.apothem + _s(6))
     img = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    colour = SIDE[seat]
+    colour: prim.Color = SIDE[seat]
     if defeated:
+        # Mostly grey and darker: still faintly its side, clearly out of the fight.
         grey = sum(colour) // 3
-        colour = tuple((c + grey * 2) // 3 for c in colour)  # type: ignore[assignment]
-        colour = prim.shade(colour, 0.6)
+        colour = prim.shade(tuple((c + grey * 2) // 3 for c in colour), 0.6)
     centre = (half, half)
     wedge, box = _token_shape(centre, facing, _s(3))
     d.polygon(wedge, fill=INK)
@@ -257,11 +258,13 @@ def _token_sprite(seat: str, facing: int, defeated: bool) -> Image.Image:
     return img
 
 
-def _fighter_marks(d: ImageDraw.ImageDraw, seat: str, fighter: Mapping[str, Any]) -> None:
+def _fighter_marks(
+    d: ImageDraw.ImageDraw, seat: str, fighter: Mapping[str, Any], finished: bool
+) -> None:
     """Front hexside in the seat's colour; forbidden back hexsides in red when retreat is barred."""
     h = as_hex(fighter["hex"])
     facing = facing_index(fighter["facing"])
-    if fighter.get("no_retreat"):
+    if fighter.get("no_retreat") and not finished:
         for side in (facing + 2, facing + 3, facing + 4):  # back-right, back, back-left
             a, b = LAYOUT.edge(h, side, inset=_s(5))
             d.line([a, b], fill=INK, width=_s(9))
@@ -282,7 +285,8 @@ def _ghost(d: ImageDraw.ImageDraw, center: Point, colour: tuple[int, int, int]) 
 
 def _paths(
     d: ImageDraw.ImageDraw, last_turn: Mapping[str, Any], fighters: Mapping[str, Any]
-) -> None:
+) -> bool:
+    """Last turn's movement arrows; False when nobody moved (then no legend is needed)."""
     paths = last_turn.get("paths") or {}
     charged = last_turn.get("charged") or {}
     routes: dict[str, list[Hex]] = {}
@@ -321,6 +325,7 @@ def _paths(
                 dashed=(_s(13), _s(8)),
                 head_length=_s(20),
             )
+    return bool(routes)
 
 
 # --------------------------------------------------------------------------- panel and text
@@ -344,6 +349,7 @@ def _card(
     name: str,
     dice: Sequence[int] | None,
     lang: str,
+    finished: bool,
 ) -> None:
     x0, x1, y0 = PANEL_X0, PANEL_X1, CARD_Y[seat]
     colour = SIDE[seat]
@@ -382,10 +388,11 @@ def _card(
         outline_width=_s(1),
     )
 
-    badges: list[tuple[str, Any, Any, Any]] = []
-    if fighter.get("may_charge"):
+    # Both badges are about the next turn, which a finished match does not have.
+    badges: list[tuple[str, prim.Color, prim.Color, Callable[..., None]]] = []
+    if fighter.get("may_charge") and not finished:
         badges.append((t(lang, "board.charge_ready"), GOLD, INK, prim.crossed_swords))
-    if fighter.get("no_retreat"):
+    if fighter.get("no_retreat") and not finished:
         badges.append((t(lang, "board.no_retreat"), RED, (255, 255, 255), prim.no_entry))
     bx, by, bh = _s(x0 + 22), _s(y0 + 160), _s(34)
     badge_font = _f(17, True)
@@ -530,10 +537,9 @@ def render(
     _compass(d, lang)
     for seat in SEATS:
         if seat in fighters:
-            _fighter_marks(d, seat, fighters[seat])
+            _fighter_marks(d, seat, fighters[seat], bool(outcome))
     last_turn = view.get("last_turn")
-    if last_turn:
-        _paths(d, last_turn, fighters)
+    if last_turn and _paths(d, last_turn, fighters):
         _legend(d, lang)
     for seat in SEATS:
         if seat not in fighters:
@@ -547,7 +553,7 @@ def render(
     dice: Mapping[str, Sequence[int]] = view.get("dice") or {}
     for seat in SEATS:
         if seat in fighters:
-            _card(d, seat, fighters[seat], shown[seat], dice.get(seat), lang)
+            _card(d, seat, fighters[seat], shown[seat], dice.get(seat), lang, bool(outcome))
     if outcome:
         _banner(d, str(outcome), shown, lang)
 

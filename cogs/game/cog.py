@@ -164,7 +164,9 @@ class GameCog(commands.Cog):
                 embed.add_field(
                     name=t(lang, "game.field.deadline"), value=f"<t:{int(row.deadline_at)}:R>"
                 )
-            png = await self.bot.loop.run_in_executor(None, present.board, view, lang, row.names)
+            png = await self.bot.loop.run_in_executor(
+                None, present.render_board, view, lang, row.names
+            )
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
             embed.set_image(url="attachment://board.png")
         await interaction.followup.send(embed=embed, files=files, ephemeral=True)

@@ -248,3 +248,14 @@ def test_pure_modules_import_no_discord_or_storage() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_no_arrows_or_legend_when_nobody_moved() -> None:
+    still = {**MID, "last_turn": {"turn": 3, "paths": {"A": [[0, 0]], "B": [[1, -1], [1, -1]]}}}
+    assert board.render(still, "en") == board.render({**MID, "last_turn": None}, "en")
+
+
+def test_finished_match_shows_no_next_turn_badges() -> None:
+    flagged = copy.deepcopy(FINISHED)
+    flagged["fighters"]["A"].update(may_charge=True, no_retreat=True)
+    assert board.render(flagged, "en") == board.render(FINISHED, "en")

@@ -1,0 +1,89 @@
+"""How Arena Duel reads and looks: event sentences, tallies, the DM's private lines, the board.
+
+Pure (i18n and the renderer only). Hexes read as ``q,r`` like the labels on the board, dice as
+``6·5·3``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.i18n import t
+from cogs.arena import board
+from cogs.arena.rules import START_STAMINA
+
+FACINGS = ("N", "NE", "SE", "S", "SW", "NW")
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+def title(lang: str) -> str:
+    return t(lang, "arena.title")
+
+
+def _param(value: Any, lang: str) -> Any:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return f"{value[0]},{value[1]}"  # a hex
+    if isinstance(value, list | tuple):
+        return "·".join(str(v) for v in value) if value else "—"  # dice
+    if isinstance(value, str) and value in FACINGS:
+        return t(lang, f"arena.facing.{value}")
+    return value
+
+
+def event_lines(
+    events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+) -> list[str]:
+    lines = []
+    for event in events:
+        kind = event["type"]
+        if kind == "turn_started":
+            continue  # the turn header says it
+        params = {k: _param(v, lang) for k, v in event.items() if k != "type"}
+        lines.append("• " + t(lang, f"arena.event.{kind}", **params))
+    return lines
+
+
+def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    fields = []
+    for seat in ("A", "B"):
+        f = view["fighters"][seat]
+        marks = []
+        if f["may_charge"]:
+            marks.append(t(lang, "arena.tally.may_charge"))
+        if f["no_retreat"]:
+            marks.append(t(lang, "arena.tally.no_retreat"))
+        value = t(
+            lang,
+            "arena.tally.fighter",
+            stamina=max(f["stamina"], 0),
+            max=START_STAMINA,
+            facing=t(lang, f"arena.facing.{f['facing']}"),
+            hex=_param(f["hex"], lang),
+        )
+        if marks:
+            value += "\n" + " · ".join(marks)
+        fields.append((f"{seat} · {names.get(seat, seat)}", value))
+    return fields
+
+
+def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    dice = view.get("dice", {}).get(seat)
+    lines = []
+    if dice:
+        faces = " ".join(f"{DIE_FACES[d - 1]} **{d}**" for d in dice)
+        lines.append(t(lang, "arena.dm.dice", dice=faces))
+    me = view["fighters"][seat]
+    if me["may_charge"]:
+        lines.append(t(lang, "arena.dm.may_charge"))
+    if me["no_retreat"]:
+        lines.append(t(lang, "arena.dm.no_retreat"))
+    return lines
+
+
+def order_help(lang: str) -> str:
+    return t(lang, "arena.dm.help")
+
+
+def render_board(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
+    return board.render(view, lang, dict(names))
