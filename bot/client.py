@@ -15,6 +15,7 @@ from bot.i18n.translator import CatalogueTranslator
 from bot.outbox import OutboxSender
 from bot.storage import Repository, open_repository
 from bot.table import Table
+from bot.tree import RefereeTree
 from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,11 @@ class RefereeBot(commands.Bot):
         # intent, and that is the only text we read.
         intents = discord.Intents.default()
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=RefereeTree,
+            **options,
         )
         self.config = config
         self.repo = repo or open_repository(config.database_url)

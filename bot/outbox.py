@@ -51,6 +51,11 @@ class OutboxSender:
             return
         self._task = asyncio.get_running_loop().create_task(self.drain(), name="outbox-drain")
 
+    async def idle(self) -> None:
+        """Wait until the current drain (and any wake-ups it absorbed) has finished."""
+        while self._task is not None and not self._task.done():
+            await asyncio.shield(self._task)
+
     async def drain(self) -> int:
         sent = 0
         while True:

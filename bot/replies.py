@@ -10,9 +10,24 @@ from bot.i18n import t
 from bot.ruleset import ChoiceGroup, RuleError
 from bot.table import SubmitResult
 
+# Discord refuses messages over 2,000 characters; an echoed parameter (a word the player typed)
+# is cut well before that so a huge input still gets its reason back.
+ECHO_LIMIT = 80
+MESSAGE_LIMIT = 2000
+
+
+def _clip(value: object) -> object:
+    if isinstance(value, str) and len(value) > ECHO_LIMIT:
+        return value[: ECHO_LIMIT - 1] + "…"
+    return value
+
+
+def clip_message(text: str) -> str:
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
 
 def reason(exc: RuleError, lang: str) -> str:
-    return t(lang, exc.key, **exc.params)
+    return t(lang, exc.key, **{k: _clip(v) for k, v in exc.params.items()})
 
 
 def order_ack(result: SubmitResult, lang: str) -> str:
@@ -38,10 +53,15 @@ def chosen_so_far(groups: list[ChoiceGroup], tokens: list[str], lang: str) -> st
     return " / ".join(labels)
 
 
-async def refuse(interaction: discord.Interaction[Any], exc: RuleError, lang: str) -> None:
-    """Answer an interaction with the localized reason, privately."""
-    text = "⚠️ " + reason(exc, lang)
+async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, as the first response or as a follow-up."""
+    text = clip_message(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def refuse(interaction: discord.Interaction[Any], exc: RuleError, lang: str) -> None:
+    """Answer an interaction with the localized reason, privately."""
+    await send_private(interaction, "⚠️ " + reason(exc, lang))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
+from bot.ruleset import RuleError
 from bot.storage import SqliteRepository
 
 
@@ -59,3 +60,18 @@ def make_bot(db_path: Path, sim_clock: SimClock) -> Callable[..., object]:
 @pytest.fixture
 def simcord_bot(make_bot):
     return make_bot()
+
+
+@pytest.fixture
+def simcord_env(simcord_env):
+    """SimCord's environment, where a refusal (a RuleError answered with its reason) is no failure.
+
+    SimCord reports every exception that reaches the command tree's ``on_error``; ours answers
+    RuleErrors with a localized reason on purpose, so only the other errors fail the test.
+    """
+    yield simcord_env
+    unexpected = [
+        e for e in simcord_env.errors if not isinstance(getattr(e, "original", e), RuleError)
+    ]
+    if unexpected:
+        raise ExceptionGroup("bot raised unexpected error(s) during the test", unexpected)

@@ -1,8 +1,9 @@
 """Message catalogues (ja/en) and the one function that turns a key into a sentence.
 
 Catalogues are flat JSON objects ``{"key": "template with {params}"}`` named ``<lang>.json`` or
-``<area>.<lang>.json``. The framework's live in ``bot/i18n/locales/``; each ruleset keeps its own in ``cogs/<name>/locales/`` and they are merged at
-first use. Pure: no discord here (the discord.py Translator lives in ``bot/i18n/translator.py``).
+``<area>.<lang>.json``. The framework's live in ``bot/i18n/locales/``; each ruleset keeps
+its own in ``cogs/<name>/locales/`` and they are merged at first use.
+Pure: no discord here (the discord.py Translator lives in ``bot/i18n/translator.py``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from typing import Any
 LANGS = ("en", "ja")
 DEFAULT_LANG = "en"
 _ROOT = Path(__file__).resolve().parent.parent.parent
-_SOURCES = [_ROOT / "bot" / "i18n" / "locales"] + sorted(
-    p for p in (_ROOT / "cogs").glob("*/locales") if p.is_dir()
-)
+_SOURCES = [
+    _ROOT / "bot" / "i18n" / "locales",
+    *sorted(p for p in (_ROOT / "cogs").glob("*/locales") if p.is_dir()),
+]
 
 
 def normalize_lang(locale: str | None) -> str:

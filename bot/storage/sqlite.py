@@ -152,7 +152,8 @@ class SqliteTransaction(Transaction):
             ),
         )
         await self.conn.executemany(
-            "INSERT INTO seats (game_id, seat, position, user_id, name, dm_open) VALUES (?,?,?,?,?,?)",
+            "INSERT INTO seats (game_id, seat, position, user_id, name, dm_open) "
+            "VALUES (?,?,?,?,?,?)",
             [(game.id, s.seat, s.position, s.user_id, s.name, s.dm_open) for s in game.seats],
         )
 
@@ -491,19 +492,26 @@ class SqliteRepository(Repository):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA synchronous = NORMAL")
-        await conn.execute("PRAGMA busy_timeout = 5000")
+        # Each PRAGMA cursor is closed at once: an unfinished statement (journal_mode returns a
+        # row) would make the migration's COMMIT fail with "SQL statements in progress".
+        for pragma in (
+            "PRAGMA journal_mode = WAL",
+            "PRAGMA foreign_keys = ON",
+            "PRAGMA synchronous = NORMAL",
+            "PRAGMA busy_timeout = 5000",
+        ):
+            async with conn.execute(pragma) as cur:
+                await cur.fetchall()
         self._conn = conn
         await self._migrate()
 
     async def _migrate(self) -> None:
         conn = self.conn
-        await conn.execute(
+        async with conn.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations "
             "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
-        )
+        ):
+            pass
         async with conn.execute("SELECT version FROM schema_migrations") as cur:
             applied = {row[0] for row in await cur.fetchall()}
         for number, sql in migrations():
@@ -512,7 +520,8 @@ class SqliteRepository(Repository):
             # executescript commits implicitly, so the migration and its bookkeeping are wrapped
             # in one explicit transaction inside the script itself.
             await conn.executescript(
-                f"BEGIN;\n{sql}\nINSERT INTO schema_migrations (version) VALUES ({number});\nCOMMIT;"
+                f"BEGIN;\n{sql}\n"
+                f"INSERT INTO schema_migrations (version) VALUES ({number});\nCOMMIT;"
             )
 
     @property
@@ -530,14 +539,19 @@ class SqliteRepository(Repository):
     async def transaction(self) -> AsyncIterator[Transaction]:
         async with self._lock:
             conn = self.conn
-            await conn.execute("BEGIN IMMEDIATE")
+            await self._run(conn, "BEGIN IMMEDIATE")
             try:
                 yield SqliteTransaction(conn)
             except BaseException:
-                await conn.execute("ROLLBACK")
+                await self._run(conn, "ROLLBACK")
                 raise
             else:
-                await conn.execute("COMMIT")
+                await self._run(conn, "COMMIT")
+
+    @staticmethod
+    async def _run(conn: aiosqlite.Connection, sql: str) -> None:
+        async with conn.execute(sql):
+            pass
 
 
 def open_repository(database_url: str) -> Repository:

@@ -10,7 +10,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import ls
 from bot.ruleset import RuleError
@@ -34,15 +33,6 @@ class ArenaCog(commands.Cog):
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, RuleError):
-            await replies.refuse(interaction, original, normalize_lang(str(interaction.locale)))
-            return
-        raise error
 
     @arena.command(
         name=ls("challenge", "cmd.arena.challenge"),

@@ -59,15 +59,6 @@ class GameCog(commands.Cog):
     def table(self):
         return self.bot.table
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, RuleError):
-            await replies.refuse(interaction, original, _lang(interaction))
-            return
-        raise error
-
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         await self.table.remember_locale(interaction.user.id, str(interaction.locale))
         return True

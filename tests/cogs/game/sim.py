@@ -13,8 +13,10 @@ class Duel:
     env: Any
     guild: Any
     channel: Any
-    alice: Any
+    alice: Any  # MemberActor: acts in the guild (slash commands, channel buttons)
     bob: Any
+    alice_dm: Any  # UserHandle: acts in DMs (DM buttons, DM slash commands)
+    bob_dm: Any
     game_id: str = ""
 
     @property
@@ -26,9 +28,11 @@ def setup_duel(env: Any, clock: Any) -> Duel:
     clock.env = env
     guild = env.create_guild(name="Arena Club")
     channel = guild.create_text_channel("duels")
-    alice = guild.add_member(env.create_user("alice"))
-    bob = guild.add_member(env.create_user("bob"))
-    return Duel(env, guild, channel, alice, bob)
+    alice_user = env.create_user("alice")
+    bob_user = env.create_user("bob")
+    alice = guild.add_member(alice_user)
+    bob = guild.add_member(bob_user)
+    return Duel(env, guild, channel, alice, bob, alice_user, bob_user)
 
 
 async def start_duel(duel: Duel, hours: float = 24.0) -> Duel:
@@ -51,9 +55,7 @@ def last_dm(actor: Any) -> discord.Message:
 
 def turn_posts(duel: Duel) -> list[discord.Message]:
     """The bot's channel messages that carry a board (one per turn)."""
-    return [
-        m for m in duel.channel.history() if m.author.bot and m.embeds and m.attachments
-    ]
+    return [m for m in duel.channel.history() if m.author.bot and m.embeds and m.attachments]
 
 
 def field(message: discord.Message, startswith: str) -> discord.embeds.EmbedProxy | None:
