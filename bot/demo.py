@@ -9,10 +9,14 @@ seat they were sent to. The match record it can write is the same ``/game export
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import importlib
+import itertools
 import json
 import random
+import secrets
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,6 +97,22 @@ class FileSink:
         self.lines.append("")
 
 
+def _entropy(seed: int | None) -> Callable[[int], bytes]:
+    """Seeds and salts for the demo: secret as in a real game, or derived from ``--seed``.
+
+    Derived seeds are still committed before use and revealed after, so ``verify`` checks a
+    seeded demo exactly like a real game; they only make the dice (and so the game) repeatable.
+    """
+    if seed is None:
+        return secrets.token_bytes
+    drawn = itertools.count()
+
+    def derived(size: int) -> bytes:
+        return hashlib.sha256(f"pbp-demo:{seed}:{next(drawn)}".encode()).digest()[:size]
+
+    return derived
+
+
 async def play(
     ruleset: str,
     *,
@@ -115,7 +135,7 @@ async def play(
         repo = SqliteRepository(db or Path(tmp) / "demo.sqlite3")
         await repo.open()
         try:
-            table = Table(repo, clock=clock, default_language=lang)
+            table = Table(repo, clock=clock, default_language=lang, entropy=_entropy(seed))
             sink = FileSink(table, out, lang)
             names = DEMO_PLAYERS.get(lang, DEMO_PLAYERS["en"])
             players = [Player(1000 + i, names[i % len(names)]) for i in range(len(rules.SEATS))]

@@ -42,9 +42,13 @@ class Dice(Protocol):
     def roll(self, sides: int) -> int: ...
 
 
+SEED_BYTES = 32  # a stream's secret seed
+SALT_BYTES = 16  # a sealed order's salt
+
+
 def new_seed() -> bytes:
     """A fresh 32-byte secret from a cryptographic generator."""
-    return secrets.token_bytes(32)
+    return secrets.token_bytes(SEED_BYTES)
 
 
 def commitment(seed: bytes) -> str:
@@ -148,7 +152,7 @@ def shuffle(dice: Dice, items: MutableSequence[T]) -> None:
 
 
 def new_salt() -> bytes:
-    return secrets.token_bytes(16)
+    return secrets.token_bytes(SALT_BYTES)
 
 
 def receipt(salt: bytes, canonical_order: str) -> str:

@@ -8,6 +8,7 @@ through :mod:`bot.ruleset` and to Discord only through outbox rows (Discord-shap
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -60,9 +61,13 @@ class Table:
         clock: Callable[[], float] = time.time,
         default_language: str = "en",
         on_outbox: Callable[[], None] | None = None,
+        entropy: Callable[[int], bytes] = secrets.token_bytes,
     ) -> None:
         self.repo = repo
         self.clock = clock
+        # Real games draw every seed and salt from ``secrets``; the offline demo passes a
+        # deterministic source so that ``demo --seed N`` plays the same game every time.
+        self._entropy = entropy
         self.default_language = default_language
         self._on_outbox = on_outbox or (lambda: None)
 
@@ -180,7 +185,7 @@ class Table:
 
     async def _commit_stream(self, tx: Transaction, game_id: str, turn: int, phase: str) -> bytes:
         """Draw and store a fresh secret seed; its commitment is public from now on."""
-        seed = dicelib.new_seed()
+        seed = self._entropy(dicelib.SEED_BYTES)
         await tx.put_stream(StreamRow(game_id, turn, phase, seed.hex(), dicelib.commitment(seed)))
         return seed
 
@@ -276,7 +281,7 @@ class Table:
                 raise TableError("table.not_awaiting_you", game=game_id)
             order = rules.parse(state, seat, text)
             canonical = order.canonical()
-            salt = dicelib.new_salt()
+            salt = self._entropy(dicelib.SALT_BYTES)
             row = await tx.put_order(
                 OrderRow(
                     game.id,
@@ -359,7 +364,7 @@ class Table:
                 return False
             for seat in missing:
                 default = rules.default_order(state, seat).canonical()
-                salt = dicelib.new_salt()
+                salt = self._entropy(dicelib.SALT_BYTES)
                 orders[seat] = await tx.put_order(
                     OrderRow(
                         game.id,

@@ -364,14 +364,20 @@ def _card(
 
     facing = facing_index(fighter["facing"])
     _facing_icon(d, _sp((x0 + 36, y0 + 72)), facing, colour)
-    facing_text = t(lang, "board.facing", dir=t(lang, f"board.dir.{FACINGS[facing]}"))
+    facing_text = t(lang, "arena.board.facing", dir=t(lang, f"arena.board.dir.{FACINGS[facing]}"))
     d.text(_sp((x0 + 56, y0 + 72)), facing_text, font=_f(17), fill=MUTED, anchor="lm")
 
     stamina = int(fighter.get("stamina", 0))
     maximum = max(MAX_STAMINA, stamina)
     shown = max(stamina, 0)
-    d.text(_sp((x0 + 22, y0 + 104)), t(lang, "board.stamina"), font=_f(17), fill=TEXT, anchor="lm")
-    value = t(lang, "board.stamina_value", value=shown, max=maximum)
+    d.text(
+        _sp((x0 + 22, y0 + 104)),
+        t(lang, "arena.board.stamina"),
+        font=_f(17),
+        fill=TEXT,
+        anchor="lm",
+    )
+    value = t(lang, "arena.board.stamina_value", value=shown, max=maximum)
     value_colour = RED if shown <= 3 else TEXT
     d.text(_sp((x1 - 18, y0 + 104)), value, font=_f(24, True), fill=value_colour, anchor="rm")
     prim.bar(
@@ -391,9 +397,9 @@ def _card(
     # Both badges are about the next turn, which a finished match does not have.
     badges: list[tuple[str, prim.Color, prim.Color, Callable[..., None]]] = []
     if fighter.get("may_charge") and not finished:
-        badges.append((t(lang, "board.charge_ready"), GOLD, INK, prim.crossed_swords))
+        badges.append((t(lang, "arena.board.charge_ready"), GOLD, INK, prim.crossed_swords))
     if fighter.get("no_retreat") and not finished:
-        badges.append((t(lang, "board.no_retreat"), RED, (255, 255, 255), prim.no_entry))
+        badges.append((t(lang, "arena.board.no_retreat"), RED, (255, 255, 255), prim.no_entry))
     bx, by, bh = _s(x0 + 22), _s(y0 + 160), _s(34)
     badge_font = _f(17, True)
     for label_text, fill, fg, icon in badges:
@@ -403,7 +409,13 @@ def _card(
         bx += prim.badge(d, (bx, by), label_text, badge_font, fill, fg, bh, icon) + _s(10)
 
     if dice:
-        d.text(_sp((x0 + 22, y0 + 262)), t(lang, "board.dice"), font=_f(17), fill=TEXT, anchor="lm")
+        d.text(
+            _sp((x0 + 22, y0 + 262)),
+            t(lang, "arena.board.dice"),
+            font=_f(17),
+            fill=TEXT,
+            anchor="lm",
+        )
         size, step = 44, 66
         start = x1 - 18 - size - step * (len(dice) - 1)
         for i, value in enumerate(dice):
@@ -420,7 +432,7 @@ def _card(
             )
             d.text(
                 _sp((left + size / 2, y0 + 299)),
-                t(lang, "board.die", n=i + 1),
+                t(lang, "arena.board.die", n=i + 1),
                 font=_f(13),
                 fill=MUTED,
                 anchor="mm",
@@ -434,9 +446,13 @@ def _legend(d: ImageDraw.ImageDraw, lang: str) -> None:
         (_s(x), _s(y), _s(x + 148), _s(y + 90)), radius=_s(8), fill=(20, 22, 27, 210)
     )
     d.text(
-        _sp((x + 10, y + 16)), t(lang, "board.last_turn"), font=_f(15, True), fill=TEXT, anchor="lm"
+        _sp((x + 10, y + 16)),
+        t(lang, "arena.board.last_turn"),
+        font=_f(15, True),
+        fill=TEXT,
+        anchor="lm",
     )
-    rows = (("board.legend_move", False, y + 44), ("board.legend_charge", True, y + 72))
+    rows = (("arena.board.legend_move", False, y + 44), ("arena.board.legend_charge", True, y + 72))
     for key, charge, yy in rows:
         pts = [_sp((x + 12, yy)), _sp((x + 56, yy))]
         if charge:
@@ -463,7 +479,9 @@ def _compass(d: ImageDraw.ImageDraw, lang: str) -> None:
     cx, cy = 532, 652
     tip, tail = _sp((cx, cy - 26)), _sp((cx, cy + 14))
     prim.arrow(d, [tail, tip], MUTED, _s(4), head_length=_s(14))
-    d.text(_sp((cx, cy + 30)), t(lang, "board.dir.N"), font=_f(17, True), fill=MUTED, anchor="mm")
+    d.text(
+        _sp((cx, cy + 30)), t(lang, "arena.board.dir.N"), font=_f(17, True), fill=MUTED, anchor="mm"
+    )
 
 
 def _banner(d: ImageDraw.ImageDraw, outcome: str, names: Mapping[str, str], lang: str) -> None:
@@ -483,16 +501,18 @@ def _banner(d: ImageDraw.ImageDraw, outcome: str, names: Mapping[str, str], lang
         (_s(x1 - 16), _s(y0 + 8), _s(x1 - 8), _s(y1 - 8)), radius=_s(3), fill=colour
     )
     mid = (x0 + x1) / 2
-    d.text(_sp((mid, y0 + 20)), t(lang, "board.match_over"), font=_f(16), fill=MUTED, anchor="mm")
+    d.text(
+        _sp((mid, y0 + 20)), t(lang, "arena.board.match_over"), font=_f(16), fill=MUTED, anchor="mm"
+    )
     if outcome in SEATS:
-        headline = t(lang, "board.winner", name="\x00")
+        headline = t(lang, "arena.board.winner", name="\x00")
         before, _, after = headline.partition("\x00")
         # Fit the name into the room the template leaves, so "Winner:" is never cut off.
         fixed = _f(32, True).getlength(before + after)
         name, fnt = fit_sized(names[outcome], (_s(32), _s(26)), _s(x1 - x0 - 48) - fixed, bold=True)
         headline = before + name + after
     else:
-        headline, fnt = t(lang, "board.draw"), _f(32, True)
+        headline, fnt = t(lang, "arena.board.draw"), _f(32, True)
     d.text(_sp((mid, y0 + 50)), headline, font=fnt, fill=GOLD, anchor="mm")
 
 
@@ -500,7 +520,7 @@ def _display_names(names: Mapping[str, str] | None, lang: str) -> dict[str, str]
     out: dict[str, str] = {}
     for seat in SEATS:
         given = renderable(str((names or {}).get(seat) or ""), bold=True)
-        out[seat] = given or t(lang, "board.player", seat=seat)
+        out[seat] = given or t(lang, "arena.board.player", seat=seat)
     return out
 
 
@@ -526,10 +546,10 @@ def render(
     outcome = view.get("outcome")
 
     # Header: title on the left, turn number right-aligned over the panel.
-    turn_text = t(lang, "board.turn", n=int(view.get("turn", 0)))
+    turn_text = t(lang, "arena.board.turn", n=int(view.get("turn", 0)))
     turn_font = _f(28, True)
     d.text(_sp((PANEL_X1, HEADER_H / 2)), turn_text, font=turn_font, fill=TEXT, anchor="rm")
-    heading = renderable(title or "", bold=True) or t(lang, "board.title")
+    heading = renderable(title or "", bold=True) or t(lang, "arena.title")
     room = _s(PANEL_X1 - 20 - 28) - turn_font.getlength(turn_text)
     heading, head_font = fit_sized(heading, (_s(28), _s(24), _s(20)), room, bold=True)
     d.text(_sp((20, HEADER_H / 2)), heading, font=head_font, fill=TEXT, anchor="lm")

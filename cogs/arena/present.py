@@ -40,6 +40,10 @@ def event_lines(
         if kind == "turn_started":
             continue  # the turn header says it
         params = {k: _param(v, lang) for k, v in event.items() if k != "type"}
+        # ``move_key="arena.move.front_right"`` shows ``move`` in the reader's language.
+        for name, key in event.items():
+            if name.endswith("_key") and isinstance(key, str):
+                params[name.removesuffix("_key")] = t(lang, key)
         lines.append("• " + t(lang, f"arena.event.{kind}", **params))
     return lines
 

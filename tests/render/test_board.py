@@ -197,8 +197,8 @@ def test_fit_truncates_to_width_with_ellipsis() -> None:
 
 def _used_keys() -> set[str]:
     source = (ROOT / "cogs" / "arena" / "board.py").read_text("utf-8")
-    keys = set(re.findall(r'"(board\.[a-z_.]+)"', source))
-    keys |= {f"board.dir.{name}" for name in hexgrid.FACINGS}  # built with an f-string
+    keys = set(re.findall(r'"(arena\.board\.[a-z_.]+)"', source))
+    keys |= {f"arena.board.dir.{name}" for name in hexgrid.FACINGS}  # built with an f-string
     return keys
 
 
@@ -208,15 +208,15 @@ def test_every_board_key_exists_in_both_languages() -> None:
     for key in used:
         assert has(key), key
         assert key in catalogue("ja"), key
-    en = {k for k in catalogue("en") if k.startswith("board.")}
-    ja = {k for k in catalogue("ja") if k.startswith("board.")}
+    en = {k for k in catalogue("en") if k.startswith("arena.board.")}
+    ja = {k for k in catalogue("ja") if k.startswith("arena.board.")}
     assert en == ja
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_catalogue_strings_have_glyphs_in_bundled_font(lang: str) -> None:
     for key, value in catalogue(lang).items():
-        if key.startswith("board."):
+        if key.startswith("arena.board."):
             for bold in (False, True):
                 assert fonts.renderable(value, bold) == value, (key, value)
 

@@ -53,8 +53,8 @@ async def test_orders_by_text_and_button_resolve_once(duel):
     result = posts[1]
     assert "Turn 2" in result.embeds[0].title
     log = result.embeds[0].description
-    assert "A ordered: forward, turn right." in log
-    assert "B ordered: forward, turn none." in log
+    assert "A ordered: Forward, Turn right." in log
+    assert "B ordered: Forward, Keep facing." in log
     assert "A's dice" in log and "B's dice" in log
     assert field(result, "Dice seeds (revealed)") is not None
     game = await duel.bot.table.game(duel.game_id)
