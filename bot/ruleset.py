@@ -87,6 +87,10 @@ class Ruleset(Protocol):
     SEATS: tuple[str, ...]
     SCHEMA_VERSION: int
 
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Raise a RuleError if ``options`` would not start a game (checked at the challenge)."""
+        ...
+
     def new_game(
         self, game_id: str, seats: Sequence[str], options: Mapping[str, Any], dice: Dice
     ) -> Any: ...

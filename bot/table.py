@@ -118,6 +118,8 @@ class Table:
             raise TableError("table.same_player")
         if len(players) != len(rules.SEATS):
             raise TableError("table.wrong_player_count", needed=len(rules.SEATS))
+        # Refused now, not when the opponent accepts: a bad option must not leave a dead lobby.
+        rules.check_options(options or {})
         now = self.clock()
         async with self.repo.transaction() as tx:
             for player in players:

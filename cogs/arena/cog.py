@@ -15,6 +15,7 @@ from bot.i18n.translator import ls
 from bot.ruleset import RuleError
 from bot.table import Player
 from bot.views import ChallengeButton
+from cogs.arena import rules as arena_rules
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -41,12 +42,16 @@ class ArenaCog(commands.Cog):
     @app_commands.describe(
         opponent=ls("Who you challenge", "cmd.opt.opponent"),
         hours=ls("Time per turn in hours (0 = no deadline)", "cmd.opt.turn_hours"),
+        obstacles=ls(
+            "Obstacle hexes as q,r pairs, e.g. 0,0 1,-1 (default: none)", "cmd.opt.obstacles"
+        ),
     )
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.Member,
         hours: app_commands.Range[float, 0.0, 168.0] = DEFAULT_TURN_HOURS,
+        obstacles: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         if opponent.bot:
@@ -59,6 +64,7 @@ class ArenaCog(commands.Cog):
                 Player(interaction.user.id, interaction.user.display_name),
                 Player(opponent.id, opponent.display_name),
             ],
+            options={"obstacles": arena_rules.parse_obstacles(obstacles)} if obstacles else None,
             turn_seconds=round(hours * 3600) or None,
         )
         lang = await self.bot.table.language(interaction.guild_id)

@@ -308,6 +308,29 @@ def _obstacles_from_options(options: Mapping[str, Any]) -> frozenset[Hex]:
     return frozenset(result)
 
 
+def check_options(options: Mapping[str, Any]) -> None:
+    """Refuse options that would not start a game (unknown names, misplaced obstacles)."""
+    _obstacles_from_options(options)
+
+
+def parse_obstacles(text: str) -> list[list[int]]:
+    """Obstacle hexes typed as ``q,r`` pairs: ``"0,0 1,-1"`` (full-width digits accepted).
+
+    The result is the ``obstacles`` option as stored in a match record; whether each hex may hold
+    an obstacle is :func:`check_options`'s business.
+    """
+    normalized = unicodedata.normalize("NFKC", text).replace("、", " ").replace("−", "-")
+    hexes: list[list[int]] = []
+    for token in normalized.replace(";", " ").split():
+        parts = token.strip("()[]").split(",")
+        try:
+            q, r = (int(p) for p in parts)
+        except ValueError:
+            raise OptionError("arena.option.bad_hex", hex=token) from None
+        hexes.append([q, r])
+    return hexes
+
+
 def new_game(
     game_id: str, seats: Sequence[str], options: Mapping[str, Any], dice: Dice
 ) -> ArenaState:

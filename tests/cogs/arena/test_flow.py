@@ -124,3 +124,28 @@ async def test_closed_dms_are_announced_and_order_works(duel):
     await duel.alice.send_dm("stay left")
     assert len(turn_posts(duel)) == 2
     assert not dms(duel.bob)
+
+
+async def test_challenge_with_obstacles_blocks_those_hexes(duel):
+    await duel.alice.slash(
+        duel.channel, "arena challenge", opponent=duel.bob, hours=0, obstacles="0,1 ０，－１"
+    )
+    await duel.bob.click(duel.channel.last_message, label="Accept")
+    (game,) = await duel.bot.table.games_here(duel.channel.id)
+    assert sorted(map(tuple, game.options["obstacles"])) == [(0, -1), (0, 1)]
+    # A stands at (0, 2) facing N: forward is the obstacle at (0, 1).
+    await duel.alice.send_dm("forward none")
+    assert "wall or an obstacle" in last_dm(duel.alice).content
+    assert await duel.bot.table.current_orders(game.id) == {}
+
+
+@pytest.mark.parametrize(
+    ("obstacles", "reason"),
+    [("0,0 fish", "is not a hex"), ("3,0", "outside the arena"), ("0,2", "starting hex")],
+)
+async def test_a_bad_obstacle_refuses_the_challenge(duel, obstacles, reason):
+    result = await duel.alice.slash(
+        duel.channel, "arena challenge", opponent=duel.bob, obstacles=obstacles
+    )
+    assert result.ephemeral and reason in result.response.content
+    assert await duel.bot.table.games_here(duel.channel.id) == []
