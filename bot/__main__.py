@@ -115,7 +115,12 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument(
         "--out", type=Path, default=Path("demo-out"), help="folder for boards and transcript"
     )
-    demo.add_argument("--seed", type=int, default=None, help="repeat the same game: AI choices, dice and salts derive from N")
+    demo.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="repeat the same game: AI choices, dice and salts derive from N",
+    )
     demo.add_argument("--lang", choices=("en", "ja"), default="en")
     demo.add_argument("--record", type=Path, default=None, help="also write the match record here")
     rep = sub.add_parser("replay", help="replay a match record and print its result")

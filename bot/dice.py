@@ -151,10 +151,6 @@ def shuffle(dice: Dice, items: MutableSequence[T]) -> None:
 # --- sealed orders -----------------------------------------------------------------------------
 
 
-def new_salt() -> bytes:
-    return secrets.token_bytes(SALT_BYTES)
-
-
 def receipt(salt: bytes, canonical_order: str) -> str:
     """``sha256(salt + canonical_order_utf8)`` in hex."""
     return hashlib.sha256(salt + canonical_order.encode("utf-8")).hexdigest()

@@ -48,6 +48,20 @@ class SubmitResult:
     resolved: bool
 
 
+@dataclass(frozen=True)
+class RollStream:
+    """The committed stream one ``/roll`` draws on, and the commitment of the next one."""
+
+    label: str
+    seed: bytes
+    committed_before: bool  # False for a scope's first roll: nothing was published for it yet
+    next_commitment: str
+
+    @property
+    def commitment(self) -> str:
+        return dicelib.commitment(self.seed)
+
+
 def outbox_nonce(*parts: object) -> str:
     """A stable key per message: enqueueing the same message twice stores it once."""
     return ":".join(str(p) for p in parts)
@@ -184,6 +198,21 @@ class Table:
         return game
 
     # --- dice streams -------------------------------------------------------------------------
+
+    async def roll_stream(self, scope_id: int) -> RollStream:
+        """Take the seed committed for a scope's next ``/roll`` and commit the one after it."""
+        next_seed = self._entropy(dicelib.SEED_BYTES)
+        async with self.repo.transaction() as tx:
+            stored = await tx.roll_stream(scope_id)
+            if stored is None:
+                number, seed, committed_before = 1, self._entropy(dicelib.SEED_BYTES), False
+            else:
+                number, seed, committed_before = stored[0], bytes.fromhex(stored[1]), True
+            await tx.set_roll_stream(
+                scope_id, number + 1, next_seed.hex(), dicelib.commitment(next_seed)
+            )
+        label = dicelib.stream_label(f"roll-{scope_id}", number, dicelib.PRE)
+        return RollStream(label, seed, committed_before, dicelib.commitment(next_seed))
 
     async def _commit_stream(self, tx: Transaction, game_id: str, turn: int, phase: str) -> bytes:
         """Draw and store a fresh secret seed; its commitment is public from now on."""

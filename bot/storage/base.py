@@ -204,6 +204,16 @@ class Transaction(ABC):
     @abstractmethod
     async def outbox_for_game(self, game_id: str) -> list[OutboxRow]: ...
 
+    # /roll seed chains
+    @abstractmethod
+    async def roll_stream(self, scope_id: int) -> tuple[int, str] | None:
+        """The next roll's number and seed (hex) in a scope, if a seed is committed there."""
+
+    @abstractmethod
+    async def set_roll_stream(
+        self, scope_id: int, number: int, seed: str, commitment: str
+    ) -> None: ...
+
     # settings
     @abstractmethod
     async def guild_language(self, guild_id: int) -> str | None: ...

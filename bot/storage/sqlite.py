@@ -456,6 +456,22 @@ class SqliteTransaction(Transaction):
         rows = await self._all("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         return [self._outbox(r) for r in rows]
 
+    # --- /roll seed chains ---------------------------------------------------------------------
+
+    async def roll_stream(self, scope_id: int) -> tuple[int, str] | None:
+        row = await self._one(
+            "SELECT next_number, seed FROM roll_streams WHERE scope_id = ?", (scope_id,)
+        )
+        return (row["next_number"], row["seed"]) if row else None
+
+    async def set_roll_stream(self, scope_id: int, number: int, seed: str, commitment: str) -> None:
+        await self.conn.execute(
+            "INSERT INTO roll_streams (scope_id, next_number, seed, commitment) VALUES (?,?,?,?) "
+            "ON CONFLICT (scope_id) DO UPDATE SET next_number = excluded.next_number, "
+            "seed = excluded.seed, commitment = excluded.commitment",
+            (scope_id, number, seed, commitment),
+        )
+
     # --- settings ------------------------------------------------------------------------------
 
     async def guild_language(self, guild_id: int) -> str | None:

@@ -341,16 +341,16 @@ class GameCog(commands.Cog):
     )
     async def roll(self, interaction: discord.Interaction[Any], expression: str) -> None:
         lang = _lang(interaction)
-        seed = dicelib.new_seed()
-        label = dicelib.stream_label(f"roll-{interaction.id}", 0, dicelib.PRE)
-        stream = dicelib.DiceStream(seed, label)
         try:
-            result = rollexpr.roll(expression, stream)
+            rollexpr.parse(expression)  # refused before a committed seed is spent on it
         except rollexpr.RollError as exc:
             await interaction.response.send_message(
                 "⚠️ " + t(lang, exc.key, **exc.params), ephemeral=True
             )
             return
+        scope = interaction.channel_id or interaction.user.id
+        stream = await self.table.roll_stream(scope)
+        result = rollexpr.roll(expression, dicelib.DiceStream(stream.seed, stream.label))
         channel_lang = (
             await self.table.language(interaction.guild_id) if interaction.guild_id else lang
         )
@@ -363,11 +363,19 @@ class GameCog(commands.Cog):
             ),
             description=result.breakdown(),
         )
-        embed.add_field(name=t(channel_lang, "roll.label"), value=f"`{label}`", inline=False)
+        embed.add_field(name=t(channel_lang, "roll.label"), value=f"`{stream.label}`", inline=False)
+        committed = "roll.commitment" if stream.committed_before else "roll.commitment_first"
         embed.add_field(
-            name=t(channel_lang, "roll.commitment"), value=f"`{stream.commitment}`", inline=False
+            name=t(channel_lang, committed), value=f"`{stream.commitment}`", inline=False
         )
-        embed.add_field(name=t(channel_lang, "roll.seed"), value=f"`{seed.hex()}`", inline=False)
+        embed.add_field(
+            name=t(channel_lang, "roll.seed"), value=f"`{stream.seed.hex()}`", inline=False
+        )
+        embed.add_field(
+            name=t(channel_lang, "roll.next_commitment"),
+            value=f"`{stream.next_commitment}`",
+            inline=False,
+        )
         embed.set_footer(text=t(channel_lang, "roll.footer"))
         await interaction.response.send_message(embed=embed)
 

@@ -1,0 +1,54 @@
+"""/roll draws on a chain of committed seeds: each roll reveals the seed the previous roll committed."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+
+from bot import dice as dicelib
+from bot import rollexpr
+from tests.cogs.game.sim import setup_duel
+
+
+@pytest.fixture
+def duel(simcord_env, sim_clock):
+    return setup_duel(simcord_env, sim_clock)
+
+
+def _fields(message) -> dict[str, str]:
+    return {f.name: f.value.strip("`") for f in message.embeds[0].fields}
+
+
+def _by_prefix(fields: dict[str, str], prefix: str) -> str:
+    (value,) = [v for k, v in fields.items() if k.startswith(prefix)]
+    return value
+
+
+async def test_each_roll_reveals_the_seed_committed_by_the_previous_one(duel):
+    first = (await duel.alice.slash(duel.channel, "roll", expression="4d6kh3")).response
+    second = (await duel.bob.slash(duel.channel, "roll", expression="2d6+1")).response
+    assert not first.ephemeral and not second.ephemeral
+    one, two = _fields(first), _fields(second)
+    assert "first roll here" in next(k for k in one if k.startswith("Commitment sha256"))
+    # The second roll's seed is the one whose commitment the first roll published.
+    seed = bytes.fromhex(two["Seed (revealed)"])
+    assert hashlib.sha256(seed).hexdigest() == one["Commitment of the next roll here"]
+    assert _by_prefix(two, "Commitment sha256") == one["Commitment of the next roll here"]
+    # And the dice shown are the ones that seed and label give.
+    label = two["Stream"]
+    assert label == f"roll-{duel.channel.id}:2:pre"
+    again = rollexpr.roll("2d6+1", dicelib.DiceStream(seed, label))
+    assert again.total == int(re.findall(r"\*\*(-?\d+)\*\*", second.embeds[0].description)[-1])
+
+
+async def test_a_bad_expression_is_refused_and_spends_no_seed(duel):
+    first = (await duel.alice.slash(duel.channel, "roll", expression="3d6")).response
+    refused = await duel.alice.slash(duel.channel, "roll", expression="3d")
+    assert refused.ephemeral and "⚠️" in refused.response.content
+    nxt = (await duel.alice.slash(duel.channel, "roll", expression="1d20")).response
+    assert _fields(nxt)["Stream"].endswith(":2:pre")
+    assert _by_prefix(_fields(nxt), "Commitment sha256") == _fields(first)[
+        "Commitment of the next roll here"
+    ]
