@@ -312,20 +312,32 @@ def _paths(
         here = fighters.get(seat)
         if here is not None and as_hex(here["hex"]) == hexes[-1]:
             pts = prim.trim_end(pts, TOKEN_R + _s(5))  # arrow tip touches the token's rim
-        if charged.get(seat):
-            prim.arrow(d, pts, colour, _s(9), casing=INK, casing_width=_s(3), heads=2)
-        else:
-            prim.arrow(
-                d,
-                pts,
-                colour,
-                _s(6),
-                casing=INK,
-                casing_width=_s(2),
-                dashed=(_s(13), _s(8)),
-                head_length=_s(20),
-            )
+        _movement_arrow(d, pts, colour, charge=bool(charged.get(seat)))
     return bool(routes)
+
+
+def _movement_arrow(
+    d: ImageDraw.ImageDraw,
+    pts: list[tuple[float, float]],
+    colour: tuple[int, ...],
+    *,
+    charge: bool,
+    scale: float = 1.0,
+) -> None:
+    """A charge is a solid double-headed arrow, a normal move a dashed one (board and legend)."""
+    if charge:
+        prim.arrow(d, pts, colour, _s(9 * scale), casing=INK, casing_width=_s(3 * scale), heads=2)
+    else:
+        prim.arrow(
+            d,
+            pts,
+            colour,
+            _s(6 * scale),
+            casing=INK,
+            casing_width=_s(2),
+            dashed=(_s(13 * scale), _s(8 * scale)),
+            head_length=_s(20 * scale),
+        )
 
 
 # --------------------------------------------------------------------------- panel and text
@@ -455,19 +467,7 @@ def _legend(d: ImageDraw.ImageDraw, lang: str) -> None:
     rows = (("arena.board.legend_move", False, y + 44), ("arena.board.legend_charge", True, y + 72))
     for key, charge, yy in rows:
         pts = [_sp((x + 12, yy)), _sp((x + 56, yy))]
-        if charge:
-            prim.arrow(d, pts, MUTED, _s(6), casing=INK, casing_width=_s(2), heads=2)
-        else:
-            prim.arrow(
-                d,
-                pts,
-                MUTED,
-                _s(4),
-                casing=INK,
-                casing_width=_s(2),
-                dashed=(_s(8), _s(5)),
-                head_length=_s(13),
-            )
+        _movement_arrow(d, pts, MUTED, charge=charge, scale=0.65)
         d.text(_sp((x + 64, yy)), t(lang, key), font=_f(15), fill=TEXT, anchor="lm")
 
 
