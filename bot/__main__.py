@@ -89,7 +89,9 @@ def _replay(args: argparse.Namespace) -> int:
         return 1
     if args.events:
         for turn, event in result.events:
-            print(json.dumps({"turn": turn, **event.to_json()}, ensure_ascii=False))
+            # Nested, not merged: an event's own fields may be called "turn" (Arena's order
+            # events carry the order's turn token), which would overwrite the turn number.
+            print(json.dumps({"turn": turn, "event": event.to_json()}, ensure_ascii=False))
     print(json.dumps(result.result(), ensure_ascii=False))
     return 0
 

@@ -115,11 +115,13 @@ class ScriptedDice:
     _pos: int = field(default=0, init=False, repr=False)
 
     def roll(self, sides: int) -> int:
+        # ``index`` counts rolls from 1: the catalogues say "roll 2" / "2 番目" to a reader.
         if self._pos >= len(self.script):
-            raise DiceError("dice.missing", index=self._pos, sides=sides)
+            raise DiceError("dice.missing", index=self._pos + 1, sides=sides)
         value = self.script[self._pos]
-        if not (isinstance(value, int) and 1 <= value <= sides):
-            raise DiceError("dice.out_of_range", index=self._pos, value=value, sides=sides)
+        # JSON ``true`` is a Python int (== 1) but no die result: a record holding it is refused.
+        if isinstance(value, bool) or not (isinstance(value, int) and 1 <= value <= sides):
+            raise DiceError("dice.out_of_range", index=self._pos + 1, value=value, sides=sides)
         self._pos += 1
         self.rolls.append(value)
         return value

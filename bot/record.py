@@ -119,13 +119,29 @@ def _reason(error: RuleError | dicelib.DiceError) -> str:
     return t("en", error.key, **error.params)
 
 
-def _dice_for(block: Mapping[str, Any], game_id: str, turn: int, phase: str, digest: str | None):
-    if "rolls" in block:
-        return None  # scripted: one shared list per turn, built by the caller
+def _scripted(block: Mapping[str, Any], turn: int) -> dicelib.ScriptedDice | None:
+    """The block's scripted ``rolls`` (one shared list per turn), or None if it has seeds."""
+    if "rolls" not in block:
+        return None
+    rolls = block["rolls"]
+    # A string or a number here would otherwise crash the replay (len() of an int) or be read
+    # digit by digit; each value's range is checked as it is drawn.
+    if not isinstance(rolls, list):
+        raise RecordError("rolls must be a list of die results", turn=turn)
+    return dicelib.ScriptedDice(rolls)
+
+
+def _dice_for(
+    block: Mapping[str, Any], game_id: str, turn: int, phase: str, digest: str | None
+) -> dicelib.Dice:
     seeds = block.get("seeds") or {}
+    if not isinstance(seeds, Mapping):
+        raise RecordError('seeds must be an object {"pre": hex, "resolve": hex}', turn=turn)
     seed = seeds.get(phase)
     if seed is None:
         return dicelib.ScriptedDice([])
+    if not isinstance(seed, str):
+        raise RecordError(f"the {phase} seed is not hex", turn=turn)
     try:
         return dicelib.replay_stream(seed, game_id, turn, phase, digest)
     except ValueError as exc:
@@ -136,8 +152,8 @@ def _orders_digest(block: Mapping[str, Any], seats: list[str]) -> str | None:
     if "orders_digest" in block:
         return str(block["orders_digest"])
     receipts = block.get("receipts")
-    if receipts:
-        return dicelib.orders_digest(receipts[s] for s in seats if s in receipts)
+    if receipts and isinstance(receipts, Mapping):  # a malformed one fails verify's own checks
+        return dicelib.orders_digest(str(receipts[s]) for s in seats if s in receipts)
     return None
 
 
@@ -151,20 +167,23 @@ def replay(record: Mapping[str, Any]) -> Replay:
     except RuleError:
         raise RecordError(f"unknown ruleset {record.get('ruleset')!r}") from None
     game_id = str(record.get("game_id", "replay"))
-    seats = list(record.get("seats") or rules.SEATS)
+    seats = record.get("seats") or list(rules.SEATS)
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise RecordError("seats must be a list of seat names")
+    options = record.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise RecordError("options must be an object")
     setup = record.get("setup") or {}
     turns = record.get("turns") or []
     if not isinstance(turns, list):
         raise RecordError("turns must be a list")
     out = Replay(rules.NAME, None, 0)
 
+    if not isinstance(setup, Mapping):
+        raise RecordError("setup is a JSON object", turn=0)
+    setup_dice = _scripted(setup, 0) or _dice_for(setup, game_id, 0, dicelib.PRE, None)
     try:
-        setup_dice = (
-            dicelib.ScriptedDice(setup["rolls"])
-            if "rolls" in setup
-            else _dice_for(setup, game_id, 0, dicelib.PRE, None)
-        )
-        state = rules.new_game(game_id, seats, record.get("options") or {}, setup_dice)
+        state = rules.new_game(game_id, seats, options, setup_dice)
     except (RuleError, dicelib.DiceError) as exc:
         raise RecordError(_reason(exc), turn=0) from None
 
@@ -173,14 +192,21 @@ def replay(record: Mapping[str, Any]) -> Replay:
             raise RecordError("each turn is a JSON object", turn=index)
         if rules.outcome(state) is not None:
             raise RecordError("the game was already over", turn=index)
-        scripted = dicelib.ScriptedDice(block["rolls"]) if "rolls" in block else None
+        scripted = _scripted(block, index)
+        inputs = block.get("inputs") or {}
+        if not isinstance(inputs, Mapping):
+            raise RecordError("inputs must be an object from seat to order text", turn=index)
+        # A misspelt seat ("a" for "A") would otherwise be ignored and the real seat defaulted:
+        # a different game, replayed without a word.
+        strangers = sorted(str(s) for s in inputs if s not in seats)
+        if strangers:
+            raise RecordError("not a seat of this game", turn=index, seat=strangers[0])
         seat: str | None = None
         try:
             turn = rules.turn(state) + 1
             pre = scripted or _dice_for(block, game_id, turn, dicelib.PRE, None)
             state, started = rules.start_turn(state, pre)
             out.events.extend((turn, e) for e in started)
-            inputs = block.get("inputs") or {}
             orders: dict[str, Order] = {}
             for seat in rules.awaiting(state):
                 text = inputs.get(seat)
@@ -209,10 +235,15 @@ def replay(record: Mapping[str, Any]) -> Replay:
         out.orders.append({s: o.canonical() for s, o in orders.items()})
         out.turns_resolved = index
 
-    resigned = (record.get("end") or {}).get("resigned")
+    end = record.get("end") or {}
+    resigned = end.get("resigned") if isinstance(end, Mapping) else None
     if resigned:
-        for seat_name in [resigned] if isinstance(resigned, str) else resigned:
-            state, events = rules.resign(state, seat_name)
+        for seat_name in resigned if isinstance(resigned, list) else [resigned]:
+            try:
+                state, events = rules.resign(state, seat_name)
+            except RuleError as exc:  # a seat that does not exist, or a game already over
+                where = rules.turn(state)
+                raise RecordError(_reason(exc), turn=where, seat=str(seat_name)) from None
             out.events.extend((rules.turn(state), e) for e in events)
     out.state = state
     return out
@@ -230,35 +261,53 @@ class Check:
 def verify(record: Mapping[str, Any]) -> list[Check]:
     """Check every commitment, receipt, orders digest and drawn roll of a real export."""
     checks: list[Check] = []
-    rules = load(str(record.get("ruleset")))
+    # Replay first: it refuses anything that is not a record (a JSON list, an unknown ruleset…)
+    # with a RecordError that names the problem, before any field is read here.
+    replayed = replay(record)
+    rules = load(replayed.ruleset)
     seats = list(record.get("seats") or rules.SEATS)
 
+    def unhex(value: Any) -> bytes | None:
+        try:
+            return bytes.fromhex(value) if isinstance(value, str) else None
+        except ValueError:
+            return None
+
+    def field(block: Mapping[str, Any], name: str, where: str) -> Mapping[str, Any]:
+        # A field of the wrong shape fails a check of its own instead of crashing the checker
+        # (or, read as empty, silently skipping the checks it should have fed).
+        value = block.get(name)
+        if value is None or isinstance(value, Mapping):
+            return value or {}
+        checks.append(Check(False, f"{where} {name} (not a JSON object)"))
+        return {}
+
     def commitments(block: Mapping[str, Any], where: str) -> None:
-        for phase, seed in (block.get("seeds") or {}).items():
-            expected = (block.get("commitments") or {}).get(phase)
-            actual = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
-            checks.append(Check(actual == expected, f"{where} {phase} commitment sha256(seed)"))
+        published = field(block, "commitments", where)
+        for phase, seed in field(block, "seeds", where).items():
+            raw = unhex(seed)
+            actual = None if raw is None else hashlib.sha256(raw).hexdigest()
+            ok = actual == published.get(phase)
+            checks.append(Check(ok, f"{where} {phase} commitment sha256(seed)"))
 
     commitments(record.get("setup") or {}, "setup")
-    replayed = replay(record)
     for index, block in enumerate(record.get("turns") or [], start=1):
         where = f"turn {index}"
         commitments(block, where)
-        receipts = block.get("receipts") or {}
-        salts = block.get("salts") or {}
+        receipts = field(block, "receipts", where)
+        salts = field(block, "salts", where)
         inputs = block.get("inputs") or {}
         for seat, receipt in receipts.items():
             # The sealed text is the canonical order (for a defaulted seat, the default order's).
             text = replayed.orders[index - 1].get(seat, inputs.get(seat, ""))
-            actual = dicelib.receipt(bytes.fromhex(salts.get(seat, "")), str(text))
+            salt = unhex(salts.get(seat))  # a missing or non-hex salt fails its check
+            actual = None if salt is None else dicelib.receipt(salt, str(text))
             checks.append(Check(actual == receipt, f"{where} seat {seat} receipt"))
         if receipts and "orders_digest" in block:
-            digest = dicelib.orders_digest(receipts[s] for s in seats if s in receipts)
+            digest = dicelib.orders_digest(str(receipts[s]) for s in seats if s in receipts)
             checks.append(Check(digest == block["orders_digest"], f"{where} orders digest"))
-        drawn = block.get("drawn")
-        if drawn is not None:
-            recomputed = replayed.drawn[index - 1]
-            for phase, values in drawn.items():
-                same = recomputed.get(phase) == list(values)
-                checks.append(Check(same, f"{where} {phase} rolls {values}"))
+        recomputed = replayed.drawn[index - 1]
+        for phase, values in field(block, "drawn", where).items():
+            same = isinstance(values, list) and recomputed.get(phase) == values
+            checks.append(Check(same, f"{where} {phase} rolls {values}"))
     return checks

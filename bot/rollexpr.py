@@ -23,8 +23,11 @@ MAX_SIDES = 1000
 MAX_TERMS = 20
 MAX_CHARS = 100
 
+# Spaces may stand between tokens and inside a dice term ("4d6 kh3"), never inside a number: with
+# the spaces simply deleted, "1d20 5" would silently read as 1d205.
 _TOKEN = re.compile(
-    r"\s*(?:(?P<dice>(?P<count>\d*)d(?P<sides>\d+)(?:(?P<keep>kh|kl|dh|dl|k)(?P<n>\d+))?)"
+    r"\s*(?:(?P<dice>(?P<count>\d*)\s*d\s*(?P<sides>\d+)"
+    r"(?:\s*(?P<keep>kh|kl|dh|dl|k)\s*(?P<n>\d+))?)"
     r"|(?P<int>\d+)|(?P<op>[+-]))",
     re.IGNORECASE,
 )
@@ -88,28 +91,28 @@ class RollResult:
 
 
 def parse(text: str) -> list[Term]:
-    source = unicodedata.normalize("NFKC", text).strip().replace(" ", "")
+    source = unicodedata.normalize("NFKC", text).strip()
     if not source:
         raise RollError("roll.empty")
-    if len(source) > MAX_CHARS:
+    if len(re.sub(r"\s", "", source)) > MAX_CHARS:
         raise RollError("roll.too_long", limit=MAX_CHARS)
     terms: list[Term] = []
     pos, sign, expect_term = 0, 1, True
     while pos < len(source):
         match = _TOKEN.match(source, pos)
         if match is None or match.end() == pos:
-            raise RollError("roll.unexpected", at=source[pos : pos + 10])
+            raise RollError("roll.unexpected", at=source[pos : pos + 10].strip())
         pos = match.end()
         if match["op"]:
             if not expect_term:
                 sign, expect_term = (1 if match["op"] == "+" else -1), True
-            elif match["op"] == "-" and not terms:
+            elif match["op"] == "-" and not terms and sign == 1:  # one leading minus, not "--"
                 sign = -1
             else:
                 raise RollError("roll.unexpected", at=match["op"])
             continue
         if not expect_term:
-            raise RollError("roll.unexpected", at=match.group(0))
+            raise RollError("roll.unexpected", at=match.group(0).strip())
         if match["dice"]:
             count = int(match["count"] or 1)
             sides = int(match["sides"])
@@ -117,7 +120,9 @@ def parse(text: str) -> list[Term]:
             if keep == "k":
                 keep = "kh"
             n = int(match["n"] or 0)
-            if not 1 <= count <= MAX_DICE:
+            if count < 1:  # "0d6": "at most 100 dice" would not say what is wrong
+                raise RollError("roll.bad_count", limit=MAX_DICE)
+            if count > MAX_DICE:
                 raise RollError("roll.too_many_dice", limit=MAX_DICE)
             if not 2 <= sides <= MAX_SIDES:
                 raise RollError("roll.bad_sides", limit=MAX_SIDES)

@@ -389,6 +389,10 @@ class GameCog(commands.Cog):
         label=ls("The stream label, e.g. g-0001:3:pre", "cmd.opt.label"),
         sides=ls("Sides of each die", "cmd.opt.sides"),
         count=ls("How many dice to recompute", "cmd.opt.count"),
+        orders_digest=ls(
+            "For a resolve stream: the turn's orders digest (from /game export)",
+            "cmd.opt.orders_digest",
+        ),
     )
     async def verify_roll(
         self,
@@ -398,12 +402,21 @@ class GameCog(commands.Cog):
         label: str,
         sides: app_commands.Range[int, 2, 1000] = 6,
         count: app_commands.Range[int, 1, 100] = 6,
+        orders_digest: str | None = None,
     ) -> None:
         lang = _lang(interaction)
+        label = label.strip()
+        if label.rsplit(":", 1)[-1] == dicelib.RESOLVE and not orders_digest:
+            # A resolve stream's key binds the turn's sealed orders: without them no roll is known.
+            await interaction.response.send_message(
+                "⚠️ " + t(lang, "verify.needs_digest"), ephemeral=True
+            )
+            return
         try:
             seed_bytes = bytes.fromhex(seed.strip())
-            phase = label.strip().rsplit(":", 1)[-1]
-            stream = dicelib.DiceStream(seed_bytes, label.strip())
+            stream = dicelib.DiceStream(
+                seed_bytes, label, orders_digest.strip().lower() if orders_digest else None
+            )
         except ValueError:
             await interaction.response.send_message(
                 "⚠️ " + t(lang, "verify.bad_input"), ephemeral=True
@@ -415,8 +428,6 @@ class GameCog(commands.Cog):
             t(lang, "verify.commitment_ok" if matches else "verify.commitment_bad"),
             t(lang, "verify.rolls", sides=sides, rolls=", ".join(map(str, rolls))),
         ]
-        if phase == dicelib.RESOLVE:
-            lines.append(t(lang, "verify.resolve_note"))
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @verify_group.command(

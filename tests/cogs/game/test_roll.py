@@ -1,4 +1,4 @@
-"""/roll draws on a chain of committed seeds: each roll reveals the seed the previous roll committed."""
+"""/roll draws on a chain of committed seeds: each roll reveals the previous one's commitment."""
 
 from __future__ import annotations
 
@@ -49,6 +49,42 @@ async def test_a_bad_expression_is_refused_and_spends_no_seed(duel):
     assert refused.ephemeral and "⚠️" in refused.response.content
     nxt = (await duel.alice.slash(duel.channel, "roll", expression="1d20")).response
     assert _fields(nxt)["Stream"].endswith(":2:pre")
-    assert _by_prefix(_fields(nxt), "Commitment sha256") == _fields(first)[
-        "Commitment of the next roll here"
-    ]
+    assert (
+        _by_prefix(_fields(nxt), "Commitment sha256")
+        == _fields(first)["Commitment of the next roll here"]
+    )
+
+
+async def test_verify_roll_recomputes_pre_and_resolve_streams(duel):
+    seed = bytes(range(32))
+    digest = "ab" * 32
+    pre = dicelib.DiceStream(seed, "g-0007:3:pre")
+    expected = [pre.roll(6) for _ in range(4)]
+    reply = await duel.alice.slash(
+        duel.channel,
+        "verify roll",
+        seed=seed.hex(),
+        commitment=dicelib.commitment(seed),
+        label="g-0007:3:pre",
+        count=4,
+    )
+    assert reply.ephemeral and ", ".join(map(str, expected)) in reply.response.content
+    assert "matches" in reply.response.content
+
+    # A resolve stream needs the turn's orders digest; with it, its own rolls come back.
+    refused = await duel.alice.slash(
+        duel.channel, "verify roll", seed=seed.hex(), commitment="00", label="g-0007:3:resolve"
+    )
+    assert "orders_digest" in refused.response.content
+    resolve = dicelib.DiceStream(seed, "g-0007:3:resolve", digest)
+    expected = [resolve.roll(6) for _ in range(6)]
+    reply = await duel.alice.slash(
+        duel.channel,
+        "verify roll",
+        seed=seed.hex(),
+        commitment="00",
+        label="g-0007:3:resolve",
+        orders_digest=digest,
+    )
+    assert ", ".join(map(str, expected)) in reply.response.content
+    assert "does not match" in reply.response.content.lower()

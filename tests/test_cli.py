@@ -1,0 +1,178 @@
+"""The command line, as a user runs it: ``python -m bot`` without a token, ``demo``, ``replay`` and
+``verify`` on what the demo wrote. Real subprocesses, from a clean working directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.i18n import t
+from cogs.arena import board
+
+ROOT = Path(__file__).resolve().parent.parent
+# Anything the bot reads from the environment: the test decides each one.
+BOT_ENV = (
+    "DISCORD_TOKEN",
+    "DATABASE_URL",
+    "DEV_GUILD_ID",
+    "LOCALE",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "LOG_LEVEL",
+)
+KANA = re.compile(r"[\u3040-\u30ff]")
+
+
+def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in BOT_ENV}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
+    environ.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+# --- no token ----------------------------------------------------------------------------------
+
+
+def test_no_token_explains_what_to_do(tmp_path: Path) -> None:
+    assert not (tmp_path / ".env").exists()
+    proc = run([], tmp_path)
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    text = proc.stderr + proc.stdout
+    assert "DISCORD_TOKEN" in text
+    assert ".env" in text
+    assert "python -m bot demo arena" in text
+    # a paragraph, not a one-word error
+    assert len(text.strip().splitlines()) >= 3
+
+
+def test_blank_token_is_no_token(tmp_path: Path) -> None:
+    proc = run([], tmp_path, DISCORD_TOKEN="   ")
+    assert proc.returncode != 0 and "python -m bot demo arena" in proc.stderr
+
+
+def test_dotenv_in_the_working_directory_is_read(tmp_path: Path) -> None:
+    # A setting only .env holds changes the outcome: a bad LOCALE is refused before the token.
+    (tmp_path / ".env").write_text("LOCALE=fr\n", "utf-8")
+    proc = run([], tmp_path)
+    assert proc.returncode != 0
+    assert "LOCALE" in proc.stderr and "DISCORD_TOKEN" not in proc.stderr
+
+
+# --- demo --------------------------------------------------------------------------------------
+
+SEED = 11
+
+
+def demo(out: Path, lang: str, seed: int = SEED) -> dict[str, Any]:
+    record = out / "match.json"
+    args = ["demo", "arena", "--seed", str(seed), "--lang", lang]
+    proc = run([*args, "--out", "out", "--record", str(record)], out)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    summary["dir"] = out / "out"
+    summary["transcript"] = out / summary["transcript"]  # printed relative to the demo's cwd
+    summary["record_path"] = record
+    return summary
+
+
+@pytest.fixture(scope="module")
+def demo_en(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return demo(tmp_path_factory.mktemp("demo-en"), "en")
+
+
+@pytest.fixture(scope="module")
+def demo_ja(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return demo(tmp_path_factory.mktemp("demo-ja"), "ja")
+
+
+def test_demo_summary(demo_en) -> None:
+    assert demo_en["game_id"] and demo_en["turns"] > 0
+    assert demo_en["winner"] in ("A", "B", "draw")  # the demo plays to the end
+    assert Path(demo_en["transcript"]).name == "transcript-en.txt"
+
+
+def test_demo_boards_are_pngs(demo_en) -> None:
+    boards = sorted(demo_en["dir"].glob("*.png"))
+    assert len(boards) == demo_en["boards"] > demo_en["turns"] - 1
+    for path in boards:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        with Image.open(path) as img:
+            img.verify()  # checks the chunks' CRCs, not only the header
+        with Image.open(path) as img:
+            assert img.format == "PNG"
+            assert img.size == (board.WIDTH, board.HEIGHT)
+            img.load()
+            # not a blank canvas
+            assert len(img.getcolors(maxcolors=1 << 16) or range(1 << 16)) > 10
+
+
+def test_transcripts_in_both_languages(demo_en, demo_ja) -> None:
+    en = Path(demo_en["transcript"]).read_text("utf-8")
+    ja = Path(demo_ja["transcript"]).read_text("utf-8")
+    assert Path(demo_ja["transcript"]).name == "transcript-ja.txt"
+    for text, lang, summary in ((en, "en", demo_en), (ja, "ja", demo_ja)):
+        title = t(lang, "arena.title")
+        header = t(lang, "demo.header", ruleset=title, game=summary["game_id"])
+        assert text.splitlines()[0] == header
+        # every board the transcript names was written
+        named = re.findall(r"\(board: ([^)]+\.png)\)", text)
+        assert named and all((summary["dir"] / n).is_file() for n in named)
+    assert "Aurora" in en and "アウローラ" in ja
+    assert t("ja", "arena.title") in ja and t("en", "arena.title") not in ja
+    # Japanese in the English transcript only inside `example orders`, never in the prose
+    assert not [line for line in en.splitlines() if KANA.search(re.sub(r"`[^`]*`", "", line))]
+    assert len(KANA.findall(ja)) > 100
+
+
+def test_replay_reproduces_the_demo(demo_en, demo_ja) -> None:
+    for summary in (demo_en, demo_ja):
+        proc = run(["replay", str(summary["record_path"])], summary["dir"])
+        assert proc.returncode == 0, proc.stderr
+        result = json.loads(proc.stdout)
+        assert result["turns_resolved"] == summary["turns"]
+        assert result["winner"] == summary["winner"]
+        assert result["finished"] is True
+
+
+def test_verify_passes_on_the_demo(demo_en) -> None:
+    proc = run(["verify", str(demo_en["record_path"])], demo_en["dir"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.fullmatch(r"\d+ passed, 0 failed", proc.stdout.strip().splitlines()[-1])
+
+
+def test_same_seed_same_game(demo_en, tmp_path: Path) -> None:
+    again = demo(tmp_path, "en")
+    assert (again["turns"], again["winner"]) == (demo_en["turns"], demo_en["winner"])
+    first = json.loads(demo_en["record_path"].read_text("utf-8"))
+    second = json.loads(again["record_path"].read_text("utf-8"))
+    assert first == second
+
+
+def test_replay_error_exit_code(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", "utf-8")
+    proc = run(["replay", str(bad)], tmp_path)
+    assert proc.returncode != 0 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_command_is_refused(tmp_path: Path) -> None:
+    proc = run(["dance"], tmp_path)
+    assert proc.returncode != 0 and "invalid choice" in proc.stderr
