@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import normalize_lang, t
-from bot.i18n.translator import ls
+from bot.i18n.translator import localized_params, ls
 from bot.ruleset import RuleError
 from bot.table import Player
 from bot.views import ChallengeButton
@@ -46,6 +46,7 @@ class ArenaCog(commands.Cog):
             "Obstacle hexes as q,r pairs, e.g. 0,0 1,-1 (default: none)", "cmd.opt.obstacles"
         ),
     )
+    @localized_params
     async def challenge(
         self,
         interaction: discord.Interaction[Any],

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot import dice as dicelib
 from bot import replies, rollexpr
 from bot.i18n import normalize_lang, t
-from bot.i18n.translator import ls
+from bot.i18n.translator import localized_params, ls
 from bot.record import RecordError, verify
 from bot.ruleset import RuleError, load, load_presenter
 from bot.storage import ACTIVE_STATUSES, GameRow
@@ -119,6 +119,7 @@ class GameCog(commands.Cog):
         description=ls("The board, the tallies and who has ordered", "cmd.game.status.desc"),
     )
     @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    @localized_params
     async def status(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         lang = _lang(interaction)
         row = await self._pick(interaction, game, player=False)
@@ -198,6 +199,7 @@ class GameCog(commands.Cog):
         confirm=ls("Type true to confirm", "cmd.opt.confirm"),
         game=ls("Game id (default: the game in this channel)", "cmd.opt.game"),
     )
+    @localized_params
     async def resign(
         self, interaction: discord.Interaction[Any], confirm: bool, game: str | None = None
     ) -> None:
@@ -213,6 +215,7 @@ class GameCog(commands.Cog):
         description=ls("The match record (JSON) to replay or verify", "cmd.game.export.desc"),
     )
     @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    @localized_params
     async def export(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         lang = _lang(interaction)
         row = await self._pick(interaction, game, player=False)
@@ -229,6 +232,7 @@ class GameCog(commands.Cog):
         description=ls("Moderators: stop the clock of a game", "cmd.game.pause.desc"),
     )
     @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    @localized_params
     async def pause(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.pause((await self._moderated(interaction, game)).id)
         await interaction.response.send_message(
@@ -240,6 +244,7 @@ class GameCog(commands.Cog):
         description=ls("Moderators: restart the clock of a paused game", "cmd.game.resume.desc"),
     )
     @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    @localized_params
     async def resume(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.resume((await self._moderated(interaction, game)).id)
         await interaction.response.send_message(
@@ -254,6 +259,7 @@ class GameCog(commands.Cog):
         hours=ls("Hours to add (may be fractional)", "cmd.opt.hours"),
         game=ls("Game id (default: the game in this channel)", "cmd.opt.game"),
     )
+    @localized_params
     async def extend(
         self,
         interaction: discord.Interaction[Any],
@@ -272,6 +278,7 @@ class GameCog(commands.Cog):
         description=ls("Moderators: end a game without a result", "cmd.game.abandon.desc"),
     )
     @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    @localized_params
     async def abandon(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.abandon((await self._moderated(interaction, game)).id)
         await interaction.response.send_message(
@@ -292,6 +299,7 @@ class GameCog(commands.Cog):
         text=ls("Your order, as you would write it by DM", "cmd.opt.text"),
         game=ls("Game id (default: your game here)", "cmd.opt.game"),
     )
+    @localized_params
     async def order(
         self, interaction: discord.Interaction[Any], text: str, game: str | None = None
     ) -> None:
@@ -339,6 +347,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(
         expression=ls("Dice expression such as 2d6+1, 3d6, 4d6kh3", "cmd.opt.expression")
     )
+    @localized_params
     async def roll(self, interaction: discord.Interaction[Any], expression: str) -> None:
         lang = _lang(interaction)
         try:
@@ -394,6 +403,7 @@ class GameCog(commands.Cog):
             "cmd.opt.orders_digest",
         ),
     )
+    @localized_params
     async def verify_roll(
         self,
         interaction: discord.Interaction[Any],
@@ -437,6 +447,7 @@ class GameCog(commands.Cog):
         ),
     )
     @app_commands.describe(record=ls("The JSON file from /game export", "cmd.opt.record"))
+    @localized_params
     async def verify_record(
         self, interaction: discord.Interaction[Any], record: discord.Attachment
     ) -> None:
@@ -475,6 +486,7 @@ class GameCog(commands.Cog):
             app_commands.Choice(name=ls("日本語", "lang.ja"), value="ja"),
         ]
     )
+    @localized_params
     async def language(
         self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
     ) -> None:
