@@ -16,16 +16,9 @@ import sys
 from pathlib import Path
 
 from bot.config import Config, ConfigError
+from bot.i18n import t
 from bot.record import RecordError, replay, verify
 from bot.ruleset import RULESETS
-
-NO_TOKEN = """\
-No Discord token: set DISCORD_TOKEN before starting the bot.
-To get one, open https://discord.com/developers/applications, create an application (or pick
-yours), open "Bot", press "Reset Token" and copy it. Put it in a file named .env in this folder
-(copy .env.example and fill in DISCORD_TOKEN=...), or export DISCORD_TOKEN in your shell. Invite
-the bot with the "bot" and "applications.commands" scopes. To see a game without Discord at all,
-run `python -m bot demo arena`: it plays a full game offline and writes the boards."""
 
 
 def _run_bot() -> int:
@@ -35,7 +28,8 @@ def _run_bot() -> int:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
     if not config.token:
-        print(NO_TOKEN, file=sys.stderr)
+        # In the operator's language (LOCALE=ja in .env or the shell).
+        print(t(config.default_language, "cli.no_token"), file=sys.stderr)
         return 2
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -62,6 +62,14 @@ def test_no_token_explains_what_to_do(tmp_path: Path) -> None:
     assert len(text.strip().splitlines()) >= 3
 
 
+def test_no_token_in_japanese_when_locale_is_ja(tmp_path: Path) -> None:
+    proc = run([], tmp_path, LOCALE="ja")
+    assert proc.returncode != 0
+    assert KANA.search(proc.stderr) and "DISCORD_TOKEN" in proc.stderr
+    assert "python -m bot demo arena" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) >= 3
+
+
 def test_blank_token_is_no_token(tmp_path: Path) -> None:
     proc = run([], tmp_path, DISCORD_TOKEN="   ")
     assert proc.returncode != 0 and "python -m bot demo arena" in proc.stderr
