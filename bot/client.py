@@ -16,7 +16,7 @@ from bot.outbox import OutboxSender
 from bot.storage import Repository, open_repository
 from bot.table import Table
 from bot.tree import RefereeTree
-from bot.views import DYNAMIC_ITEMS
+from bot.views import DYNAMIC_ITEMS, SheetBuilder
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,9 @@ class RefereeBot(commands.Bot):
             on_outbox=self._outbox_ready,
         )
         self.outbox = OutboxSender(self, self.repo)
+        # Order builders of rulesets whose orders are whole sheets, by ruleset key (their cogs
+        # register them; the DM's builder button finds them here).
+        self.sheet_builders: dict[str, SheetBuilder] = {}
         self._extensions = tuple(extensions)
         self._sync_commands = sync_commands
         self._started = False

@@ -42,6 +42,13 @@ def outcome_text(game: GameRow, lang: str) -> str:
     return ""
 
 
+def step_name(game: GameRow, view: Mapping[str, Any], lang: str) -> str:
+    """What this step of the game is called ("Turn 3", or a ruleset's own: "Deployment")."""
+    present = load_presenter(game.ruleset)
+    named = getattr(present, "step_name", None)  # optional: only rulesets with setup steps
+    return named(view, lang) if named else t(lang, "game.step.turn", turn=game.turn)
+
+
 def turn_message(
     game: GameRow,
     rules: Ruleset,
@@ -93,7 +100,7 @@ def turn_message(
     if committed:
         fields.append(
             {
-                "name": t(lang, "game.field.commitments", turn=game.turn),
+                "name": t(lang, "game.field.commitments", game=game.id, turn=game.turn),
                 "value": "\n".join(committed),
             }
         )
@@ -107,7 +114,13 @@ def turn_message(
         )
     title_key = "game.title.finished" if finished else "game.title.turn"
     embed = {
-        "title": t(lang, title_key, ruleset=present.title(lang), game=game.id, turn=game.turn),
+        "title": t(
+            lang,
+            title_key,
+            ruleset=present.title(lang),
+            game=game.id,
+            step=step_name(game, view, lang),
+        ),
         "description": _clip("\n".join(lines), DESCRIPTION_LIMIT) or None,
         "color": FINISHED_COLOUR if finished else EMBED_COLOUR,
         "fields": fields,
@@ -170,7 +183,7 @@ def seat_dm(
             "dm.turn_header",
             ruleset=present.title(lang),
             game=game.id,
-            turn=game.turn,
+            step=step_name(game, view, lang),
             seat=seat,
             channel=guild,
         ),
@@ -199,6 +212,11 @@ def seat_dm(
             "turn": game.turn,
             "seat": seat,
             "groups": groups,
+            # A ruleset whose orders are too rich for one row of buttons (a whole action sheet)
+            # offers a step-by-step builder behind one button; its cog registers the builder.
+            "builder": t(lang, "order.builder")
+            if getattr(present, "SHEET_BUILDER", False)
+            else None,
         },
     }
 

@@ -1,13 +1,15 @@
 """Persistent, stateless components: every button carries what it needs in its ``custom_id``.
 
 ``pbp:o:<game>:<turn>:<token>/<token>…`` builds an order one choice group at a time (buttons work
-after a restart: nothing lives in memory), and ``pbp:c:<game>:<accept|decline>`` answers a
-challenge. The handlers only translate clicks into :class:`bot.table.Table` calls.
+after a restart: nothing lives in memory), ``pbp:c:<game>:<accept|decline>`` answers a
+challenge, and ``pbp:b:<game>:<turn>`` opens a ruleset's own order builder.
+The handlers only translate clicks into :class:`bot.table.Table` calls.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -49,6 +51,8 @@ def build_view(spec: dict[str, Any]) -> discord.ui.View:
     if spec.get("kind") == "orders" and spec.get("groups"):
         for item in _buttons_for(spec["game"], spec["turn"], [], spec["groups"][0]):
             view.add_item(item)
+    if spec.get("kind") == "orders" and spec.get("builder"):
+        view.add_item(BuilderButton.make(spec["game"], spec["turn"], spec["builder"]))
     return view
 
 
@@ -178,4 +182,61 @@ class ChallengeButton(
         await interaction.response.edit_message(content=text, view=None)
 
 
-DYNAMIC_ITEMS = (OrderButton, ChallengeButton)
+# A ruleset's order builder: called with the click, the game and the clicking player's seat.
+SheetBuilder = Callable[[discord.Interaction[Any], Any, str], Awaitable[None]]
+
+
+class BuilderButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"pbp:b:(?P<game>[^:]+):(?P<turn>\d+)",
+):
+    """Opens the ruleset's own order builder (registered in ``bot.sheet_builders`` by its cog)."""
+
+    def __init__(self, item: discord.ui.Button[Any], game_id: str, turn: int) -> None:
+        super().__init__(item)
+        self.game_id = game_id
+        self.turn = turn
+
+    @classmethod
+    def make(cls, game_id: str, turn: int, label: str) -> BuilderButton:
+        button = discord.ui.Button(
+            label=label[:80],
+            emoji="📝",
+            style=discord.ButtonStyle.primary,
+            custom_id=f"pbp:b:{game_id}:{turn}",
+        )
+        return cls(button, game_id, turn)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+        /,
+    ) -> BuilderButton:
+        return cls(item, match["game"], int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        lang = normalize_lang(str(interaction.locale))
+        await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        try:
+            game = await bot.table.game(self.game_id)
+            seat = game.seat_of(interaction.user.id)
+            if seat is None:
+                raise RuleError("table.not_your_game", game=self.game_id)
+            if game.status not in ("active", "paused"):
+                raise RuleError("table.not_running", game=self.game_id)
+            if game.turn != self.turn:
+                raise RuleError("order.stale_buttons", turn=self.turn, current=game.turn)
+            builder = bot.sheet_builders.get(game.ruleset)
+            if builder is None:
+                raise RuleError("order.no_builder")
+        except RuleError as exc:
+            await replies.refuse(interaction, exc, lang)
+            return
+        await builder(interaction, game, seat)
+
+
+DYNAMIC_ITEMS = (OrderButton, ChallengeButton, BuilderButton)
