@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,10 +26,20 @@ if TYPE_CHECKING:
     from bot.client import RefereeBot
 
 MAX_RECORD_BYTES = 2_000_000
+log = logging.getLogger(__name__)
 
 
 def _lang(interaction: discord.Interaction[Any]) -> str:
     return normalize_lang(str(interaction.locale))
+
+
+async def _reply(message: discord.Message, text: str) -> None:
+    """Answer a DM. The order (if any) is already stored, so a failed answer loses nothing:
+    the player can see it with ``/game orders``, and the channel's progress goes via the outbox."""
+    try:
+        await message.reply(text, mention_author=False)
+    except discord.HTTPException as exc:
+        log.warning("could not answer DM %s of user %s: %s", message.id, message.author.id, exc)
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:
@@ -317,22 +328,19 @@ class GameCog(commands.Cog):
         lang = normalize_lang(await self._dm_locale(message.author.id))
         games = await self.table.games_awaiting(message.author.id)
         if not games:
-            await message.reply(t(lang, "dm.no_game"), mention_author=False)
+            await _reply(message, t(lang, "dm.no_game"))
             return
         if len(games) > 1:
-            await message.reply(
-                t(lang, "dm.several_games", games=", ".join(g.id for g in games)),
-                mention_author=False,
-            )
+            await _reply(message, t(lang, "dm.several_games", games=", ".join(g.id for g in games)))
             return
         try:
             result = await self.table.submit(
                 games[0].id, message.author.id, message.content, source="dm"
             )
         except RuleError as exc:
-            await message.reply("⚠️ " + replies.reason(exc, lang), mention_author=False)
+            await _reply(message, "⚠️ " + replies.reason(exc, lang))
             return
-        await message.reply(replies.order_ack(result, lang), mention_author=False)
+        await _reply(message, replies.order_ack(result, lang))
 
     async def _dm_locale(self, user_id: int) -> str:
         async with self.bot.repo.transaction() as tx:
