@@ -1,0 +1,1 @@
+"""Tactics: a square-grid skirmish ruleset (rules engine, board renderer, cog)."""
