@@ -4,6 +4,7 @@ python -m bot                         run the bot (needs DISCORD_TOKEN; SQLite b
 python -m bot demo arena [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
 python -m bot replay FILE [--events]
 python -m bot verify FILE
+python -m bot monster-ai FILE [--rules gloomhaven|frosthaven|jotl] [--id N] [--check]
 """
 
 from __future__ import annotations
@@ -103,6 +104,12 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if failed or not checks else 0
 
 
+def _monster_ai(args: argparse.Namespace) -> int:
+    from cogs.dungeon.cli import run
+
+    return run(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command")
@@ -124,10 +131,14 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--events", action="store_true", help="also print every event, one per line")
     ver = sub.add_parser("verify", help="check a record's commitments, receipts and rolls")
     ver.add_argument("file", type=Path)
+    from cogs.dungeon.cli import add_arguments as monster_ai_arguments
+
+    monster_ai_arguments(sub.add_parser("monster-ai", help="solve dungeon monster-AI situations"))
     args = parser.parse_args(argv)
     if args.command is None:
         return _run_bot()
-    return {"demo": _demo, "replay": _replay, "verify": _verify}[args.command](args)
+    commands = {"demo": _demo, "replay": _replay, "verify": _verify, "monster-ai": _monster_ai}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":
