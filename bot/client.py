@@ -20,7 +20,7 @@ from bot.views import DYNAMIC_ITEMS, SheetBuilder
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS = ("cogs.game", "cogs.arena")
+DEFAULT_EXTENSIONS = ("cogs.game", "cogs.arena", "cogs.tactics")
 MAINTENANCE_SECONDS = 10.0
 
 

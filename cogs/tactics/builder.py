@@ -1,0 +1,492 @@
+"""The DM sheet builder, for players who would rather click than type a sheet.
+
+The prompt's 📝 button opens an ephemeral message that holds the draft sheet in a code block; each
+select adds one line (a unit, where it moves, what it does), the whole draft is checked by the
+engine after every step, and **Seal** submits it exactly as if it had been typed. Nothing lives in
+memory: the draft is the message's own text and every component's ``custom_id`` says what it is
+for (``tb:<game>:<turn>:<what>[:<arg>…]``), so a builder left open survives a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import replies
+from bot.i18n import normalize_lang, t
+from bot.ruleset import RuleError, load
+from bot.table import TableError
+from cogs.tactics import master, units
+from cogs.tactics.present import unit_label
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+    from bot.storage import GameRow
+
+MAX_OPTIONS = 25  # Discord's limit per select
+DRAFT = re.compile(r"```text\n(?P<body>.*?)```", re.DOTALL)
+PREFIX = "tb"
+
+
+def _cid(game: str, turn: int, *parts: str) -> str:
+    return ":".join((PREFIX, game, str(turn), *parts))
+
+
+def draft_of(content: str | None) -> list[str]:
+    """The draft lines kept in the builder message (empty if there is none)."""
+    match = DRAFT.search(content or "")
+    if not match:
+        return []
+    return [line for line in match["body"].splitlines() if line.strip()]
+
+
+def sheet_text(step: str, lines: Sequence[str]) -> str:
+    """The order text the draft stands for (deployments are one comma-separated line)."""
+    if step == "deploy":
+        return ", ".join(lines)
+    return "\n".join(lines) if lines else "wait"
+
+
+# --- what the message shows ------------------------------------------------------------------
+
+
+def _unit_option(unit: Mapping[str, Any], lang: str) -> discord.SelectOption:
+    where = unit.get("square") or t(lang, "tactics.builder.reserve")
+    return discord.SelectOption(
+        label=unit_label(unit, lang)[:100],
+        value=str(unit["id"]),
+        description=t(
+            lang,
+            "tactics.builder.unit_option",
+            square=where,
+            hp=unit.get("hp"),
+            max=unit.get("max_hp"),
+            cost=unit.get("cost"),
+        )[:100],
+    )
+
+
+def _square_options(squares: Sequence[str]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=sq, value=sq) for sq in squares[:MAX_OPTIONS]]
+
+
+def _columns(squares: Sequence[str]) -> list[str]:
+    return sorted({re.match(r"[A-Z]+", sq)[0] for sq in squares})  # type: ignore[index]
+
+
+class BuilderSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"tb:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>[a-z]+)(?::(?P<arg>[^ ]*))?",
+):
+    """Every select of the builder; ``what`` says which step of a line it picks."""
+
+    def __init__(self, item: discord.ui.Select[Any], game: str, turn: int, what: str, arg: str):
+        super().__init__(item)
+        self.game_id, self.turn, self.what, self.arg = game, turn, what, arg
+
+    @classmethod
+    def make(
+        cls,
+        game: str,
+        turn: int,
+        what: str,
+        options: list[discord.SelectOption],
+        placeholder: str,
+        *,
+        arg: str = "",
+        max_values: int = 1,
+    ) -> BuilderSelect:
+        custom_id = _cid(game, turn, what, arg) if arg else _cid(game, turn, what)
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id,
+            placeholder=placeholder[:150],
+            options=options[:MAX_OPTIONS],
+            min_values=1,
+            max_values=min(max_values, len(options[:MAX_OPTIONS])),
+        )
+        return cls(select, game, turn, what, arg)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
+    ) -> BuilderSelect:
+        return cls(item, match["game"], int(match["turn"]), match["what"], match["arg"] or "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle(interaction, self.game_id, self.turn, self.what, self.arg, self.item.values)
+
+
+class BuilderButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tb:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>seal|undo|clear|back)",
+):
+    def __init__(self, item: discord.ui.Button[Any], game: str, turn: int, what: str) -> None:
+        super().__init__(item)
+        self.game_id, self.turn, self.what = game, turn, what
+
+    @classmethod
+    def make(cls, game: str, turn: int, what: str, lang: str) -> BuilderButton:
+        style = {
+            "seal": discord.ButtonStyle.success,
+            "clear": discord.ButtonStyle.danger,
+        }.get(what, discord.ButtonStyle.secondary)
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=t(lang, f"tactics.builder.{what}")[:80],
+            style=style,
+            custom_id=_cid(game, turn, what),
+        )
+        return cls(button, game, turn, what)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
+    ) -> BuilderButton:
+        return cls(item, match["game"], int(match["turn"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle(interaction, self.game_id, self.turn, self.what, "", [])
+
+
+DYNAMIC_ITEMS = (BuilderSelect, BuilderButton)
+
+
+# --- the flow -----------------------------------------------------------------------------------
+
+
+class _Context:
+    """The game as the clicking player sees it, loaded fresh for every click."""
+
+    def __init__(self, game: GameRow, seat: str, lang: str) -> None:
+        self.game = game
+        self.seat = seat
+        self.lang = lang
+        self.rules: Any = load("tactics")
+        self.state = self.rules.from_json(game.state or {})
+        self.view = self.rules.view(self.state, seat)
+        self.step = str(self.view["step"])
+        self.units = {str(u["id"]): u for u in self.view["units"]}
+
+    def header(self) -> str:
+        from cogs.tactics.present import step_name
+
+        return t(
+            self.lang,
+            "tactics.builder.header",
+            game=self.game.id,
+            step=step_name(self.view, self.lang),
+        )
+
+    def check(self, lines: Sequence[str]) -> None:
+        """Raise the engine's own rejection if the draft would not be accepted."""
+        if lines:
+            self.rules.parse(self.state, self.seat, sheet_text(self.step, lines))
+
+
+def _message(ctx: _Context, lines: Sequence[str], note: str = "") -> str:
+    pretty = [_pretty(ctx, line) for line in lines]
+    body = "\n".join(lines) + "\n" if lines else ""
+    parts = [ctx.header()]
+    if pretty:
+        parts.append("\n".join(f"{i}. {p}" for i, p in enumerate(pretty, start=1)))
+    parts.append(f"```text\n{body}```")
+    if note:
+        parts.append(note)
+    parts.append(t(ctx.lang, f"tactics.builder.help.{ctx.step}"))
+    return "\n".join(parts)[:2000]
+
+
+def _pretty(ctx: _Context, line: str) -> str:
+    """A draft line with unit ids shown as names (``A2`` → ``Knight A2``)."""
+    words = line.split()
+    return " ".join(unit_label(ctx.units[w], ctx.lang) if w in ctx.units else w for w in words)
+
+
+def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
+    """The components for "add the next line" at this step, and Seal/Undo/Clear."""
+    game, turn, lang = ctx.game.id, ctx.game.turn, ctx.lang
+    view = discord.ui.View(timeout=None)
+    used = {line.split()[0] for line in lines if line.split()}
+    if ctx.step == "roster":
+        presets = master.presets()
+        view.add_item(
+            BuilderSelect.make(
+                game,
+                turn,
+                "master",
+                [
+                    discord.SelectOption(label=p.name.get(lang) or p.name["en"], value=p.id)
+                    for p in presets
+                ],
+                t(lang, "tactics.builder.pick_master"),
+            )
+        )
+        pool = list(units.pool())
+        for index in range(0, min(len(pool), 2 * MAX_OPTIONS), MAX_OPTIONS):
+            part = pool[index : index + MAX_OPTIONS]
+            view.add_item(
+                BuilderSelect.make(
+                    game,
+                    turn,
+                    "pool",
+                    [
+                        discord.SelectOption(
+                            label=(u.name.get(lang) or u.name["en"])[:100],
+                            value=u.id,
+                            description=t(lang, "tactics.builder.cost", cost=u.cost)[:100],
+                        )
+                        for u in part
+                    ],
+                    t(lang, "tactics.builder.pick_pool"),
+                    arg=str(index),
+                    max_values=9,
+                )
+            )
+    elif ctx.step == "deploy":
+        mine = [u for uid, u in ctx.units.items() if u["side"] == ctx.seat and uid not in used]
+        if mine and len(lines) < 5:
+            view.add_item(
+                BuilderSelect.make(
+                    game,
+                    turn,
+                    "deploy",
+                    [_unit_option(u, lang) for u in mine],
+                    t(lang, "tactics.builder.pick_unit"),
+                )
+            )
+    elif ctx.step == "play":
+        movable = [uid for uid in ctx.rules.own_units(ctx.state, ctx.seat) if uid not in used]
+        if movable:
+            view.add_item(
+                BuilderSelect.make(
+                    game,
+                    turn,
+                    "unit",
+                    [_unit_option(ctx.units[uid], lang) for uid in movable],
+                    t(lang, "tactics.builder.pick_unit"),
+                )
+            )
+        reserve = [
+            u for u in ctx.units.values() if u["side"] == ctx.seat and u.get("status") == "reserve"
+        ]
+        if ctx.view.get("summon_turn") and reserve and "summon" not in used:
+            view.add_item(
+                BuilderSelect.make(
+                    game,
+                    turn,
+                    "summon",
+                    [_unit_option(u, lang) for u in reserve],
+                    t(lang, "tactics.builder.pick_summon"),
+                )
+            )
+    for what in ("seal", "undo", "clear"):
+        view.add_item(BuilderButton.make(game, turn, what, lang))
+    return view
+
+
+def _squares_view(
+    ctx: _Context, what: str, arg: str, squares: Sequence[str], placeholder: str
+) -> discord.ui.View:
+    """A select of squares; more than 25 are chosen column first, then square."""
+    view = discord.ui.View(timeout=None)
+    game, turn = ctx.game.id, ctx.game.turn
+    if len(squares) > MAX_OPTIONS:
+        view.add_item(
+            BuilderSelect.make(
+                game,
+                turn,
+                "col" + what,
+                [discord.SelectOption(label=c, value=c) for c in _columns(squares)],
+                t(ctx.lang, "tactics.builder.pick_column"),
+                arg=arg,
+            )
+        )
+    else:
+        view.add_item(
+            BuilderSelect.make(game, turn, what, _square_options(squares), placeholder, arg=arg)
+        )
+    view.add_item(BuilderButton.make(game, turn, "back", ctx.lang))
+    return view
+
+
+def _actions_view(ctx: _Context, uid: str, origin: str, dest: str) -> discord.ui.View:
+    lang = ctx.lang
+    unit = ctx.units[uid]
+    found = ctx.rules.targets(ctx.state, uid, dest)
+    occupied = {u["square"] for u in ctx.units.values() if u.get("status", "board") == "board"}
+    options = [discord.SelectOption(label=t(lang, "tactics.builder.just_wait"), value="wait")]
+    for sq in found.get("attack", []):
+        if sq in occupied and sq != dest:
+            target = next(u for u in ctx.units.values() if u.get("square") == sq)
+            options.append(
+                discord.SelectOption(
+                    label=t(lang, "tactics.builder.attack", square=sq)[:100],
+                    value=f"attack {sq}",
+                    description=unit_label(target, lang)[:100],
+                )
+            )
+    ability = unit.get("ability")
+    if ability:
+        name = ability["name"].get(lang) or ability["name"]["en"]
+        for sq in found.get("ability", []):
+            options.append(
+                discord.SelectOption(
+                    label=t(lang, "tactics.builder.ability", name=name, square=sq)[:100],
+                    value=f"ability {sq}",
+                    description=t(lang, "tactics.builder.mana", mana=ability["mana"])[:100],
+                )
+            )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        BuilderSelect.make(
+            ctx.game.id,
+            ctx.game.turn,
+            "act",
+            options,
+            t(lang, "tactics.builder.pick_action"),
+            arg=f"{uid}.{origin}.{dest}",
+        )
+    )
+    view.add_item(BuilderButton.make(ctx.game.id, ctx.game.turn, "back", lang))
+    return view
+
+
+async def open_builder(interaction: discord.Interaction[Any], game: GameRow, seat: str) -> None:
+    """The prompt's 📝 button: a fresh builder for this seat's current step."""
+    ctx = _Context(game, seat, normalize_lang(str(interaction.locale)))
+    await interaction.response.send_message(
+        _message(ctx, []), view=_main_view(ctx, []), ephemeral=True
+    )
+
+
+async def _handle(
+    interaction: discord.Interaction[Any],
+    game_id: str,
+    turn: int,
+    what: str,
+    arg: str,
+    values: Sequence[str],
+) -> None:
+    bot: RefereeBot = interaction.client
+    lang = normalize_lang(str(interaction.locale))
+    try:
+        game = await bot.table.game(game_id)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("table.not_your_game", game=game_id)
+        if game.status not in ("active", "paused"):
+            raise TableError("table.not_running", game=game_id)
+        if game.turn != turn:
+            raise RuleError("order.stale_buttons", turn=turn, current=game.turn)
+    except RuleError as exc:
+        await interaction.response.edit_message(content="⚠️ " + replies.reason(exc, lang), view=None)
+        return
+    ctx = _Context(game, seat, lang)
+    lines = draft_of(interaction.message.content if interaction.message else "")
+    if what == "seal":
+        await _seal(interaction, bot, ctx, lines)
+        return
+    if what == "undo":
+        lines = lines[:-1]
+    elif what == "clear":
+        lines = []
+    step_view = _next(ctx, what, arg, values, lines)
+    if isinstance(step_view, discord.ui.View):
+        await interaction.response.edit_message(content=_message(ctx, lines), view=step_view)
+        return
+    new_lines = step_view
+    note = ""
+    try:
+        ctx.check(new_lines)
+        lines = new_lines
+    except RuleError as exc:
+        note = "⚠️ " + replies.reason(exc, lang)
+    await interaction.response.edit_message(
+        content=_message(ctx, lines, note), view=_main_view(ctx, lines)
+    )
+
+
+def _next(
+    ctx: _Context, what: str, arg: str, values: Sequence[str], lines: list[str]
+) -> discord.ui.View | list[str]:
+    """Either the next question to ask (a view) or the draft with the picked line added."""
+    lang = ctx.lang
+    value = values[0] if values else ""
+    if what in ("undo", "clear", "back"):
+        return lines
+    if what == "master":
+        rest = lines[0].split()[2:] if lines else []
+        return [" ".join(["roster", value, *rest])]
+    if what == "pool":
+        chosen = lines[0].split()[1:2] if lines else []
+        if not chosen:
+            chosen = [master.presets()[0].id]
+        return [" ".join(["roster", *chosen, *values])]
+    if what == "deploy":
+        taken = {line.split()[1] for line in lines if len(line.split()) > 1}
+        zone = (ctx.view["map"].get("zones") or {}).get(ctx.seat) or []
+        occupied = {u.get("square") for u in ctx.units.values()}
+        free = [sq for sq in zone if sq not in taken and sq not in occupied]
+        return _squares_view(ctx, "place", value, free, t(lang, "tactics.builder.pick_square"))
+    if what in ("place", "colplace"):
+        if what == "colplace":
+            return _column_pick(ctx, "place", arg, value, lines)
+        return [*lines, f"{arg} {value}"]
+    if what == "unit":
+        squares = ctx.rules.reachable(ctx.state, value)
+        return _squares_view(ctx, "dest", value, squares, t(lang, "tactics.builder.pick_dest"))
+    if what in ("dest", "coldest"):
+        if what == "coldest":
+            return _column_pick(ctx, "dest", arg, value, lines)
+        origin = ctx.units[arg]["square"]
+        return _actions_view(ctx, arg, origin, value)
+    if what == "act":
+        uid, origin, dest = arg.split(".")
+        move = f" {origin}>{dest}" if dest != origin else f" {origin}"
+        action = "" if value == "wait" else f" {value}"
+        return [*lines, f"{uid}{move}{action}"]
+    if what == "summon":
+        zone = (ctx.view["map"].get("zones") or {}).get(ctx.seat) or []
+        occupied = {u.get("square") for u in ctx.units.values() if u.get("status") == "board"}
+        free = [sq for sq in zone if sq not in occupied]
+        return _squares_view(ctx, "summonto", value, free, t(lang, "tactics.builder.pick_square"))
+    if what in ("summonto", "colsummonto"):
+        if what == "colsummonto":
+            return _column_pick(ctx, "summonto", arg, value, lines)
+        return [f"summon {arg} {value}", *lines]
+    return lines
+
+
+def _column_pick(
+    ctx: _Context, what: str, arg: str, column: str, lines: list[str]
+) -> discord.ui.View | list[str]:
+    """After a column was chosen: the squares of that column the earlier question allowed."""
+    if what == "dest":
+        squares = ctx.rules.reachable(ctx.state, arg)
+    else:
+        zone = (ctx.view["map"].get("zones") or {}).get(ctx.seat) or []
+        occupied = {u.get("square") for u in ctx.units.values() if u.get("status") == "board"}
+        squares = [sq for sq in zone if sq not in occupied]
+    in_column = [sq for sq in squares if re.match(r"[A-Z]+", sq)[0] == column]  # type: ignore[index]
+    return _squares_view(ctx, what, arg, in_column, t(ctx.lang, "tactics.builder.pick_square"))
+
+
+async def _seal(
+    interaction: discord.Interaction[Any], bot: RefereeBot, ctx: _Context, lines: list[str]
+) -> None:
+    text = sheet_text(ctx.step, lines)
+    try:
+        result = await bot.table.submit(ctx.game.id, interaction.user.id, text, source="builder")
+    except RuleError as exc:
+        await interaction.response.edit_message(
+            content=_message(ctx, lines, "⚠️ " + replies.reason(exc, ctx.lang)),
+            view=_main_view(ctx, lines),
+        )
+        return
+    sealed = "\n".join(f"{i}. {_pretty(ctx, line)}" for i, line in enumerate(lines, start=1))
+    await interaction.response.edit_message(
+        content=(sealed + "\n" if sealed else "") + replies.order_ack(result, ctx.lang),
+        view=None,
+    )

@@ -1,0 +1,196 @@
+"""Tactics' Discord adapter: ``/tactics challenge``, ``/tactics rules``, ``/tactics units``,
+``/tactics maps``, and the DM sheet builder behind the prompt's button. Orders, deadlines, the board
+and the log are the shared table's, driven by the pure engine in ``rules.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import normalize_lang, t
+from bot.i18n.translator import localized_params, ls
+from bot.ruleset import RuleError
+from bot.table import Player
+from bot.views import ChallengeButton
+from cogs.tactics import builder, maps, units
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+
+DEFAULT_TURN_MINUTES = 10  # the digest's time limit per sheet
+DEFAULT_COST_CAP = 18
+
+
+async def map_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    lang = normalize_lang(str(interaction.locale))
+    found = []
+    for name in maps.names():
+        shown = maps.load(name).title(lang)
+        if current.lower() in name.lower() or current in shown:
+            found.append(app_commands.Choice(name=f"{shown} ({name})"[:100], value=name))
+    return found[:25]
+
+
+class TacticsCog(commands.Cog):
+    tactics = app_commands.Group(
+        name=ls("tactics", "cmd.tactics"),
+        description=ls(
+            "Master-unit tactics: secret action sheets, mana and DP", "cmd.tactics.desc"
+        ),
+    )
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        bot.sheet_builders["tactics"] = builder.open_builder
+        bot.add_dynamic_items(*builder.DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.sheet_builders.pop("tactics", None)
+        self.bot.remove_dynamic_items(*builder.DYNAMIC_ITEMS)
+
+    @tactics.command(
+        name=ls("challenge", "cmd.tactics.challenge"),
+        description=ls(
+            "Challenge a player to a friendly tactics match here", "cmd.tactics.challenge.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        opponent=ls("Who you challenge", "cmd.opt.opponent"),
+        map=ls("The map (default: the 10×10 standard map)", "cmd.opt.map"),
+        minutes=ls("Minutes per sheet (0 = no deadline)", "cmd.opt.turn_minutes"),
+        cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
+        tie_break=ls("How equal DP after the last turn is decided", "cmd.opt.tie_break"),
+    )
+    @app_commands.choices(
+        tie_break=[
+            app_commands.Choice(name=ls("Draw", "cmd.choice.tie_break.none"), value="none"),
+            app_commands.Choice(name=ls("Remaining HP", "cmd.choice.tie_break.hp"), value="hp"),
+        ]
+    )
+    @app_commands.autocomplete(map=map_autocomplete)
+    @localized_params
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        opponent: discord.Member,
+        map: str | None = None,
+        minutes: app_commands.Range[int, 0, 10080] = DEFAULT_TURN_MINUTES,
+        cost_cap: app_commands.Range[int, 1, 60] = DEFAULT_COST_CAP,
+        tie_break: str = "none",
+    ) -> None:
+        await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        if opponent.bot:
+            raise RuleError("challenge.no_bots")
+        options = {"map": map or maps.DEFAULT, "cost_cap": cost_cap, "tie_break": tie_break}
+        game = await self.bot.table.challenge(
+            "tactics",
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            players=[
+                Player(interaction.user.id, interaction.user.display_name),
+                Player(opponent.id, opponent.display_name),
+            ],
+            options=options,
+            turn_seconds=minutes * 60 or None,
+        )
+        lang = await self.bot.table.language(interaction.guild_id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ChallengeButton.make(game.id, "accept", lang))
+        view.add_item(ChallengeButton.make(game.id, "decline", lang))
+        await interaction.response.send_message(
+            t(
+                lang,
+                "tactics.challenge",
+                challenger=interaction.user.mention,
+                opponent=opponent.mention,
+                game=game.id,
+                map=maps.load(options["map"]).title(lang),
+                minutes=minutes or "∞",
+                cap=cost_cap,
+            ),
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+        )
+
+    @tactics.command(
+        name=ls("rules", "cmd.tactics.rules"),
+        description=ls("How a match runs and how to write a sheet", "cmd.tactics.rules.desc"),
+    )
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        lang = normalize_lang(str(interaction.locale))
+        await interaction.response.send_message(t(lang, "tactics.how_to_play"), ephemeral=True)
+
+    @tactics.command(
+        name=ls("units", "cmd.tactics.units"),
+        description=ls(
+            "The starter pool: every unit's cost, stats and ability", "cmd.tactics.units.desc"
+        ),
+    )
+    async def units_command(self, interaction: discord.Interaction[Any]) -> None:
+        lang = normalize_lang(str(interaction.locale))
+        embed = discord.Embed(title=t(lang, "tactics.units.title"), colour=0x4A90D9)
+        lines = [units_line(unit, lang) for unit in units.pool()]
+        # Embed descriptions hold 4,096 characters; the pool is listed in as many as it needs.
+        chunk: list[str] = []
+        for line in lines:
+            if sum(len(x) + 1 for x in chunk) + len(line) > 1000:
+                embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
+                chunk = []
+            chunk.append(line)
+        if chunk:
+            embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
+        embed.set_footer(text=t(lang, "tactics.units.footer"))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @tactics.command(
+        name=ls("maps", "cmd.tactics.maps"),
+        description=ls("The maps a match can be played on", "cmd.tactics.maps.desc"),
+    )
+    async def maps_command(self, interaction: discord.Interaction[Any]) -> None:
+        lang = normalize_lang(str(interaction.locale))
+        lines = []
+        for name in maps.names():
+            board_map = maps.load(name)
+            lines.append(
+                t(
+                    lang,
+                    "tactics.maps.line",
+                    name=name,
+                    title=board_map.title(lang),
+                    width=board_map.width,
+                    height=board_map.height,
+                )
+            )
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+def units_line(unit: Any, lang: str) -> str:
+    """One pool unit on one line: name, cost, stats, ability."""
+    ability = ""
+    if unit.ability is not None:
+        ability = t(
+            lang,
+            "tactics.units.ability",
+            name=unit.ability.name.get(lang) or unit.ability.name["en"],
+            mana=unit.ability.mana,
+        )
+    return t(
+        lang,
+        "tactics.units.line",
+        name=unit.name.get(lang) or unit.name["en"],
+        id=unit.id,
+        cost=unit.cost,
+        hp=unit.hp,
+        atk=unit.atk,
+        defence=unit.defence,
+        move=unit.move,
+        range=f"{unit.range[0]}-{unit.range[1]}",
+        ability=ability,
+    )

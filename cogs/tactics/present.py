@@ -1,0 +1,215 @@
+"""How tactics reads and looks: step names, the tally, event sentences, DM lines, the board.
+
+Pure (i18n and the renderer only). Events name units by id (``A2``); the sentence shows the unit's
+name in the reader's language with its id (``Knight A2``), so two knights stay apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.i18n import has, t
+from cogs.tactics import board
+
+# The DM's prompt offers a step-by-step sheet builder (one button) instead of order buttons.
+SHEET_BUILDER = True
+SEATS = ("A", "B")
+
+
+def title(lang: str) -> str:
+    return t(lang, "tactics.title")
+
+
+def step_name(view: Mapping[str, Any], lang: str) -> str:
+    step = view.get("step")
+    if step in ("roster", "deploy"):
+        return t(lang, f"tactics.step.{step}")
+    return t(lang, "tactics.step.turn", turn=view.get("turn", 0), max=view.get("max_turns", 10))
+
+
+def unit_label(unit: Mapping[str, Any] | None, lang: str, fallback: str = "?") -> str:
+    """``Knight A2`` (the name in ``lang``, then the id that tells copies apart)."""
+    if not unit:
+        return fallback
+    names = unit.get("name") or {}
+    name = names.get(lang) or names.get("en") or unit.get("kind") or ""
+    return f"{name} {unit.get('id', '')}".strip()
+
+
+def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    fields = []
+    mana = view.get("mana") or {}
+    for seat in SEATS:
+        current, maximum = (mana.get(seat) or [0, 0])[:2]
+        value = t(
+            lang,
+            "tactics.tally.side",
+            dp=(view.get("dp") or {}).get(seat, 0),
+            mana=current,
+            max=maximum,
+            alive=(view.get("alive") or {}).get(seat, 0),
+        )
+        if view.get("first") == seat:
+            value += "\n" + t(lang, "tactics.tally.first")
+        fields.append((f"{seat} · {names.get(seat, seat)}", value))
+    if view.get("step") == "play" or view.get("outcome"):
+        turn_value = t(
+            lang, "tactics.tally.turn_value", turn=view.get("turn", 0), max=view.get("max_turns")
+        )
+        if view.get("summon_turn"):
+            turn_value += "\n" + t(lang, "tactics.tally.summon_turn")
+        fields.append((t(lang, "tactics.tally.turn"), turn_value))
+    return fields
+
+
+def _units_by_id(events: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """Units the events describe (``tactics.revealed`` lists them; others carry ``names``)."""
+    known: dict[str, Mapping[str, Any]] = {}
+    for event in events:
+        for unit in event.get("units") or ():
+            if isinstance(unit, Mapping) and "id" in unit:
+                known[str(unit["id"])] = unit
+        for uid, name in (event.get("names") or {}).items():
+            known.setdefault(uid, {"id": uid, "name": name})
+    return known
+
+
+UNIT_FIELDS = ("unit", "target_unit", "killer")
+QUIET = ("mana",)
+
+
+def _params(
+    event: Mapping[str, Any], lang: str, units: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for key, value in event.items():
+        if key in ("type", "names", "units"):
+            continue
+        if key in UNIT_FIELDS and isinstance(value, str):
+            params[key] = unit_label(units.get(value) or _named(event, value), lang, value)
+        elif key == "reason" and isinstance(value, str):
+            params[key] = t(lang, value) if has(value) else value
+        elif isinstance(value, Mapping) and set(value) <= {"en", "ja"}:
+            params[key] = value.get(lang) or value.get("en") or ""
+        elif key == "path" and isinstance(value, list):
+            params[key] = "→".join(map(str, value))
+        elif isinstance(value, list) and all(isinstance(v, int) for v in value):
+            params[key] = "·".join(map(str, value)) or "—"
+        else:
+            params[key] = value
+    return params
+
+
+def _named(event: Mapping[str, Any], uid: str) -> Mapping[str, Any] | None:
+    name = (event.get("names") or {}).get(uid)
+    return {"id": uid, "name": name} if name else None
+
+
+def event_lines(
+    events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+) -> list[str]:
+    units = _units_by_id(events)
+    lines: list[str] = []
+    for event in events:
+        kind = str(event["type"])
+        # Nothing moved: "only moves" would mislead, the sentence says the unit does not act.
+        quiet_move = kind == "fallback.move_only" and not event.get("moved", True)
+        key = "tactics.event." + ("fallback.no_action" if quiet_move else kind)
+        if not has(key) or kind in QUIET:
+            continue  # bookkeeping the log does not need (the tally shows the mana)
+        params = _params(event, lang, units)
+        params.update(_derived(event, lang, names))
+        if kind == "phase":
+            lines.append("")
+            lines.append("**" + t(lang, key, **params) + "**")
+            continue
+        lines.append("• " + t(lang, key, **params))
+    while lines and not lines[0]:
+        lines.pop(0)
+    return lines
+
+
+def _derived(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> dict[str, Any]:
+    """Parameters some sentences need that are not fields of the event as such."""
+    kind = str(event["type"])
+    extra: dict[str, Any] = {}
+    if "seat" in event:
+        extra["player"] = names.get(str(event["seat"]), str(event["seat"]))
+    if kind == "first":
+        dice = event.get("dice") or {}
+        extra["dice_a"] = "·".join(map(str, dice.get("A", []))) or "—"
+        extra["dice_b"] = "·".join(map(str, dice.get("B", []))) or "—"
+    elif kind == "deployed":
+        extra["count"] = len(event.get("units") or ())
+    elif kind == "death":
+        extra["dp_text"] = (
+            t(lang, "tactics.event.death.friendly")
+            if event.get("friendly")
+            else t(
+                lang, "tactics.event.death.dp", points=event.get("points"), dp_to=event.get("dp_to")
+            )
+        )
+    elif kind == "end":
+        result = event.get("outcome")
+        extra["result"] = (
+            t(lang, "tactics.end.draw")
+            if result == "draw"
+            else t(lang, "tactics.end.win", player=names.get(str(result), str(result)), seat=result)
+        )
+        dp = event.get("dp") or {}
+        extra["dp_a"], extra["dp_b"] = dp.get("A", 0), dp.get("B", 0)
+        extra["how"] = t(lang, f"tactics.end.how.{event.get('reason', 'dp')}")
+    return extra
+
+
+def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """What only this seat is told in its DM: its step's task and its own units' state."""
+    step = view.get("step")
+    lines = []
+    if step == "roster":
+        lines.append(t(lang, "tactics.dm.roster", cap=view.get("cost_cap", 18)))
+        return lines
+    if step == "deploy":
+        mine = [u for u in view.get("units") or () if u.get("side") == seat]
+        roster = ", ".join(f"{unit_label(u, lang)} ({u.get('cost')})" for u in mine)
+        zone = (view.get("map") or {}).get("zones", {}).get(seat) or []
+        lines.append(t(lang, "tactics.dm.deploy", cap=view.get("cost_cap", 18), roster=roster))
+        if zone:
+            lines.append(t(lang, "tactics.dm.zone", first=zone[0], last=zone[-1]))
+        return lines
+    # Mana refills to min(turn, 10) at the start of the phase: that is what this sheet may spend.
+    turn = int(view.get("turn") or 0)
+    lines.append(t(lang, "tactics.dm.mana", mana=min(max(turn, 1), 10)))
+    for unit in view.get("units") or ():
+        if unit.get("side") != seat or unit.get("status", "board") != "board":
+            continue
+        marks = " 💤" if unit.get("exhausted") else ""
+        lines.append(
+            t(
+                lang,
+                "tactics.dm.unit",
+                unit=unit_label(unit, lang),
+                square=unit.get("square") or "—",
+                hp=unit.get("hp"),
+                max=unit.get("max_hp"),
+            )
+            + marks
+        )
+    if view.get("summon_turn"):
+        reserve = [
+            unit_label(u, lang)
+            for u in view.get("units") or ()
+            if u.get("side") == seat and u.get("status") == "reserve"
+        ]
+        if reserve:
+            lines.append(t(lang, "tactics.dm.summon", units=", ".join(reserve)))
+    return lines
+
+
+def order_help(lang: str) -> str:
+    return t(lang, "tactics.dm.help")
+
+
+def render_board(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
+    return board.render(view, lang, dict(names))

@@ -1,0 +1,1235 @@
+"""Master-unit tactics (``../shared/rules/tactics.md``): the pure rules engine.
+
+Steps (each is one "turn" of the framework, both seats order at once):
+
+1. ``roster`` (friendly matches only; skipped when the options carry league rosters): a master
+   preset and 1–9 pool units each (``warlord knight knight archer``).
+2. ``deploy``: a lineup of 1–5 roster units, total cost at most the cap, each on a free square of
+   the side's zone (``knight C9, archer D9``); both revealed together, dice decide who goes first.
+3. ``play`` turns 1..10: an action sheet per side, one line per unit (``knight C4>C6 attack D6``,
+   ``剣士 C4→C6 攻撃 D6``, ``魔導士 待機``, ``summon knight A9`` on turns 3 and 7).
+
+Events (``Event(type, data)``; units by id, squares as labels; logged as ``tactics.event.<type>``):
+``rosters`` {units: [unit view…]} · ``deployed`` {seat, units: [{unit, square}]} ·
+``first`` {dice: {A: [..], B: [..]}, seat} · ``phase`` {seat, turn} ·
+``mana`` {seat, mana, max} · ``summon`` {unit, to, cost} ·
+``move`` {unit, from, to, path} ·
+``attack`` {unit, target_unit, square, damage, hp} ·
+``ability`` {unit, ability: {en, ja}, square, mana} · ``damage`` {unit, damage, hp}
+· ``heal`` {unit, amount, hp} · ``push``/``pull`` {unit, from, to} ·
+``stat`` {unit, stat, delta, turns} · ``teleport`` {unit, from, to} ·
+``revive`` {unit, to, hp} · ``obstacle`` {unit, square} ·
+``death`` {unit, killer, friendly, dp_to, points} · ``wait`` {unit} ·
+``fallback.no_move`` {unit, to, reason} ·
+``fallback.move_only`` {unit, reason, moved} ·
+``fallback.gone`` {unit} · ``fallback.no_summon`` {unit, reason} ·
+``resigned`` {seat} · ``end`` {outcome, reason, dp}.
+Every event carries ``names`` {unit id: {en, ja}} for the units it mentions.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import unicodedata
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.dice import Dice
+from bot.render.squaregrid import label, try_parse
+from bot.ruleset import DRAW, Event, OrderRejected, RuleError, StateError
+from cogs.tactics import effects, maps, master, units
+from cogs.tactics.units import UnitType
+
+NAME = "tactics"
+SEATS = ("A", "B")
+SCHEMA_VERSION = 1
+MAX_TURNS = 10
+SUMMON_TURNS = (3, 7)
+MAX_MANA = 10
+ROSTER_MAX = 9
+MAX_COPIES = 2
+LINEUP = (1, 5)
+DEFAULT_CAP = 18
+MAX_ORDER_CHARS = 1500
+TIE_BREAKS = ("none", "hp")
+DEFAULT_ROSTER = (
+    "knight",
+    "archer",
+    "cleric",
+    "lancer",
+    "mage",
+    "guardian",
+    "thief",
+    "scout",
+    "brute",
+)
+
+Square = tuple[int, int]
+
+
+class OptionError(RuleError):
+    pass
+
+
+def _other(seat: str) -> str:
+    return "B" if seat == "A" else "A"
+
+
+# --- state ------------------------------------------------------------------------------------
+
+
+@dataclass
+class StatEffect:
+    stat: str
+    delta: int
+    turns: int
+
+
+@dataclass
+class Unit:
+    id: str
+    side: str
+    type: UnitType
+    hp: int
+    status: str = "reserve"  # reserve | board | dead
+    square: Square | None = None
+    exhausted_turn: int = 0  # the turn in which it may not act (after an ability)
+    effects: list[StatEffect] = field(default_factory=list)
+    deaths: int = 0
+
+    def stat(self, name: str) -> int:
+        base = {"atk": self.type.atk, "def": self.type.defence, "move": self.type.move}[name]
+        return max(0, base + sum(e.delta for e in self.effects if e.stat == name))
+
+    @property
+    def on_board(self) -> bool:
+        return self.status == "board"
+
+
+@dataclass
+class TacticsState:
+    game_id: str
+    options: dict[str, Any]
+    step: str  # roster | deploy | play | finished
+    step_no: int = 0  # the framework's turn: steps opened so far
+    resolved: int = 0  # steps resolved so far
+    turn: int = 0  # the game turn, 1..max_turns during play
+    first: str | None = None
+    units: dict[str, Unit] = field(default_factory=dict)
+    dp: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    mana: dict[str, list[int]] = field(default_factory=lambda: {"A": [0, 0], "B": [0, 0]})
+    placed_obstacles: list[Square] = field(default_factory=list)
+    fallen: list[str] = field(default_factory=list)  # unit ids in order of death
+    last: list[dict[str, Any]] = field(default_factory=list)
+    winner: str | None = None
+    end_reason: str | None = None
+
+    @property
+    def map(self) -> maps.Map:
+        return maps.load(self.options.get("map", maps.DEFAULT))
+
+    @property
+    def cap(self) -> int:
+        return int(self.options.get("cost_cap", DEFAULT_CAP))
+
+    @property
+    def max_turns(self) -> int:
+        return int(self.options.get("turns", MAX_TURNS))
+
+    def obstacles(self) -> set[Square]:
+        return set(self.map.obstacles) | set(self.placed_obstacles)
+
+    def unit_at(self, sq: Square) -> Unit | None:
+        for unit in self.units.values():
+            if unit.on_board and unit.square == sq:
+                return unit
+        return None
+
+    def side_units(self, seat: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == seat]
+
+
+# --- options and setup ------------------------------------------------------------------------
+
+
+def _roster_types(entry: Mapping[str, Any]) -> list[UnitType]:
+    """A league roster ``{"master": preset id or design, "units": [pool ids]}`` as unit types."""
+    raw_master = entry.get("master")
+    if isinstance(raw_master, str):
+        found = master.preset(raw_master)
+        if found is None:
+            raise OptionError("tactics.option.unknown_master", name=raw_master)
+        boss = found
+    elif isinstance(raw_master, Mapping):
+        boss = master.design(raw_master)
+    else:
+        raise OptionError("tactics.option.no_master")
+    chosen = []
+    for unit_id in entry.get("units") or ():
+        unit = units.by_id(str(unit_id))
+        if unit is None:
+            raise OptionError("tactics.option.unknown_unit", name=unit_id)
+        chosen.append(unit)
+    if not 1 <= len(chosen) <= ROSTER_MAX:
+        raise OptionError("tactics.option.roster_size", max=ROSTER_MAX)
+    return [boss, *chosen]
+
+
+def check_options(options: Mapping[str, Any]) -> None:
+    maps.load(str(options.get("map", maps.DEFAULT)))
+    cap = options.get("cost_cap", DEFAULT_CAP)
+    if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= 60:
+        raise OptionError("tactics.option.cap", value=cap)
+    if options.get("tie_break", "none") not in TIE_BREAKS:
+        raise OptionError("tactics.option.tie_break", value=options.get("tie_break"))
+    turns = options.get("turns", MAX_TURNS)
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 30:
+        raise OptionError("tactics.option.turns", value=turns)
+    rosters = options.get("rosters")
+    if rosters is not None:
+        if not isinstance(rosters, Mapping) or set(rosters) != set(SEATS):
+            raise OptionError("tactics.option.rosters")
+        for seat in SEATS:
+            _roster_types(rosters[seat])
+
+
+def _set_roster(state: TacticsState, seat: str, types: Sequence[UnitType]) -> None:
+    for index, unit_type in enumerate(types, start=1):
+        uid = f"{seat}{index}"
+        state.units[uid] = Unit(uid, seat, unit_type, unit_type.hp)
+
+
+def new_game(
+    game_id: str, seats: Sequence[str], options: Mapping[str, Any], dice: Dice
+) -> TacticsState:
+    if tuple(seats) != SEATS:
+        raise OptionError("tactics.option.seats")
+    check_options(options)
+    state = TacticsState(str(game_id), dict(options), "roster")
+    rosters = options.get("rosters")
+    if rosters:
+        for seat in SEATS:
+            _set_roster(state, seat, _roster_types(rosters[seat]))
+        state.step = "deploy"
+    return state
+
+
+def start_turn(state: TacticsState, dice: Dice) -> tuple[TacticsState, list[Event]]:
+    new = copy.deepcopy(state)
+    new.step_no += 1
+    return new, []
+
+
+def awaiting(state: TacticsState) -> list[str]:
+    if state.step == "finished" or state.step_no <= state.resolved:
+        return []
+    return list(SEATS)
+
+
+def turn(state: TacticsState) -> int:
+    return state.step_no
+
+
+def outcome(state: TacticsState) -> str | None:
+    return state.winner
+
+
+# --- text -------------------------------------------------------------------------------------
+
+_ARROWS = re.compile(r"->|→|⇒|＞|>")
+_CJK = r"\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+_BOUNDARY = re.compile(rf"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
+KEYWORDS = {
+    "attack": "attack",
+    "atk": "attack",
+    "攻撃": "attack",
+    "ability": "ability",
+    "skill": "ability",
+    "能力": "ability",
+    "特技": "ability",
+    "wait": "wait",
+    "stay": "wait",
+    "待機": "wait",
+    "summon": "summon",
+    "召喚": "summon",
+    "roster": "roster",
+    "ロスター": "roster",
+}
+_JA_SUFFIXES = ("待機", "攻撃", "能力", "特技")
+
+
+def _normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = _ARROWS.sub(" > ", text)
+    return _BOUNDARY.sub(" ", text)
+
+
+def _words(line: str) -> list[str]:
+    words: list[str] = []
+    for word in re.split(r"[\s,、・]+", line.strip()):
+        if not word:
+            continue
+        for suffix in _JA_SUFFIXES:  # "魔導士待機" → "魔導士", "待機"
+            if word.endswith(suffix) and word != suffix:
+                words += [word[: -len(suffix)], suffix]
+                break
+        else:
+            words.append(word)
+    return words
+
+
+def _square(word: str, state: TacticsState) -> Square | None:
+    sq = try_parse(word)
+    if sq is None or not state.map.inside(sq):
+        return None
+    return sq
+
+
+def _names_of(unit_type: UnitType) -> set[str]:
+    return {unit_type.id.lower(), *(n.lower() for n in unit_type.name.values())}
+
+
+@dataclass(frozen=True)
+class Line:
+    unit: str
+    dest: Square | None = None  # None: no move
+    action: str = "wait"  # wait | attack | ability | summon
+    target: Square | None = None
+
+    def canonical(self) -> str:
+        if self.action == "summon":
+            return f"summon {self.unit} {label(self.target)}"  # type: ignore[arg-type]
+        parts = [self.unit]
+        if self.dest is not None:
+            parts.append(f">{label(self.dest)}")
+        if self.action in ("attack", "ability"):
+            parts.append(self.action)
+            if self.target is not None:
+                parts.append(label(self.target))
+        elif self.action == "wait":
+            parts.append("wait")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Order:
+    step: str
+    lines: tuple[Line, ...] = ()
+    roster: tuple[str, ...] = ()  # master preset id then pool ids
+
+    def canonical(self) -> str:
+        if self.step == "roster":
+            return "roster " + " ".join(self.roster)
+        if self.step == "deploy":
+            return ", ".join(f"{ln.unit} {label(ln.dest)}" for ln in self.lines)  # type: ignore[arg-type]
+        return "\n".join(ln.canonical() for ln in self.lines) or "wait"
+
+
+def _reject(key: str, **params: Any) -> OrderRejected:
+    return OrderRejected(f"tactics.reject.{key}", **params)
+
+
+def _resolve_unit(state: TacticsState, seat: str, word: str, origin: Square | None) -> Unit:
+    """The unit ``word`` names (id or name in either language) among ``seat``'s."""
+    low = word.lower()
+    by_id = state.units.get(word.upper())
+    if by_id is not None:
+        if by_id.side != seat:
+            raise _reject("enemy_unit", unit=by_id.id)
+        return by_id
+    mine = [u for u in state.side_units(seat) if low in _names_of(u.type)]
+    if not mine:
+        if any(low in _names_of(u.type) for u in state.side_units(_other(seat))):
+            raise _reject("enemy_unit", unit=word)
+        raise _reject("unknown_unit", name=word)
+    if len(mine) > 1 and origin is not None:
+        mine = [u for u in mine if u.square == origin] or mine
+    living = [u for u in mine if u.status != "dead"]
+    if len(living) > 1:
+        on_board = [u for u in living if u.on_board]
+        if len(on_board) == 1 and state.step == "play":
+            return on_board[0]
+        raise _reject("ambiguous", name=word, ids=", ".join(u.id for u in living))
+    return (living or mine)[0]
+
+
+def parse(state: TacticsState, seat: str, text: str) -> Order:
+    if seat not in SEATS:
+        raise _reject("not_seated")
+    if state.step == "finished":
+        raise _reject("finished")
+    if not isinstance(text, str) or len(text) > MAX_ORDER_CHARS:
+        raise _reject("too_long", limit=MAX_ORDER_CHARS)
+    normal = _normalise(text)
+    if state.step == "roster":
+        return _parse_roster(state, normal)
+    if state.step == "deploy":
+        return _parse_deploy(state, seat, normal)
+    return _parse_sheet(state, seat, normal)
+
+
+def _parse_roster(state: TacticsState, text: str) -> Order:
+    words = [w for w in _words(text) if KEYWORDS.get(w.lower()) != "roster"]
+    if not words:
+        raise _reject("empty")
+    boss: str | None = None
+    chosen: list[str] = []
+    for word in words:
+        low = word.lower()
+        found_master = next((p for p in master.presets() if low in _names_of(p)), None)
+        if found_master is not None:
+            if boss is not None:
+                raise _reject("two_masters")
+            boss = found_master.id
+            continue
+        found = next((u for u in units.pool() if low in _names_of(u)), None)
+        if found is None:
+            raise _reject("unknown_unit", name=word)
+        chosen.append(found.id)
+    if boss is None:
+        raise _reject("no_master", known=", ".join(p.name["en"] for p in master.presets()))
+    if not 1 <= len(chosen) <= ROSTER_MAX:
+        raise _reject("roster_size", count=len(chosen), max=ROSTER_MAX)
+    for unit_id in set(chosen):
+        if chosen.count(unit_id) > MAX_COPIES:
+            raise _reject("too_many_copies", name=unit_id, max=MAX_COPIES)
+    return Order("roster", roster=(boss, *chosen))
+
+
+def _parse_deploy(state: TacticsState, seat: str, text: str) -> Order:
+    entries = [e for e in re.split(r"[,、;\n]+", text) if e.strip()]
+    if not entries:
+        raise _reject("empty")
+    lines: list[Line] = []
+    zone = set(state.map.zones[seat])
+    for entry in entries:
+        words = _words(entry)
+        if len(words) != 2:
+            raise _reject("deploy_syntax", entry=entry.strip())
+        sq = _square(words[1], state)
+        if sq is None:
+            raise _reject("bad_square", square=words[1])
+        taken = {ln.unit for ln in lines}
+        unit = _pick_undeployed(state, seat, words[0], taken)
+        if sq not in zone:
+            raise _reject("not_in_zone", square=label(sq))
+        if sq in state.obstacles() or any(ln.dest == sq for ln in lines):
+            raise _reject("occupied", square=label(sq))
+        lines.append(Line(unit.id, sq))
+    if not LINEUP[0] <= len(lines) <= LINEUP[1]:
+        raise _reject("lineup_size", count=len(lines), max=LINEUP[1])
+    cost = sum(state.units[ln.unit].type.cost for ln in lines)
+    if cost > state.cap:
+        raise _reject("over_cap", cost=cost, cap=state.cap)
+    return Order("deploy", tuple(lines))
+
+
+def _pick_undeployed(state: TacticsState, seat: str, word: str, taken: set[str]) -> Unit:
+    """For a lineup, ``knight`` twice means both knights: the first not yet taken."""
+    by_id = state.units.get(word.upper())
+    if by_id is not None:
+        if by_id.side != seat:
+            raise _reject("enemy_unit", unit=by_id.id)
+        if by_id.id in taken:
+            raise _reject("duplicate_line", unit=by_id.id)
+        return by_id
+    low = word.lower()
+    mine = [u for u in state.side_units(seat) if low in _names_of(u.type)]
+    if not mine:
+        raise _reject("unknown_unit", name=word)
+    free = [u for u in mine if u.id not in taken]
+    if not free:
+        raise _reject("duplicate_line", unit=mine[0].id)
+    return free[0]
+
+
+def _parse_sheet(state: TacticsState, seat: str, text: str) -> Order:
+    raw_lines = [ln for ln in re.split(r"[\n;；]+", text) if ln.strip()]
+    lines: list[Line] = []
+    if [w.lower() for ln in raw_lines for w in _words(ln)] in ([], ["wait"], ["待機"]):
+        return Order("play", ())
+    for raw in raw_lines:
+        words = _words(raw)
+        if KEYWORDS.get(words[0].lower()) == "summon":
+            lines.append(_parse_summon(state, seat, words[1:]))
+        else:
+            lines.append(_parse_line(state, seat, words))
+    order = Order("play", tuple(lines))
+    _check_sheet(state, seat, order)
+    return order
+
+
+def _parse_summon(state: TacticsState, seat: str, words: list[str]) -> Line:
+    if len(words) != 2:
+        raise _reject("summon_syntax")
+    sq = _square(words[1], state)
+    if sq is None:
+        raise _reject("bad_square", square=words[1])
+    candidates = [
+        u
+        for u in state.side_units(seat)
+        if u.status == "reserve"
+        and (u.id == words[0].upper() or words[0].lower() in _names_of(u.type))
+    ]
+    if not candidates:
+        unit = _resolve_unit(state, seat, words[0], None)
+        raise _reject("not_in_reserve", unit=unit.id)
+    return Line(candidates[0].id, None, "summon", sq)
+
+
+def _parse_line(state: TacticsState, seat: str, words: list[str]) -> Line:
+    rest = words[1:]
+    origin = dest = target = None
+    action = "wait"
+    if (
+        rest
+        and rest[0] != ">"
+        and _square(rest[0], state) is not None
+        and KEYWORDS.get(rest[0].lower()) is None
+    ):
+        origin = _square(rest[0], state)
+        rest = rest[1:]
+    if rest and rest[0] == ">":
+        if len(rest) < 2 or _square(rest[1], state) is None:
+            raise _reject("bad_square", square=rest[1] if len(rest) > 1 else "")
+        dest = _square(rest[1], state)
+        rest = rest[2:]
+    unit = _resolve_unit(state, seat, words[0], origin)
+    if rest:
+        keyword = KEYWORDS.get(rest[0].lower())
+        if keyword not in ("attack", "ability", "wait"):
+            raise _reject("unknown_word", word=rest[0])
+        action = keyword
+        rest = rest[1:]
+        if action in ("attack", "ability") and rest:
+            target = _square(rest[0], state)
+            if target is None:
+                raise _reject("bad_square", square=rest[0])
+            rest = rest[1:]
+        if rest:
+            raise _reject("unknown_word", word=rest[0])
+    if origin is not None and unit.on_board and unit.square != origin:
+        raise _reject("wrong_origin", unit=unit.id, square=label(origin), actual=label(unit.square))  # type: ignore[arg-type]
+    if dest == unit.square:
+        dest = None
+    return Line(unit.id, dest, action, target)
+
+
+def _check_sheet(state: TacticsState, seat: str, order: Order) -> None:
+    """Everything a sheet can be refused for now, judged on the board as it stands."""
+    seen: set[str] = set()
+    mana = min(state.turn, MAX_MANA)
+    positions = {u.id: u.square for u in state.units.values() if u.on_board}
+    summons = [ln for ln in order.lines if ln.action == "summon"]
+    if summons:
+        if state.turn not in SUMMON_TURNS:
+            raise _reject("summon_not_now", turns="3, 7")
+        if len(summons) > 1:
+            raise _reject("two_summons")
+        line = summons[0]
+        unit = state.units[line.unit]
+        if line.target not in state.map.zones[seat]:
+            raise _reject("not_in_zone", square=label(line.target))  # type: ignore[arg-type]
+        if line.target in state.obstacles() or line.target in positions.values():
+            raise _reject("occupied", square=label(line.target))  # type: ignore[arg-type]
+        mana -= unit.type.cost
+        if mana < 0:
+            raise _reject("not_enough_mana", need=unit.type.cost, have=min(state.turn, MAX_MANA))
+    for line in order.lines:
+        if line.action == "summon":
+            continue
+        unit = state.units[line.unit]
+        if line.unit in seen:
+            raise _reject("duplicate_line", unit=unit.id)
+        seen.add(line.unit)
+        if unit.status == "dead":
+            raise _reject("dead_unit", unit=unit.id)
+        if not unit.on_board:
+            raise _reject("not_on_board", unit=unit.id)
+        if unit.exhausted_turn == state.turn:
+            raise _reject("exhausted", unit=unit.id)
+        where = positions[unit.id]
+        if line.dest is not None:
+            occupied = {sq: uid for uid, sq in positions.items() if uid != unit.id}
+            if line.dest in occupied or line.dest in state.obstacles():
+                raise _reject("occupied", square=label(line.dest))
+            if line.dest not in _reach(state, unit, where, positions):
+                raise _reject(
+                    "unreachable", unit=unit.id, square=label(line.dest), move=unit.stat("move")
+                )
+            positions[unit.id] = where = line.dest
+        if line.action == "attack":
+            if unit.type.atk <= 0:
+                raise _reject("cannot_attack", unit=unit.id)
+            if line.target is None:
+                raise _reject("no_target", unit=unit.id)
+            if line.target == where:
+                raise _reject("self_target", unit=unit.id)
+            low, high = unit.type.range
+            if not low <= effects.distance(where, line.target) <= high:
+                raise _reject(
+                    "out_of_range", unit=unit.id, square=label(line.target), low=low, high=high
+                )
+        elif line.action == "ability":
+            ability = unit.type.ability
+            if ability is None:
+                raise _reject("no_ability", unit=unit.id)
+            target = line.target or where
+            low, high = ability.range
+            if not low <= effects.distance(where, target) <= high:
+                raise _reject(
+                    "out_of_range", unit=unit.id, square=label(target), low=low, high=high
+                )
+            mana -= ability.mana
+            if mana < 0:
+                raise _reject("not_enough_mana", need=ability.mana, have=mana + ability.mana)
+
+
+# --- movement ---------------------------------------------------------------------------------
+
+
+def _reach(
+    state: TacticsState, unit: Unit, start: Square, positions: Mapping[str, Square | None]
+) -> set[Square]:
+    """Squares ``unit`` may end its move on: ≤ MOVE orthogonal steps, never entering a square
+    held by an enemy (zone of control), through allies, ending free (or where it stands)."""
+    holder = {
+        sq: state.units[uid].side
+        for uid, sq in positions.items()
+        if sq is not None and uid != unit.id
+    }
+    blocked = state.obstacles()
+    steps = unit.stat("move")
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        sq = queue.popleft()
+        if seen[sq] == steps:
+            continue
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nxt = (sq[0] + dx, sq[1] + dy)
+            if nxt in seen or not state.map.inside(nxt) or nxt in blocked:
+                continue
+            side = holder.get(nxt)
+            if side is not None and side != unit.side:
+                continue
+            seen[nxt] = seen[sq] + 1
+            queue.append(nxt)
+    return {sq for sq in seen if sq not in holder}
+
+
+def _path(state: TacticsState, unit: Unit, start: Square, dest: Square) -> list[Square]:
+    """One shortest legal path (for the board's arrow)."""
+    positions = {u.id: u.square for u in state.units.values() if u.on_board}
+    holder = {sq: state.units[uid].side for uid, sq in positions.items() if uid != unit.id}
+    blocked = state.obstacles()
+    back: dict[Square, Square | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        sq = queue.popleft()
+        if sq == dest:
+            break
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nxt = (sq[0] + dx, sq[1] + dy)
+            if nxt in back or not state.map.inside(nxt) or nxt in blocked:
+                continue
+            if holder.get(nxt, unit.side) != unit.side:
+                continue
+            back[nxt] = sq
+            queue.append(nxt)
+    path = [dest]
+    while back.get(path[-1]) is not None:
+        path.append(back[path[-1]])  # type: ignore[arg-type]
+    return path[::-1]
+
+
+# --- builder helpers --------------------------------------------------------------------------
+
+
+def own_units(state: TacticsState, seat: str) -> list[str]:
+    """Ids of ``seat``'s units that may be given a line this turn."""
+    return [
+        u.id
+        for u in state.side_units(seat)
+        if u.on_board and u.exhausted_turn != state.turn and state.step == "play"
+    ]
+
+
+def reachable(state: TacticsState, unit_id: str) -> list[str]:
+    unit = state.units[unit_id]
+    if not unit.on_board:
+        return []
+    positions = {u.id: u.square for u in state.units.values() if u.on_board}
+    squares = _reach(state, unit, unit.square, positions)  # type: ignore[arg-type]
+    return [
+        label(sq)
+        for sq in sorted(squares, key=lambda s: (effects.distance(s, unit.square), s[1], s[0]))
+    ]  # type: ignore[arg-type]
+
+
+def targets(state: TacticsState, unit_id: str, from_square: str) -> dict[str, list[str]]:
+    """Squares the unit could attack or use its ability on, standing on ``from_square``."""
+    unit = state.units[unit_id]
+    origin = try_parse(from_square)
+    found: dict[str, list[str]] = {"attack": [], "ability": []}
+    if origin is None:
+        return found
+    m = state.map
+    every = [(c, r) for r in range(m.height) for c in range(m.width)]
+    every.sort(key=lambda s: (effects.distance(s, origin), s[1], s[0]))
+    if unit.type.atk > 0:
+        low, high = unit.type.range
+        found["attack"] = [
+            label(s) for s in every if s != origin and low <= effects.distance(s, origin) <= high
+        ]
+    if unit.type.ability is not None:
+        low, high = unit.type.ability.range
+        found["ability"] = [label(s) for s in every if low <= effects.distance(s, origin) <= high]
+    return found
+
+
+def choices(state: TacticsState, seat: str) -> list[Any]:
+    return []  # sheets are built with the cog's builder, not one row of buttons
+
+
+def default_order(state: TacticsState, seat: str) -> Order:
+    if state.step == "roster":
+        return Order("roster", roster=(master.presets()[0].id, *DEFAULT_ROSTER))
+    if state.step == "deploy":
+        mine = state.side_units(seat)
+        lineup: list[Unit] = []
+        cost = 0
+        for unit in sorted(mine, key=lambda u: (not u.type.master, -u.type.cost)):
+            if len(lineup) < LINEUP[1] and cost + unit.type.cost <= state.cap:
+                lineup.append(unit)
+                cost += unit.type.cost
+        if not lineup:
+            lineup = [min(mine, key=lambda u: u.type.cost)]
+        zone = [sq for sq in state.map.zones[seat] if sq not in state.obstacles()]
+        # Front row of the zone first: the row nearest the enemy.
+        enemy_zone = state.map.zones[_other(seat)]
+        zone.sort(key=lambda sq: min(effects.distance(sq, e) for e in enemy_zone))
+        return Order("deploy", tuple(Line(u.id, sq) for u, sq in zip(lineup, zone, strict=False)))
+    return Order("play", ())
+
+
+# --- resolution -------------------------------------------------------------------------------
+
+
+class _Resolver:
+    """A working copy of the state that effects act on (the ``effects.Board`` protocol)."""
+
+    def __init__(self, state: TacticsState) -> None:
+        self.s = state
+        self.events: list[Event] = []
+
+    # effects.Board
+    def unit_at(self, sq: Square) -> Unit | None:
+        return self.s.unit_at(sq)
+
+    def inside(self, sq: Square) -> bool:
+        return self.s.map.inside(sq)
+
+    def free(self, sq: Square) -> bool:
+        return self.inside(sq) and sq not in self.s.obstacles() and self.s.unit_at(sq) is None
+
+    def label(self, sq: Square) -> str:
+        return label(sq)
+
+    def place(self, unit: Unit, sq: Square) -> None:
+        unit.square = sq
+
+    def add_obstacle(self, sq: Square) -> None:
+        self.s.placed_obstacles.append(sq)
+
+    def add_effect(self, unit: Unit, stat: str, delta: int, turns: int) -> None:
+        unit.effects.append(StatEffect(stat, delta, turns))
+
+    def last_dead(self, side: str) -> Unit | None:
+        for uid in reversed(self.s.fallen):
+            unit = self.s.units[uid]
+            if unit.side == side and unit.status == "dead":
+                return unit
+        return None
+
+    def revive(self, unit: Unit, sq: Square) -> None:
+        unit.status, unit.square = "board", sq
+        unit.hp = max(1, unit.type.hp // 2)
+        unit.effects = []
+        unit.exhausted_turn = self.s.turn + 1  # back, but it acts from the next turn on
+        self.s.fallen.remove(unit.id)
+
+    def heal(self, unit: Unit, amount: int) -> int:
+        before = unit.hp
+        unit.hp = min(unit.type.hp, unit.hp + max(0, amount))
+        return unit.hp - before
+
+    def damage(self, unit: Unit, amount: int, source: Unit) -> list[Event]:
+        amount = max(0, amount)
+        unit.hp -= amount
+        events = [Event("damage", {"unit": unit.id, "damage": amount, "hp": max(unit.hp, 0)})]
+        if unit.hp <= 0:
+            events.append(self._death(unit, source))
+        return events
+
+    def _death(self, unit: Unit, killer: Unit) -> Event:
+        unit.status, unit.square, unit.hp = "dead", None, 0
+        unit.deaths += 1
+        unit.effects = []
+        self.s.fallen.append(unit.id)
+        friendly = killer.side == unit.side
+        points = 0 if friendly else (2 if unit.type.master else 1)
+        to = _other(unit.side)
+        self.s.dp[to] += points
+        return Event(
+            "death",
+            {
+                "unit": unit.id,
+                "killer": killer.id,
+                "friendly": friendly,
+                "dp_to": to,
+                "points": points,
+            },
+        )
+
+
+def _named(state: TacticsState, event: Event) -> Event:
+    ids = [
+        v
+        for k, v in event.data.items()
+        if k in ("unit", "killer", "target_unit") and isinstance(v, str)
+    ]
+    names = {uid: dict(state.units[uid].type.name) for uid in ids if uid in state.units}
+    return Event(event.type, {**event.data, "names": names}) if names else event
+
+
+def _unit_view(unit: Unit, turn: int, playing: bool) -> dict[str, Any]:
+    t = unit.type
+    return {
+        "id": unit.id,
+        "side": unit.side,
+        "kind": t.id,
+        "name": dict(t.name),
+        "square": label(unit.square) if unit.on_board and unit.square else None,
+        "status": unit.status,
+        "hp": max(unit.hp, 0),
+        "max_hp": t.hp,
+        "atk": unit.stat("atk"),
+        "def": unit.stat("def"),
+        "move": unit.stat("move"),
+        "range": list(t.range),
+        "cost": t.cost,
+        "master": t.master,
+        "exhausted": playing and unit.on_board and unit.exhausted_turn == turn,
+        "ability": t.ability.to_json() if t.ability else None,
+        "effects": [{"stat": e.stat, "delta": e.delta, "turns": e.turns} for e in unit.effects],
+    }
+
+
+def resolve(
+    state: TacticsState, orders: Mapping[str, Order], dice: Dice
+) -> tuple[TacticsState, list[Event]]:
+    if not awaiting(state):
+        raise RuleError("tactics.error.not_open")
+    new = copy.deepcopy(state)
+    new.resolved = new.step_no
+    new.last = []
+    if new.step == "roster":
+        events = _resolve_roster(new, orders)
+    elif new.step == "deploy":
+        events = _resolve_deploy(new, orders, dice)
+    else:
+        events = _resolve_play(new, orders)
+    return new, [_named(new, e) for e in events]
+
+
+def _resolve_roster(state: TacticsState, orders: Mapping[str, Order]) -> list[Event]:
+    for seat in SEATS:
+        order = orders.get(seat) or default_order(state, seat)
+        boss = master.preset(order.roster[0])
+        types = [boss, *(units.by_id(u) for u in order.roster[1:])]
+        _set_roster(state, seat, [t for t in types if t is not None])
+    state.step = "deploy"
+    return [Event("rosters", {"units": [_unit_view(u, 0, False) for u in state.units.values()]})]
+
+
+def _resolve_deploy(state: TacticsState, orders: Mapping[str, Order], dice: Dice) -> list[Event]:
+    events = []
+    for seat in SEATS:
+        order = orders.get(seat) or default_order(state, seat)
+        for line in order.lines:
+            unit = state.units[line.unit]
+            unit.status, unit.square = "board", line.dest
+            state.last.append(
+                {"kind": "summon", "side": seat, "unit": unit.id, "to": label(line.dest)}
+            )  # type: ignore[arg-type]
+        events.append(
+            Event(
+                "deployed",
+                {
+                    "seat": seat,
+                    "units": [{"unit": ln.unit, "square": label(ln.dest)} for ln in order.lines],
+                },  # type: ignore[arg-type]
+            )
+        )
+    rolls: dict[str, list[int]] = {"A": [], "B": []}
+    while True:
+        a, b = dice.roll(6), dice.roll(6)
+        rolls["A"].append(a)
+        rolls["B"].append(b)
+        if a != b:
+            break
+    state.first = "A" if rolls["A"][-1] > rolls["B"][-1] else "B"
+    events.append(Event("first", {"dice": rolls, "seat": state.first}))
+    state.step, state.turn = "play", 1
+    return events
+
+
+def _may_still_summon(state: TacticsState, seat: str, phase_done: bool) -> bool:
+    reserve = [u for u in state.side_units(seat) if u.status == "reserve"]
+    for summon_turn in SUMMON_TURNS:
+        if summon_turn > state.max_turns:
+            continue
+        later = summon_turn > state.turn or (summon_turn == state.turn and not phase_done)
+        if later and any(u.type.cost <= min(summon_turn, MAX_MANA) for u in reserve):
+            return True
+    return False
+
+
+def _check_annihilation(state: TacticsState, done: set[str]) -> Event | None:
+    wiped = [
+        seat
+        for seat in SEATS
+        if not any(u.on_board for u in state.side_units(seat))
+        and not _may_still_summon(state, seat, seat in done)
+    ]
+    if not wiped:
+        return None
+    state.winner = DRAW if len(wiped) == 2 else _other(wiped[0])
+    state.end_reason = "annihilation"
+    state.step = "finished"
+    return Event("end", {"outcome": state.winner, "reason": "annihilation", "dp": dict(state.dp)})
+
+
+def _resolve_play(state: TacticsState, orders: Mapping[str, Order]) -> list[Event]:
+    events: list[Event] = []
+    board = _Resolver(state)
+    assert state.first is not None
+    done: set[str] = set()
+    for seat in (state.first, _other(state.first)):
+        cap = min(state.turn, MAX_MANA)
+        state.mana[seat] = [cap, cap]
+        events.append(Event("phase", {"seat": seat, "turn": state.turn}))
+        events.append(Event("mana", {"seat": seat, "mana": cap, "max": cap}))
+        order = orders.get(seat) or Order("play", ())
+        for line in order.lines:
+            if line.action == "summon":
+                events += _summon(state, seat, line)
+        for line in order.lines:
+            if line.action != "summon":
+                events += _act(state, board, seat, line)
+        done.add(seat)
+        end = _check_annihilation(state, done)
+        if end is not None:
+            return [*events, end]
+    for unit in state.units.values():
+        for effect in unit.effects:
+            effect.turns -= 1
+        unit.effects = [e for e in unit.effects if e.turns > 0]
+    if state.turn >= state.max_turns:
+        return [*events, _final(state)]
+    state.turn += 1
+    return events
+
+
+def _final(state: TacticsState) -> Event:
+    a, b = state.dp["A"], state.dp["B"]
+    reason = "dp"
+    if a == b and state.options.get("tie_break", "none") == "hp":
+        a = sum(max(u.hp, 0) for u in state.side_units("A") if u.on_board)
+        b = sum(max(u.hp, 0) for u in state.side_units("B") if u.on_board)
+        reason = "hp"
+    state.winner = DRAW if a == b else ("A" if a > b else "B")
+    state.end_reason = reason
+    state.step = "finished"
+    return Event("end", {"outcome": state.winner, "reason": reason, "dp": dict(state.dp)})
+
+
+def _summon(state: TacticsState, seat: str, line: Line) -> list[Event]:
+    unit = state.units[line.unit]
+    sq = line.target
+    assert sq is not None
+    reason = None
+    if unit.status != "reserve":
+        reason = "tactics.why.not_in_reserve"
+    elif sq in state.obstacles() or state.unit_at(sq) is not None:
+        reason = "tactics.why.occupied"
+    elif state.mana[seat][0] < unit.type.cost:
+        reason = "tactics.why.no_mana"
+    if reason:
+        return [Event("fallback.no_summon", {"unit": unit.id, "reason": reason})]
+    state.mana[seat][0] -= unit.type.cost
+    unit.status, unit.square = "board", sq
+    unit.exhausted_turn = state.turn  # a summoned unit acts from the next turn
+    state.last.append({"kind": "summon", "side": seat, "unit": unit.id, "to": label(sq)})
+    return [Event("summon", {"unit": unit.id, "to": label(sq), "cost": unit.type.cost})]
+
+
+def _move_only(unit: Unit, why: str, *, moved: bool) -> Event:
+    """The second fallback rule: the move stands, the attack or ability does not happen."""
+    return Event("fallback.move_only", {"unit": unit.id, "reason": why, "moved": moved})
+
+
+def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[Event]:
+    unit = state.units[line.unit]
+    if not unit.on_board:
+        return [Event("fallback.gone", {"unit": unit.id})]
+    events: list[Event] = []
+    if line.dest is not None:
+        positions = {u.id: u.square for u in state.units.values() if u.on_board}
+        if line.dest in state.obstacles() or state.unit_at(line.dest) is not None:
+            reason = "tactics.why.occupied"
+        elif line.dest not in _reach(state, unit, unit.square, positions):  # type: ignore[arg-type]
+            reason = "tactics.why.unreachable"
+        else:
+            reason = None
+        if reason:
+            return [
+                Event(
+                    "fallback.no_move",
+                    {"unit": unit.id, "to": label(line.dest), "reason": reason},
+                )
+            ]
+        path = _path(state, unit, unit.square, line.dest)  # type: ignore[arg-type]
+        start = unit.square
+        unit.square = line.dest
+        state.last.append(
+            {"kind": "move", "side": seat, "unit": unit.id, "path": [label(s) for s in path]}
+        )
+        events.append(
+            Event(
+                "move",
+                {
+                    "unit": unit.id,
+                    "from": label(start),
+                    "to": label(line.dest),
+                    "path": [label(s) for s in path],
+                },
+            )  # type: ignore[arg-type]
+        )
+    where = unit.square
+    assert where is not None
+    if line.action == "attack":
+        target = state.unit_at(line.target) if line.target else None
+        low, high = unit.type.range
+        if target is None:
+            return [*events, _move_only(unit, "tactics.why.target_gone", moved=bool(events))]
+        if target is unit or not low <= effects.distance(where, line.target) <= high:  # type: ignore[arg-type]
+            return [*events, _move_only(unit, "tactics.why.out_of_range", moved=bool(events))]
+        amount = max(0, unit.stat("atk") - target.stat("def"))
+        state.last.append(
+            {
+                "kind": "attack",
+                "side": seat,
+                "unit": unit.id,
+                "from": label(where),
+                "to": label(line.target),
+                "friendly": target.side == seat,
+            }  # type: ignore[arg-type]
+        )
+        hit = Event(
+            "attack",
+            {
+                "unit": unit.id,
+                "target_unit": target.id,
+                "square": label(line.target),
+                "damage": amount,
+                "hp": max(target.hp - amount, 0),
+            },  # type: ignore[arg-type]
+        )
+        events.append(hit)
+        events += board.damage(target, amount, unit)[1:]  # the attack line already says the damage
+        return events
+    if line.action == "ability":
+        ability = unit.type.ability
+        assert ability is not None
+        target_sq = line.target or where
+        low, high = ability.range
+        why = None
+        if state.mana[seat][0] < ability.mana:
+            why = "tactics.why.no_mana"
+        elif not low <= effects.distance(where, target_sq) <= high:
+            why = "tactics.why.out_of_range"
+        else:
+            why = effects.valid_target(board, unit, target_sq, ability)
+        if why:
+            return [*events, _move_only(unit, why, moved=bool(events))]
+        state.mana[seat][0] -= ability.mana
+        unit.exhausted_turn = state.turn + 1
+        target_unit = state.unit_at(target_sq)
+        state.last.append(
+            {
+                "kind": "ability",
+                "side": seat,
+                "unit": unit.id,
+                "from": label(where),
+                "to": label(target_sq),
+                "friendly": target_unit is not None
+                and target_unit.side == seat
+                and target_unit is not unit
+                and ability.effect in ("damage", "area_damage", "push", "pull"),
+            }
+        )
+        events.append(
+            Event(
+                "ability",
+                {
+                    "unit": unit.id,
+                    "ability": dict(ability.name),
+                    "square": label(target_sq),
+                    "mana": ability.mana,
+                },
+            )
+        )
+        events += effects.EFFECTS[ability.effect](board, unit, target_sq, ability)
+        return events
+    if line.dest is None:
+        events.append(Event("wait", {"unit": unit.id}))
+    return events
+
+
+def resign(state: TacticsState, seat: str) -> tuple[TacticsState, list[Event]]:
+    new = copy.deepcopy(state)
+    new.winner = _other(seat)
+    new.end_reason = "resign"
+    new.step = "finished"
+    return new, [Event("resigned", {"seat": seat})]
+
+
+# --- views ------------------------------------------------------------------------------------
+
+
+def view(state: TacticsState, seat: str | None) -> dict[str, Any]:
+    m = state.map
+    playing = state.step == "play"
+    shown = list(state.units.values())
+    return {
+        "step": state.step,
+        "turn": state.turn,
+        "max_turns": state.max_turns,
+        "first": state.first,
+        "map": {
+            "name": dict(m.titles),
+            "key": m.name,
+            "width": m.width,
+            "height": m.height,
+            "obstacles": sorted(label(sq) for sq in state.obstacles()),
+            "zones": {s: [label(sq) for sq in m.zones[s]] for s in SEATS},
+        },
+        "units": [_unit_view(u, state.turn, playing) for u in shown],
+        "dp": dict(state.dp),
+        "mana": {s: list(v) for s, v in state.mana.items()},
+        "next_mana": min(max(state.turn, 1), MAX_MANA),
+        "alive": {s: sum(1 for u in state.side_units(s) if u.on_board) for s in SEATS},
+        "cost_cap": state.cap,
+        "summon_turn": playing and state.turn in SUMMON_TURNS,
+        "last": [dict(x) for x in state.last],
+        "outcome": state.winner,
+    }
+
+
+def summary(state: TacticsState) -> dict[str, Any]:
+    return {
+        "turn": state.turn,
+        "dp": dict(state.dp),
+        "mana": {s: list(v) for s, v in state.mana.items()},
+        "units": {
+            s: [
+                {"id": u.id, "square": label(u.square), "hp": u.hp}
+                for u in state.side_units(s)
+                if u.on_board and u.square
+            ]
+            for s in SEATS
+        },
+    }
+
+
+# --- storage ----------------------------------------------------------------------------------
+
+
+def to_json(state: TacticsState) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA_VERSION,
+        "game_id": state.game_id,
+        "options": state.options,
+        "step": state.step,
+        "step_no": state.step_no,
+        "resolved": state.resolved,
+        "turn": state.turn,
+        "first": state.first,
+        "units": [
+            {
+                "id": u.id,
+                "side": u.side,
+                "type": u.type.to_json(),
+                "hp": u.hp,
+                "status": u.status,
+                "square": list(u.square) if u.square else None,
+                "exhausted_turn": u.exhausted_turn,
+                "effects": [[e.stat, e.delta, e.turns] for e in u.effects],
+                "deaths": u.deaths,
+            }
+            for u in state.units.values()
+        ],
+        "dp": dict(state.dp),
+        "mana": {s: list(v) for s, v in state.mana.items()},
+        "placed_obstacles": [list(sq) for sq in state.placed_obstacles],
+        "fallen": list(state.fallen),
+        "last": state.last,
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+    }
+
+
+def from_json(obj: Mapping[str, Any]) -> TacticsState:
+    try:
+        if obj.get("schema") != SCHEMA_VERSION:
+            raise StateError("tactics.error.schema", found=obj.get("schema"))
+        state = TacticsState(
+            game_id=str(obj["game_id"]),
+            options=dict(obj["options"]),
+            step=str(obj["step"]),
+            step_no=int(obj["step_no"]),
+            resolved=int(obj["resolved"]),
+            turn=int(obj["turn"]),
+            first=obj.get("first"),
+            dp={s: int(v) for s, v in obj["dp"].items()},
+            mana={s: [int(x) for x in v] for s, v in obj["mana"].items()},
+            placed_obstacles=[(int(a), int(b)) for a, b in obj.get("placed_obstacles", [])],
+            fallen=[str(x) for x in obj.get("fallen", [])],
+            last=[dict(x) for x in obj.get("last", [])],
+            winner=obj.get("winner"),
+            end_reason=obj.get("end_reason"),
+        )
+        for u in obj["units"]:
+            state.units[u["id"]] = Unit(
+                id=str(u["id"]),
+                side=str(u["side"]),
+                type=UnitType.from_json(u["type"]),
+                hp=int(u["hp"]),
+                status=str(u["status"]),
+                square=(int(u["square"][0]), int(u["square"][1])) if u.get("square") else None,
+                exhausted_turn=int(u.get("exhausted_turn", 0)),
+                effects=[StatEffect(str(a), int(b), int(c)) for a, b, c in u.get("effects", [])],
+                deaths=int(u.get("deaths", 0)),
+            )
+        if state.step not in ("roster", "deploy", "play", "finished"):
+            raise StateError("tactics.error.step", step=state.step)
+        return state
+    except StateError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise StateError("tactics.error.state", detail=str(exc)) from exc
