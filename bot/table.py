@@ -531,13 +531,17 @@ class Table:
                     done += 1
                 continue
             step = game.reminders_sent
-            if step < len(REMINDER_FRACTIONS):
-                remind_at = game.deadline_at - game.turn_seconds * REMINDER_FRACTIONS[step]
-                if now >= remind_at and await self._remind(game.id, game.version, step):
-                    done += 1
+            # Only the latest reminder that is due: after a stall, one ping instead of one a tick.
+            due_steps = [
+                i
+                for i in range(step, len(REMINDER_FRACTIONS))
+                if now >= game.deadline_at - game.turn_seconds * REMINDER_FRACTIONS[i]
+            ]
+            if due_steps and await self._remind(game.id, game.version, step, due_steps[-1]):
+                done += 1
         return done
 
-    async def _remind(self, game_id: str, version: int, step: int) -> bool:
+    async def _remind(self, game_id: str, version: int, step: int, last: int) -> bool:
         async with self.repo.transaction() as tx:
             game = await tx.get_game(game_id)
             if game is None or game.version != version or game.reminders_sent != step:
@@ -547,7 +551,7 @@ class Table:
             orders = await tx.orders_for_turn(game.id, game.turn)
             missing = [s for s in rules.awaiting(state) if s not in orders]
             # Skip reminders that are no longer due (a later one may already be due).
-            game.reminders_sent = step + 1
+            game.reminders_sent = last + 1
             await tx.update_game(game, expect_version=version)
             if missing and game.deadline_at is not None:
                 lang = await self._lang(tx, game.guild_id)
@@ -556,7 +560,7 @@ class Table:
                     kind="channel",
                     target_id=game.channel_id,
                     payload=messages.reminder(game, missing, lang=lang),
-                    nonce=outbox_nonce(game.id, game.turn, "remind", step),
+                    nonce=outbox_nonce(game.id, game.turn, "remind", last),
                     now=self.clock(),
                 )
         self._on_outbox()
@@ -651,7 +655,11 @@ class Table:
                 raise TableError("table.no_deadline", game=game_id)
             game.updated_at = self.clock()
             await tx.update_game(game)
-            await self._notice(tx, game, "table.notice.extended", deadline=game.deadline_at)
+            if game.deadline_at is None:  # paused: no deadline until it resumes
+                minutes = max(1, round((game.paused_remaining or 0) / 60))
+                await self._notice(tx, game, "table.notice.extended_paused", minutes=minutes)
+            else:
+                await self._notice(tx, game, "table.notice.extended", deadline=game.deadline_at)
         self._on_outbox()
         return game
 
