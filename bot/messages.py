@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import t
-from bot.ruleset import DRAW, Ruleset, load_presenter
+from bot.ruleset import DRAW, Ruleset, load, load_presenter
 
 if TYPE_CHECKING:
     from bot.storage.base import GameRow, OrderRow, StreamRow
@@ -223,6 +223,8 @@ def seat_dm(
 
 def reminder(game: GameRow, missing: list[str], *, lang: str) -> dict[str, Any]:
     users = [game.user_of(s) for s in missing]
+    rules = load(game.ruleset)
+    view = rules.view(rules.from_json(game.state or {}), None)
     return {
         "lang": lang,
         "content": t(
@@ -230,7 +232,7 @@ def reminder(game: GameRow, missing: list[str], *, lang: str) -> dict[str, Any]:
             "game.reminder",
             users=" ".join(f"<@{u}>" for u in users),
             game=game.id,
-            turn=game.turn,
+            step=step_name(game, view, lang),
             deadline=f"<t:{int(game.deadline_at or 0)}:R>",
         ),
         "mentions": users,

@@ -79,7 +79,9 @@ def _columns(squares: Sequence[str]) -> list[str]:
 
 class BuilderSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"tb:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>[a-z]+)(?::(?P<arg>[^ ]*))?",
+    # Every builder id but the buttons' (a button's id must not be claimed by the select class).
+    template=r"tb:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>(?!(?:seal|undo|clear|back)$)[a-z]+)"
+    r"(?::(?P<arg>[^ ]*))?",
 ):
     """Every select of the builder; ``what`` says which step of a line it picks."""
 
@@ -399,7 +401,8 @@ async def _handle(
     new_lines = step_view
     note = ""
     try:
-        ctx.check(new_lines)
+        if what != "master":  # a master alone is an unfinished roster, not a wrong one
+            ctx.check(new_lines)
         lines = new_lines
     except RuleError as exc:
         note = "⚠️ " + replies.reason(exc, lang)

@@ -60,7 +60,7 @@ def pinged(message: discord.Message) -> set[int]:
 def reminder_text(duel, *users, deadline: float, turn: int = 1) -> str:
     names = " ".join(f"<@{u.id}>" for u in users)
     return (
-        f"⏰ {names}: turn {turn} of {duel.game_id} ends <t:{int(deadline)}:R>. "
+        f"⏰ {names}: Turn {turn} of {duel.game_id} ends <t:{int(deadline)}:R>. "
         "Send your order by DM (or /order here)."
     )
 
