@@ -16,7 +16,9 @@ from bot.i18n.translator import localized_params, ls
 from bot.ruleset import RuleError
 from bot.table import Player
 from bot.views import ChallengeButton
-from cogs.tactics import builder, maps, units
+from cogs.tactics import builder, maps, master, units
+from cogs.tactics.effects import EFFECTS
+from cogs.tactics.units import TARGETS
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -169,6 +171,91 @@ class TacticsCog(commands.Cog):
                 )
             )
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @tactics.command(
+        name=ls("master", "cmd.tactics.master"),
+        description=ls(
+            "Design a master unit: its cost and mana by the published formulas",
+            "cmd.tactics.master.desc",
+        ),
+    )
+    @app_commands.describe(
+        name_en=ls("English name (one word)", "cmd.opt.name_en"),
+        name_ja=ls("Japanese name", "cmd.opt.name_ja"),
+        hp=ls("Hit points", "cmd.opt.hp"),
+        atk=ls("Attack", "cmd.opt.atk"),
+        defence=ls("Defence", "cmd.opt.defence"),
+        move=ls("Squares per move", "cmd.opt.move"),
+        range_max=ls("Longest attack range", "cmd.opt.range_max"),
+        effect=ls("The ability's effect", "cmd.opt.effect"),
+        power=ls("The ability's power (damage, healing, squares, stat change)", "cmd.opt.power"),
+        reach=ls("The ability's range, min-max (e.g. 1-3)", "cmd.opt.reach"),
+        target=ls("What the ability targets", "cmd.opt.target"),
+        radius=ls("Area radius (area effects)", "cmd.opt.radius"),
+        stat=ls("Stat changed (stat effect)", "cmd.opt.stat"),
+        turns=ls("Turns a stat change lasts", "cmd.opt.turns"),
+    )
+    @app_commands.choices(
+        effect=[app_commands.Choice(name=e, value=e) for e in EFFECTS],
+        target=[app_commands.Choice(name=x, value=x) for x in TARGETS],
+        stat=[app_commands.Choice(name=x, value=x) for x in ("atk", "def", "move")],
+    )
+    @localized_params
+    async def master_command(
+        self,
+        interaction: discord.Interaction[Any],
+        name_en: str,
+        name_ja: str,
+        hp: int,
+        atk: int,
+        defence: int,
+        move: int,
+        range_max: int = 1,
+        effect: str | None = None,
+        power: int = 0,
+        reach: str = "1-1",
+        target: str = "enemy",
+        radius: int = 0,
+        stat: str = "atk",
+        turns: int = 1,
+    ) -> None:
+        lang = normalize_lang(str(interaction.locale))
+        spec: dict[str, Any] = {
+            "en": name_en,
+            "ja": name_ja,
+            "hp": hp,
+            "atk": atk,
+            "def": defence,
+            "move": move,
+            "range_max": range_max,
+        }
+        if effect:
+            low, _, high = reach.partition("-")
+            try:
+                span = [int(low), int(high or low)]
+            except ValueError:
+                raise master.MasterError("tactics.master.ability_range") from None
+            spec["ability"] = {
+                "effect": effect,
+                "power": power,
+                "range": span,
+                "target": target,
+                "radius": radius,
+                "stat": stat,
+                "turns": turns,
+            }
+        designed = master.design(spec)  # a MasterError is answered with its reason
+        embed = discord.Embed(
+            title=t(lang, "tactics.master.title", name=designed.name.get(lang) or name_en),
+            description=units_line(designed, lang),
+            colour=0xF6C63E,
+        )
+        embed.add_field(
+            name=t(lang, "tactics.master.formula_title"),
+            value=t(lang, "tactics.master.formula", max=master.max_cost()),
+            inline=False,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 def units_line(unit: Any, lang: str) -> str:
