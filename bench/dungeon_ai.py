@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from cogs.dungeon.ai import RULES, solve  # noqa: E402
 from cogs.dungeon.scenario import load  # noqa: E402
 
-DEFAULT_FILE = ROOT.parent / "shared" / "data" / "monster-ai-scenarios.json"
+DEFAULT_FILE = ROOT / "tests" / "data" / "monster-ai-scenarios.json"
 MEDIAN_TARGET_MS = 1.7
 TOTAL_TARGET_S = 1.0
 
