@@ -184,3 +184,38 @@ def test_replay_error_exit_code(tmp_path: Path) -> None:
 def test_unknown_command_is_refused(tmp_path: Path) -> None:
     proc = run(["dance"], tmp_path)
     assert proc.returncode != 0 and "invalid choice" in proc.stderr
+
+
+# --- tactics -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_tactics_demo_replays_and_verifies_with_its_summary(tmp_path: Path, lang: str) -> None:
+    from cogs.tactics import board as tactics_board
+
+    record = tmp_path / "match.json"
+    args = ["demo", "tactics", "--seed", "5", "--lang", lang, "--out", "out"]
+    proc = run([*args, "--record", str(record)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["winner"] in ("A", "B", "draw")
+    boards = sorted((tmp_path / "out").glob("*.png"))
+    assert len(boards) == summary["boards"] >= 4  # roster, deployment, turns…
+    with Image.open(boards[-1]) as img:
+        assert img.size == (tactics_board.WIDTH, tactics_board.HEIGHT)
+    text = (tmp_path / summary["transcript"]).read_text("utf-8")
+    if lang == "en":
+        prose = [re.sub(r"`[^`]*`", "", line) for line in text.splitlines()]
+        assert not [line for line in prose if KANA.search(line)]
+    else:
+        assert "フェイズ" in text and "ターン 1/10" in text
+
+    replayed = run(["replay", str(record)], tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    result = json.loads(replayed.stdout)
+    assert result["ruleset"] == "tactics" and result["turns_resolved"] == summary["turns"]
+    assert result["winner"] == summary["winner"]
+    assert set(result["summary"]) == {"turn", "dp", "mana", "units"}
+    assert set(result["summary"]["dp"]) == {"A", "B"}
+    checked = run(["verify", str(record)], tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
