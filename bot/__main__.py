@@ -35,9 +35,11 @@ def _run_bot() -> int:
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    from bot import faults
     from bot.client import RefereeBot
     from bot.http import configure_endpoints
 
+    faults.arm(config.fault_point)
     configure_endpoints(config)
     bot = RefereeBot(config)
     bot.run(config.token, log_handler=None)

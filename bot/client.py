@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -22,6 +23,22 @@ log = logging.getLogger(__name__)
 
 DEFAULT_EXTENSIONS = ("cogs.game", "cogs.arena", "cogs.tactics")
 MAINTENANCE_SECONDS = 10.0
+
+
+def deterministic_entropy(seed: str | None) -> Callable[[int, str], bytes] | None:
+    """``PBP_TEST_ENTROPY_SEED``: seeds and salts derived from the seed and what they are for.
+
+    For end-to-end tests only: a crashed-and-restarted run then draws exactly the bytes an
+    uninterrupted run draws, so both can be compared. ``None`` (production): ``secrets``.
+    """
+    if not seed:
+        return None
+    log.warning("PBP_TEST_ENTROPY_SEED is set: dice are predictable (tests only)")
+
+    def derived(size: int, key: str) -> bytes:
+        return hashlib.sha256(f"pbp-test:{seed}:{key}".encode()).digest()[:size]
+
+    return derived
 
 
 class RefereeBot(commands.Bot):
@@ -52,6 +69,7 @@ class RefereeBot(commands.Bot):
             clock=clock,
             default_language=config.default_language,
             on_outbox=self._outbox_ready,
+            keyed_entropy=deterministic_entropy(config.test_entropy_seed),
         )
         self.outbox = OutboxSender(self, self.repo)
         # Order builders of rulesets whose orders are whole sheets, by ruleset key (their cogs

@@ -24,6 +24,9 @@ class Config:
     api_base: str | None
     gateway_url: str | None
     log_level: str
+    # Test-only switches (tests/e2e, bench/faults.py, bench/load.py); never set in production.
+    fault_point: str | None = None  # PBP_FAULT_POINT: see bot/faults.py
+    test_entropy_seed: str | None = None  # PBP_TEST_ENTROPY_SEED: deterministic seeds and salts
 
     @classmethod
     def from_env(cls, env_file: str | Path | None = ".env") -> Config:
@@ -43,4 +46,6 @@ class Config:
             api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            fault_point=os.environ.get("PBP_FAULT_POINT", "").strip() or None,
+            test_entropy_seed=os.environ.get("PBP_TEST_ENTROPY_SEED", "").strip() or None,
         )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import messages
+from bot import faults, messages
 from bot.ruleset import load, load_presenter
 from bot.storage import OutboxRow, Repository
 
@@ -43,6 +43,7 @@ class OutboxSender:
         self.repo = repo
         self._task: asyncio.Task[None] | None = None
         self._again = False
+        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
 
     def wake(self) -> None:
         """Drain soon. Safe to call from anywhere on the loop, as often as wanted."""
@@ -89,8 +90,15 @@ class OutboxSender:
     async def _target_channel(self, row: OutboxRow) -> discord.abc.Messageable:
         assert row.target_id is not None
         if row.kind == "dm":
-            user = self.bot.get_user(row.target_id) or await self.bot.fetch_user(row.target_id)
-            return user.dm_channel or await user.create_dm()
+            # A DM channel's id never changes: look it up once per user, not once per message
+            # (without the members intent users are rarely cached, and each lookup costs a
+            # GET /users/{id}; discord.py's own DM-channel cache keeps only 128).
+            channel_id = self._dm_channels.get(row.target_id)
+            if channel_id is None:
+                user = self.bot.get_user(row.target_id) or await self.bot.fetch_user(row.target_id)
+                channel_id = (user.dm_channel or await user.create_dm()).id
+                self._dm_channels[row.target_id] = channel_id
+            return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         channel = self.bot.get_channel(row.target_id)
         if channel is None:
             channel = await self.bot.fetch_channel(row.target_id)
@@ -116,6 +124,7 @@ class OutboxSender:
             # discord.py already waited out 429s; this is a 5xx or a network fault.
             await self._failed(row, exc, retry=True)
             return False
+        faults.point("outbox-posted")
         async with self.repo.transaction() as tx:
             await tx.mark_sent(row.id, message_id, channel_id, self.bot.table.clock())
         if row.kind == "dm" and row.game_id and row.target_id:

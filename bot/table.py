@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import dice as dicelib
-from bot import messages
+from bot import faults, messages
 from bot.i18n import normalize_lang
 from bot.record import build_record
 from bot.ruleset import Event, Order, OrderRejected, RuleError, Ruleset, load
@@ -76,16 +76,26 @@ class Table:
         default_language: str = "en",
         on_outbox: Callable[[], None] | None = None,
         entropy: Callable[[int], bytes] = secrets.token_bytes,
+        keyed_entropy: Callable[[int, str], bytes] | None = None,
     ) -> None:
         self.repo = repo
         self.clock = clock
         # Real games draw every seed and salt from ``secrets``; the offline demo passes a
         # deterministic source so that ``demo --seed N`` plays the same game every time.
         self._entropy = entropy
+        # End-to-end tests pass a source keyed by what the bytes are for (game, turn, phase or
+        # seat), so a run that crashed and restarted draws exactly what an uninterrupted one does.
+        self._keyed_entropy = keyed_entropy
         self.default_language = default_language
         self._on_outbox = on_outbox or (lambda: None)
 
     # --- helpers ------------------------------------------------------------------------------
+
+    def _draw(self, size: int, key: str) -> bytes:
+        """Fresh secret bytes for a seed or a salt; ``key`` names what they are for."""
+        if self._keyed_entropy is not None:
+            return self._keyed_entropy(size, key)
+        return self._entropy(size)
 
     async def _lang(self, tx: Transaction, guild_id: int | None) -> str:
         if guild_id is None:
@@ -216,7 +226,7 @@ class Table:
 
     async def _commit_stream(self, tx: Transaction, game_id: str, turn: int, phase: str) -> bytes:
         """Draw and store a fresh secret seed; its commitment is public from now on."""
-        seed = self._entropy(dicelib.SEED_BYTES)
+        seed = self._draw(dicelib.SEED_BYTES, f"seed:{game_id}:{turn}:{phase}")
         await tx.put_stream(StreamRow(game_id, turn, phase, seed.hex(), dicelib.commitment(seed)))
         return seed
 
@@ -312,7 +322,8 @@ class Table:
                 raise TableError("table.not_awaiting_you", game=game_id)
             order = rules.parse(state, seat, text)
             canonical = order.canonical()
-            salt = self._entropy(dicelib.SALT_BYTES)
+            salt_key = f"salt:{game.id}:{game.turn}:{seat}:{canonical}"
+            salt = self._draw(dicelib.SALT_BYTES, salt_key)
             row = await tx.put_order(
                 OrderRow(
                     game.id,
@@ -331,6 +342,8 @@ class Table:
             awaited = rules.awaiting(state)
             submitted = sum(1 for s in awaited if s in orders)
             await self._enqueue_progress(tx, game, orders, awaited)
+            faults.point("order-storing")
+        faults.point("order-stored")
         self._on_outbox()
         resolved = False
         if submitted == len(awaited) and game.status == "active":
@@ -395,7 +408,8 @@ class Table:
                 return False
             for seat in missing:
                 default = rules.default_order(state, seat).canonical()
-                salt = self._entropy(dicelib.SALT_BYTES)
+                salt_key = f"salt:{game.id}:{game.turn}:{seat}:{default}"
+                salt = self._draw(dicelib.SALT_BYTES, salt_key)
                 orders[seat] = await tx.put_order(
                     OrderRow(
                         game.id,
@@ -411,6 +425,8 @@ class Table:
                     )
                 )
             await self._resolve(tx, game, rules, state, orders)
+            faults.point("resolve-computing")
+        faults.point("resolve-committed")
         self._on_outbox()
         return True
 

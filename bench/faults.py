@@ -1,0 +1,110 @@
+"""The long fault run: the real bot process SIGKILLed many times mid-turn. Run:
+``python bench/faults.py --kills 200`` (about a second per kill).
+
+Arena games are played through the fake Discord (``tests/fakediscord``) by scripted players,
+first without a fault (the reference), then again while the bot is killed ``--kills`` times: at
+named crash points (``PBP_FAULT_POINT``: while storing an order, after it is stored, during
+resolution, between resolution and posting, after Discord accepted a post) and by SIGKILL from
+outside after a random delay. Batches of games are played until the kills are spent. Prints:
+orders lost, double resolutions, duplicate or missing posts, and differences from the reference;
+exits non-zero unless all are 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.e2e.harness import SCRIPTS, chaos_run, check, reference_run
+
+FAKE = {
+    "id_start": 10**17,
+    "rate_limits": {
+        "POST /channels/{}/messages": (50, 1.0),
+        "PATCH /channels/{}/messages/{}": (50, 1.0),
+    },
+}
+
+
+async def main(args: argparse.Namespace) -> int:
+    script = SCRIPTS[args.ruleset]
+    totals = {"kills": 0, "lost": 0, "double": 0, "duplicate": 0, "missing": 0, "diff": 0}
+    acks = resends = turns = 0
+    started = time.monotonic()
+    batch = 0
+    while totals["kills"] < args.kills:
+        batch += 1
+        seed = args.seed + batch
+        kills = min(args.per_batch, args.kills - totals["kills"])
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "ref").mkdir()
+            (Path(tmp) / "run").mkdir()
+            ref = await reference_run(
+                Path(tmp) / "ref", games=args.games, seed=seed, script=script, fake_options=FAKE
+            )
+            run = await chaos_run(
+                Path(tmp) / "run",
+                games=args.games,
+                seed=seed,
+                kills=kills,
+                script=script,
+                fake_options=FAKE,
+                named_share=args.named_share,
+            )
+            report = check(run.table, run.db, run.seen, ref.db, ref.seen)
+        totals["kills"] += report.kills
+        totals["lost"] += len(report.orders_lost)
+        totals["double"] += len(report.double_resolutions)
+        totals["duplicate"] += len(report.duplicate_posts)
+        totals["missing"] += len(report.missing_posts)
+        totals["diff"] += len(report.state_differences)
+        acks += len(run.table.acks)
+        resends += run.table.resends
+        turns += sum(r.turns_played for r in run.runs)
+        problems = (
+            report.orders_lost
+            + report.double_resolutions
+            + report.duplicate_posts
+            + report.missing_posts
+            + report.state_differences
+        )
+        print(
+            f"batch {batch}: {report.kills} kills over {args.games} games, {len(problems)} "
+            f"problems, {time.monotonic() - started:.0f} s",
+            flush=True,
+        )
+        for line in problems[:10]:
+            print("   ", line)
+        if report.kills == 0:
+            print("no kill landed in a batch: stopping")
+            break
+    print()
+    print(f"kills                         {totals['kills']}")
+    print(
+        f"turns played                  {turns}  (orders acknowledged {acks}, re-sent after a "
+        f"crash {resends})"
+    )
+    print(f"orders lost                   {totals['lost']}   (target 0)")
+    print(f"double resolutions            {totals['double']}   (target 0)")
+    print(f"duplicate or missing posts    {totals['duplicate'] + totals['missing']}   (target 0)")
+    print(f"differences from reference    {totals['diff']}   (target 0)")
+    print(f"time                          {time.monotonic() - started:.0f} s")
+    bad = totals["lost"] + totals["double"] + totals["duplicate"] + totals["missing"]
+    return 1 if bad + totals["diff"] else 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--games", type=int, default=3, help="games played at once per batch")
+    parser.add_argument("--per-batch", type=int, default=20, help="kills per batch of games")
+    parser.add_argument("--named-share", type=float, default=0.5)
+    parser.add_argument("--seed", type=int, default=100)
+    parser.add_argument("--ruleset", default="arena", choices=sorted(SCRIPTS))
+    sys.exit(asyncio.run(main(parser.parse_args())))
