@@ -40,7 +40,7 @@ def order_ack(result: SubmitResult, lang: str) -> str:
         order=result.text,
         receipt=result.receipt,
     )
-    if result.resolved:
+    if result.complete:
         return text + "\n" + t(lang, "order.resolved")
     return text + "\n" + t(lang, "order.progress", done=result.submitted, total=result.awaited)
 

@@ -45,7 +45,8 @@ class SubmitResult:
     replaced: bool
     submitted: int
     awaited: int
-    resolved: bool
+    resolved: bool  # resolved inside submit (``resolve=True``)
+    complete: bool  # every awaited order is in: the turn resolves now (or already has)
 
 
 @dataclass(frozen=True)
@@ -304,9 +305,14 @@ class Table:
         return found
 
     async def submit(
-        self, game_id: str, user_id: int, text: str, *, source: str = "dm"
+        self, game_id: str, user_id: int, text: str, *, source: str = "dm", resolve: bool = True
     ) -> SubmitResult:
-        """Parse, seal and store an order; resolve when it was the last one awaited."""
+        """Parse, seal and store an order; resolve when it was the last one awaited.
+
+        With ``resolve=False`` a complete turn is left for the caller, who acknowledges the
+        order first and then calls :meth:`resolve_if_ready` (the player is not kept waiting
+        for the resolution; a crash in between is caught up by :meth:`recover`).
+        """
         if len(text) > MAX_ORDER_CHARS:
             raise OrderRejected("order.too_long", limit=MAX_ORDER_CHARS)
         async with self.repo.transaction() as tx:
@@ -345,11 +351,18 @@ class Table:
             faults.point("order-storing")
         faults.point("order-stored")
         self._on_outbox()
-        resolved = False
-        if submitted == len(awaited) and game.status == "active":
-            resolved = await self.resolve_if_ready(game.id)
+        complete = submitted == len(awaited) and game.status == "active"
+        resolved = complete and resolve and await self.resolve_if_ready(game.id)
         return SubmitResult(
-            game, seat, canonical, row.receipt, row.revisions > 1, submitted, len(awaited), resolved
+            game,
+            seat,
+            canonical,
+            row.receipt,
+            row.revisions > 1,
+            submitted,
+            len(awaited),
+            resolved,
+            complete,
         )
 
     async def _enqueue_progress(

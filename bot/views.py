@@ -121,7 +121,11 @@ class OrderButton(
                     await interaction.response.send_message(text, view=view, ephemeral=True)
                 return
             result = await bot.table.submit(
-                self.game_id, interaction.user.id, " ".join(self.tokens), source="button"
+                self.game_id,
+                interaction.user.id,
+                " ".join(self.tokens),
+                source="button",
+                resolve=False,
             )
         except RuleError as exc:
             await replies.refuse(interaction, exc, lang)
@@ -131,6 +135,8 @@ class OrderButton(
             await interaction.response.edit_message(content=text, view=None)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+        if result.complete:  # acknowledged first: the player does not wait for the resolution
+            await bot.table.resolve_if_ready(self.game_id)
 
 
 class ChallengeButton(

@@ -316,8 +316,12 @@ class GameCog(commands.Cog):
     ) -> None:
         lang = _lang(interaction)
         row = await self._pick(interaction, game, player=True)
-        result = await self.table.submit(row.id, interaction.user.id, text, source="slash")
+        result = await self.table.submit(
+            row.id, interaction.user.id, text, source="slash", resolve=False
+        )
         await interaction.response.send_message(replies.order_ack(result, lang), ephemeral=True)
+        if result.complete:  # acknowledged first: the player does not wait for the resolution
+            await self.table.resolve_if_ready(row.id)
 
     order.autocomplete("game")(game_autocomplete)
 
@@ -335,12 +339,14 @@ class GameCog(commands.Cog):
             return
         try:
             result = await self.table.submit(
-                games[0].id, message.author.id, message.content, source="dm"
+                games[0].id, message.author.id, message.content, source="dm", resolve=False
             )
         except RuleError as exc:
             await _reply(message, "⚠️ " + replies.reason(exc, lang))
             return
         await _reply(message, replies.order_ack(result, lang))
+        if result.complete:  # acknowledged first: the player does not wait for the resolution
+            await self.table.resolve_if_ready(games[0].id)
 
     async def _dm_locale(self, user_id: int) -> str:
         async with self.bot.repo.transaction() as tx:

@@ -481,7 +481,9 @@ async def _seal(
 ) -> None:
     text = sheet_text(ctx.step, lines)
     try:
-        result = await bot.table.submit(ctx.game.id, interaction.user.id, text, source="builder")
+        result = await bot.table.submit(
+            ctx.game.id, interaction.user.id, text, source="builder", resolve=False
+        )
     except RuleError as exc:
         await interaction.response.edit_message(
             content=_message(ctx, lines, "⚠️ " + replies.reason(exc, ctx.lang)),
@@ -493,3 +495,5 @@ async def _seal(
         content=(sealed + "\n" if sealed else "") + replies.order_ack(result, ctx.lang),
         view=None,
     )
+    if result.complete:  # acknowledged first: the player does not wait for the resolution
+        await bot.table.resolve_if_ready(ctx.game.id)
