@@ -36,7 +36,10 @@ from typing import Any
 from tests.fakediscord import FakeDiscord, Interaction, Message
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDER_BUTTON = re.compile(r"^pbp:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<tokens>[^:]*)$")
+# An order button (``pbp:o:…``, tokens to send) or a ruleset's sheet-builder button (``pbp:b:…``).
+ORDER_BUTTON = re.compile(
+    r"^pbp:(?:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<tokens>[^:]*)|b:(?P<bgame>[^:]+):(?P<bturn>\d+))$"
+)
 ACK = re.compile(
     r"Order (sealed|replaced) for (?P<game>\S+), turn (?P<turn>\d+)"
     r".*?Receipt: `(?P<receipt>[0-9a-f]+)`",
@@ -202,7 +205,7 @@ class Prompt:
         found = []
         for custom_id, _label, disabled in self.buttons:
             match = ORDER_BUTTON.match(custom_id)
-            if match and not (enabled_only and disabled):
+            if match and match["tokens"] is not None and not (enabled_only and disabled):
                 found.append(match["tokens"])
         return found
 
@@ -219,6 +222,20 @@ def arena_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str:
     return rng.choice(charges if charges and rng.random() < 0.7 else options)
 
 
+def tactics_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str:
+    """A roster, a lineup in its own zone, then a sheet each turn: the knight steps forward on
+    turn 1 and everyone holds after that (a 10-turn game to the DP result)."""
+    seat = "A" if "you are **A**" in prompt.content else "B"
+    home, front = ("9", "10") if seat == "A" else ("2", "1")
+    if "· Roster**" in prompt.content:
+        return "warlord knight archer cleric"
+    if "· Deployment**" in prompt.content:
+        return f"warlord E{home}, knight D{home}, archer F{front}"
+    step = f"knight >D{8 if seat == 'A' else 3}"
+    options = [o for o in (step, "wait") if o not in refused]
+    return options[0] if "Turn 1/" in prompt.content else "wait"
+
+
 @dataclass(frozen=True)
 class Script:
     ruleset: str
@@ -233,6 +250,12 @@ SCRIPTS: dict[str, Script] = {
         "arena challenge",
         lambda opponent: {"opponent": opponent, "hours": 0},
         arena_player,
+    ),
+    "tactics": Script(
+        "tactics",
+        "tactics challenge",
+        lambda opponent: {"opponent": opponent, "minutes": 0},
+        tactics_player,
     ),
 }
 
@@ -368,9 +391,9 @@ class Table:
                     return None
                 buttons = message.custom_ids()
                 turns = {
-                    int(m["turn"])
+                    int(m["turn"] or m["bturn"])
                     for cid, _l, _d in buttons
-                    if (m := ORDER_BUTTON.match(cid)) and m["game"] == game
+                    if (m := ORDER_BUTTON.match(cid)) and (m["game"] or m["bgame"]) == game
                 }
                 if turns and max(turns) > after_turn:
                     return Prompt(game, max(turns), message.content, buttons)
