@@ -322,3 +322,43 @@ def test_an_ability_needs_a_valid_target_or_the_unit_only_moves():
 def test_an_ability_unit_type_round_trips():
     ability = Ability({"en": "X", "ja": "エックス"}, 2, "heal", 3, (0, 2), "ally")
     assert Ability.from_json(ability.to_json()) == ability
+
+
+def test_a_line_for_a_fallen_unit_is_refused():
+    state = play_state({"warlord": "E9", "knight": "D9", "scout": None}, {"archmage": "E2"})
+    state.units["A3"].status = "dead"
+    with pytest.raises(OrderRejected) as refused:
+        rules.parse(state, "A", "A3 wait")
+    assert refused.value.key == "tactics.reject.dead_unit"
+
+
+# --- the effect catalogue ---------------------------------------------------------------------
+
+
+def test_push_pull_teleport_obstacle_and_area_damage():
+    state = play_state(
+        {"warlord": "J10", "brute": "C6", "hookman": "A9", "thief": "H9", "engineer": "F8"},
+        {"archmage": "J1", "golem": "C5", "scout": "A5", "militia": "C2", "pikeman": "D2"},
+        turn=6,
+    )
+    new, events = play(
+        state,
+        "brute ability C5\nhookman ability A5\nthief ability H4\nengineer ability F7",
+    )
+    assert new.units["B2"].square == sq("C3")  # pushed 2 squares straight away from C6
+    assert new.units["A4"].square == sq("H4")  # teleported
+    assert new.units["B3"].square == sq("A8")  # pulled 3 squares towards A9
+    assert sq("F7") in new.obstacles()
+    kinds = types(events)
+    assert {"push", "pull", "teleport", "obstacle"} <= set(kinds)
+    new.step_no += 1
+    # Fireball-like area damage hits friend and foe around the square, never the caster.
+    state = play_state(
+        {"warlord": "J10", "mage": "C8", "knight": "C5"},
+        {"archmage": "J1", "scout": "C4", "militia": "B4"},
+        turn=3,
+    )
+    hit, events = play(state, "mage ability C4")
+    assert hit.units["B2"].status == "dead" and hit.units["B3"].hp == 2
+    assert hit.units["A3"].hp == 10 - 4  # friendly splash on C5, no DP for it
+    assert hit.dp == {"A": 1, "B": 0}
