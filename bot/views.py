@@ -17,6 +17,7 @@ import discord
 from bot import replies
 from bot.i18n import normalize_lang, t
 from bot.ruleset import ChoiceGroup, RuleError, load
+from bot.table import Player
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -186,6 +187,53 @@ class ChallengeButton(
             await replies.refuse(interaction, exc, lang)
             return
         await interaction.response.edit_message(content=text, view=None)
+
+
+async def post_challenge(
+    interaction: discord.Interaction[Any],
+    ruleset: str,
+    opponent: discord.Member,
+    *,
+    options: dict[str, Any] | None,
+    turn_seconds: int | None,
+    text_key: str,
+    text_params: Callable[[str], dict[str, Any]] = lambda lang: {},
+) -> None:
+    """A ``/<ruleset> challenge``: open the lobby and post the invitation with Accept/Decline.
+
+    ``text_key`` is the ruleset's invitation sentence; ``text_params(lang)`` fills the parts of
+    it that depend on the channel's language (a map's name, say).
+    """
+    bot: RefereeBot = interaction.client
+    await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+    if opponent.bot:
+        raise RuleError("challenge.no_bots")
+    game = await bot.table.challenge(
+        ruleset,
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id,
+        players=[
+            Player(interaction.user.id, interaction.user.display_name),
+            Player(opponent.id, opponent.display_name),
+        ],
+        options=options,
+        turn_seconds=turn_seconds,
+    )
+    lang = await bot.table.language(interaction.guild_id)
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChallengeButton.make(game.id, "accept", lang))
+    view.add_item(ChallengeButton.make(game.id, "decline", lang))
+    text = t(
+        lang,
+        text_key,
+        challenger=interaction.user.mention,
+        opponent=opponent.mention,
+        game=game.id,
+        **text_params(lang),
+    )
+    await interaction.response.send_message(
+        text, view=view, allowed_mentions=discord.AllowedMentions(users=[opponent])
+    )
 
 
 # A ruleset's order builder: called with the click, the game and the clicking player's seat.

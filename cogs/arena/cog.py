@@ -12,9 +12,7 @@ from discord.ext import commands
 
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
-from bot.ruleset import RuleError
-from bot.table import Player
-from bot.views import ChallengeButton
+from bot.views import post_challenge
 from cogs.arena import rules as arena_rules
 
 if TYPE_CHECKING:
@@ -54,34 +52,13 @@ class ArenaCog(commands.Cog):
         hours: app_commands.Range[float, 0.0, 168.0] = DEFAULT_TURN_HOURS,
         obstacles: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))
-        if opponent.bot:
-            raise RuleError("challenge.no_bots")
-        game = await self.bot.table.challenge(
+        await post_challenge(
+            interaction,
             "arena",
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            players=[
-                Player(interaction.user.id, interaction.user.display_name),
-                Player(opponent.id, opponent.display_name),
-            ],
+            opponent,
             options={"obstacles": arena_rules.parse_obstacles(obstacles)} if obstacles else None,
             turn_seconds=round(hours * 3600) or None,
-        )
-        lang = await self.bot.table.language(interaction.guild_id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ChallengeButton.make(game.id, "accept", lang))
-        view.add_item(ChallengeButton.make(game.id, "decline", lang))
-        await interaction.response.send_message(
-            t(
-                lang,
-                "arena.challenge",
-                challenger=interaction.user.mention,
-                opponent=opponent.mention,
-                game=game.id,
-            ),
-            view=view,
-            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+            text_key="arena.challenge",
         )
 
     @arena.command(

@@ -13,9 +13,7 @@ from discord.ext import commands
 
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
-from bot.ruleset import RuleError
-from bot.table import Player
-from bot.views import ChallengeButton
+from bot.views import post_challenge
 from cogs.tactics import builder, maps, master, units
 from cogs.tactics.effects import EFFECTS
 from cogs.tactics.units import TARGETS
@@ -87,38 +85,19 @@ class TacticsCog(commands.Cog):
         cost_cap: app_commands.Range[int, 1, 60] = DEFAULT_COST_CAP,
         tie_break: str = "none",
     ) -> None:
-        await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))
-        if opponent.bot:
-            raise RuleError("challenge.no_bots")
-        options = {"map": map or maps.DEFAULT, "cost_cap": cost_cap, "tie_break": tie_break}
-        game = await self.bot.table.challenge(
+        chosen = map or maps.DEFAULT
+        await post_challenge(
+            interaction,
             "tactics",
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            players=[
-                Player(interaction.user.id, interaction.user.display_name),
-                Player(opponent.id, opponent.display_name),
-            ],
-            options=options,
+            opponent,
+            options={"map": chosen, "cost_cap": cost_cap, "tie_break": tie_break},
             turn_seconds=minutes * 60 or None,
-        )
-        lang = await self.bot.table.language(interaction.guild_id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ChallengeButton.make(game.id, "accept", lang))
-        view.add_item(ChallengeButton.make(game.id, "decline", lang))
-        await interaction.response.send_message(
-            t(
-                lang,
-                "tactics.challenge",
-                challenger=interaction.user.mention,
-                opponent=opponent.mention,
-                game=game.id,
-                map=maps.load(options["map"]).title(lang),
-                minutes=minutes or "∞",
-                cap=cost_cap,
-            ),
-            view=view,
-            allowed_mentions=discord.AllowedMentions(users=[opponent]),
+            text_key="tactics.challenge",
+            text_params=lambda lang: {
+                "map": maps.load(chosen).title(lang),
+                "minutes": minutes or "∞",
+                "cap": cost_cap,
+            },
         )
 
     @tactics.command(
