@@ -18,11 +18,24 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.render import draw as prim
-from bot.render.fonts import fit_sized, font, renderable
+from bot.render.canvas import (
+    BG,
+    CARD_BG,
+    HEADER_BG,
+    INK,
+    MUTED,
+    SIDE,
+    SIDE_TEXT,
+    TEXT,
+    Supersample,
+    display_names,
+    side_card,
+)
+from bot.render.fonts import fit_sized, renderable
 from bot.render.hexgrid import (
     FACINGS,
     Hex,
@@ -57,12 +70,6 @@ CARD_Y = {"B": 72, "A": 396}  # B's card on top like B's door, A's below like A'
 
 # Theme: dark frame around a sand floor. Blue/orange stay distinct for red-green colour blindness,
 # and every side-coloured thing also carries its seat letter.
-BG = (27, 29, 35)
-HEADER_BG = (18, 19, 24)
-CARD_BG = (38, 42, 51)
-TEXT = (238, 238, 242)
-MUTED = (165, 170, 182)
-INK = (22, 22, 26)
 FLOOR = ((228, 204, 156), (219, 194, 145), (210, 185, 136))
 GRID = (150, 121, 80)
 COORD = (160, 133, 92)
@@ -72,27 +79,16 @@ WOOD = (118, 76, 40)
 IRON = (58, 58, 64)
 ROCK = (104, 100, 96)
 ROCK_FLOOR = (150, 132, 104)
-SIDE: dict[str, tuple[int, int, int]] = {"A": (45, 112, 232), "B": (244, 141, 30)}
-SIDE_TEXT: dict[str, tuple[int, int, int]] = {"A": (255, 255, 255), "B": (20, 20, 24)}
 GOLD = (246, 198, 62)
 RED = (214, 46, 46)
 
 
-def _s(value: float) -> int:
-    return round(value * SS)
-
-
-def _sp(point: Point) -> Point:
-    return point[0] * SS, point[1] * SS
+CANVAS = Supersample(SS)
+_s, _sp, _f = CANVAS.s, CANVAS.sp, CANVAS.font
 
 
 LAYOUT = Layout(HEX_SIZE * SS, _sp(BOARD_ORIGIN))
 TOKEN_R = HEX_SIZE * SS * 0.44
-
-
-def _f(size: float, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled font at ``size`` output pixels, scaled for the canvas."""
-    return font(_s(size), bold)
 
 
 # --------------------------------------------------------------------------- static layer
@@ -188,13 +184,7 @@ def _base(obstacles: tuple[Hex, ...]) -> Image.Image:
 
     for seat in SEATS:
         y0 = CARD_Y[seat]
-        box = (_s(PANEL_X0), _s(y0), _s(PANEL_X1), _s(y0 + CARD_H))
-        d.rounded_rectangle(
-            box, radius=_s(12), fill=CARD_BG, outline=prim.shade(SIDE[seat], 0.7), width=_s(2)
-        )
-        d.rounded_rectangle(
-            (_s(PANEL_X0), _s(y0), _s(PANEL_X0 + 8), _s(y0 + CARD_H)), radius=_s(4), fill=SIDE[seat]
-        )
+        side_card(d, CANVAS, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H), SIDE[seat], CARD_BG)
     return img
 
 
@@ -517,11 +507,7 @@ def _banner(d: ImageDraw.ImageDraw, outcome: str, names: Mapping[str, str], lang
 
 
 def _display_names(names: Mapping[str, str] | None, lang: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for seat in SEATS:
-        given = renderable(str((names or {}).get(seat) or ""), bold=True)
-        out[seat] = given or t(lang, "arena.board.player", seat=seat)
-    return out
+    return display_names(names, SEATS, lambda seat: t(lang, "arena.board.player", seat=seat))
 
 
 # --------------------------------------------------------------------------- entry point

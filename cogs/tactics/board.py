@@ -23,7 +23,20 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
 from bot.render import draw as prim
-from bot.render.fonts import ELLIPSIS, fit, fit_sized, font, renderable
+from bot.render.canvas import (
+    BG,
+    CARD_BG,
+    HEADER_BG,
+    INK,
+    MUTED,
+    SIDE,
+    SIDE_TEXT,
+    TEXT,
+    Supersample,
+    display_names,
+    side_card,
+)
+from bot.render.fonts import ELLIPSIS, fit, fit_sized, renderable
 from bot.render.squaregrid import Grid, Point, Square, column_letter, try_parse
 
 __all__ = ["HEIGHT", "WIDTH", "render"]
@@ -46,19 +59,11 @@ LEGEND_Y = (556, 728)
 
 # Theme. Blue and orange stay apart for every common colour-vision deficiency, and the sides also
 # differ in shape: A's tokens are round, B's square (the player cards use the same chips).
-BG = (27, 29, 35)
-HEADER_BG = (18, 19, 24)
-CARD_BG = (38, 42, 51)
-TEXT = (238, 238, 242)
-MUTED = (165, 170, 182)
-INK = (22, 22, 26)
 WHITE = (250, 250, 250)
 FLOOR = ((226, 229, 219), (214, 219, 207))
 GRID_LINE = (160, 166, 152)
 LABEL = (190, 194, 204)
 STONE = (92, 94, 102)
-SIDE: dict[str, tuple[int, int, int]] = {"A": (45, 112, 232), "B": (244, 141, 30)}
-SIDE_TEXT: dict[str, tuple[int, int, int]] = {"A": (255, 255, 255), "B": (20, 20, 24)}
 GOLD = (246, 198, 62)
 RED = (222, 38, 38)
 PURPLE = (160, 78, 230)
@@ -69,17 +74,8 @@ BAR_BG = (34, 34, 40)
 CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
-def _s(value: float) -> int:
-    return round(value * SS)
-
-
-def _sp(point: Point) -> Point:
-    return point[0] * SS, point[1] * SS
-
-
-def _f(size: float, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled font at ``size`` output pixels, scaled for the canvas."""
-    return font(max(_s(size), 2), bold)
+CANVAS = Supersample(SS)
+_s, _sp, _f = CANVAS.s, CANVAS.sp, CANVAS.font
 
 
 def _grid(width: int, height: int) -> Grid:
@@ -308,13 +304,7 @@ def _base(
 
     for seat in SEATS:
         y0 = CARD_Y[seat]
-        box = (_s(PANEL_X0), _s(y0), _s(PANEL_X1), _s(y0 + CARD_H))
-        d.rounded_rectangle(
-            box, radius=_s(12), fill=CARD_BG, outline=prim.shade(SIDE[seat], 0.7), width=_s(2)
-        )
-        d.rounded_rectangle(
-            (_s(PANEL_X0), _s(y0), _s(PANEL_X0 + 8), _s(y0 + CARD_H)), radius=_s(4), fill=SIDE[seat]
-        )
+        side_card(d, CANVAS, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H), SIDE[seat], CARD_BG)
         _card_labels(d, seat, lang)
     _legend(d, lang)
     return img
@@ -726,11 +716,7 @@ def _legend(d: ImageDraw.ImageDraw, lang: str) -> None:
 
 
 def _display_names(names: Mapping[str, str] | None, lang: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for seat in SEATS:
-        given = renderable(str((names or {}).get(seat) or ""), bold=True)
-        out[seat] = given or t(lang, "tactics.board.player", seat=seat)
-    return out
+    return display_names(names, SEATS, lambda seat: t(lang, "tactics.board.player", seat=seat))
 
 
 def _status(view: Mapping[str, Any], lang: str) -> str:
