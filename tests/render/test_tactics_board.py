@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import io
 import json
 import re
 import time
@@ -11,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops
 
-from bot.i18n import catalogue, has
+from bot.i18n import catalogue
 from bot.render import fonts, squaregrid
 from cogs.tactics import board
+from tests.render.pngs import assert_keys_in_both_languages, diff_box, open_png
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NAMES = {
@@ -183,18 +182,6 @@ def deploy_view(**changes: Any) -> dict[str, Any]:
         "alive": {"A": 0, "B": 0},
         **changes,
     }
-
-
-def open_png(data: bytes) -> Image.Image:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    img = Image.open(io.BytesIO(data))
-    img.load()
-    assert img.format == "PNG"
-    return img.convert("RGB")
-
-
-def diff_box(a: bytes, b: bytes) -> tuple[int, int, int, int] | None:
-    return ImageChops.difference(open_png(a), open_png(b)).getbbox()
 
 
 def cell_of(view: dict[str, Any], square: str) -> tuple[float, float, float]:
@@ -450,12 +437,7 @@ def _used_keys() -> set[str]:
 def test_every_board_key_exists_in_both_languages() -> None:
     used = _used_keys()
     assert len(used) > 15
-    for key in used:
-        assert has(key), key
-        assert key in catalogue("ja"), key
-    en = {k for k in catalogue("en") if k.startswith("tactics.board.")}
-    ja = {k for k in catalogue("ja") if k.startswith("tactics.board.")}
-    assert en == ja == used
+    assert assert_keys_in_both_languages(used, "tactics.board.") == used
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
