@@ -44,6 +44,8 @@ class OutboxSender:
         self._task: asyncio.Task[None] | None = None
         self._again = False
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
+        # Seats whose DMs this process has seen go through: recorded once, not on every DM.
+        self._dm_open: set[tuple[str, int]] = set()
 
     def wake(self) -> None:
         """Drain soon. Safe to call from anywhere on the loop, as often as wanted."""
@@ -115,6 +117,7 @@ class OutboxSender:
         except discord.Forbidden as exc:
             await self._failed(row, exc, retry=False)
             if row.kind == "dm" and exc.code == CANNOT_DM and row.game_id and row.target_id:
+                self._dm_open.discard((row.game_id, row.target_id))
                 await self.bot.table.dm_unreachable(row.game_id, row.target_id)
             return False
         except discord.NotFound as exc:
@@ -128,7 +131,10 @@ class OutboxSender:
         async with self.repo.transaction() as tx:
             await tx.mark_sent(row.id, message_id, channel_id, self.bot.table.clock())
         if row.kind == "dm" and row.game_id and row.target_id:
-            await self.bot.table.dm_reachable(row.game_id, row.target_id)
+            key = (row.game_id, row.target_id)
+            if key not in self._dm_open:
+                await self.bot.table.dm_reachable(row.game_id, row.target_id)
+                self._dm_open.add(key)
         return True
 
     async def _post(self, row: OutboxRow) -> tuple[int, int]:
