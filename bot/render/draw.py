@@ -118,6 +118,27 @@ def dashed_polyline(
             phase = (phase + run) % period
 
 
+def dashed_ring(
+    draw: ImageDraw.ImageDraw,
+    center: Point,
+    radius: float,
+    fill: Color,
+    width: int,
+    casing: Color,
+    casing_width: int,
+) -> None:
+    """A ring of twelve cased dashes: where a piece stood before it moved (a "ghost").
+
+    Dashed so it never reads as a token; each dash is cased on its own (one degree longer at
+    each end) so the ring stays visible on any floor colour.
+    """
+    cx, cy = center
+    box = (cx - radius, cy - radius, cx + radius, cy + radius)
+    for start in range(0, 360, 30):
+        draw.arc(box, start, start + 18, fill=casing, width=casing_width)
+        draw.arc(box, start + 1, start + 17, fill=fill, width=width)
+
+
 def arrow_head(
     draw: ImageDraw.ImageDraw,
     tip: Point,

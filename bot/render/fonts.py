@@ -84,3 +84,20 @@ def fit_sized(
             return text, fnt
     fnt = font(sizes[-1], bold)
     return fit(text, fnt, max_width), fnt
+
+
+PLACEHOLDER = "\x00"  # where the name goes in a template; no catalogue string contains it
+
+
+def fit_into(
+    template: str, name: str, sizes: tuple[int, ...], max_width: float, bold: bool = False
+) -> tuple[str, ImageFont.FreeTypeFont]:
+    """``template`` with ``name`` in place of :data:`PLACEHOLDER`, all within ``max_width``.
+
+    Only the name shrinks or is truncated; the template's own words are measured at the largest
+    size and always kept whole, so a long name never cuts "Winner:" off.
+    """
+    before, _, after = template.partition(PLACEHOLDER)
+    fixed = font(sizes[0], bold).getlength(before + after)
+    shown, fnt = fit_sized(name, sizes, max_width - fixed, bold)
+    return before + shown + after, fnt

@@ -5,13 +5,12 @@ changes during a match (floor, wall, doors, obstacles, panel frames) is drawn on
 a render only copies that layer and adds figures, paths, text and badges.
 
 Pillow does not antialias shapes, so the image is drawn at ``SS`` times the output size and
-shrunk once at the end (``Image.reduce`` is a cheap box filter). All layout numbers below are in
-output pixels; ``_s`` scales them to the drawing canvas.
+shrunk once at the end (``Supersample.png``). All layout numbers below are in output pixels;
+``_s`` scales them to the drawing canvas.
 """
 
 from __future__ import annotations
 
-import io
 import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -22,20 +21,8 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.render import draw as prim
-from bot.render.canvas import (
-    BG,
-    CARD_BG,
-    HEADER_BG,
-    INK,
-    MUTED,
-    SIDE,
-    SIDE_TEXT,
-    TEXT,
-    Supersample,
-    display_names,
-    side_card,
-)
-from bot.render.fonts import fit_sized, renderable
+from bot.render.canvas import GOLD, INK, MUTED, SIDE, SIDE_TEXT, TEXT, Supersample, display_names
+from bot.render.fonts import PLACEHOLDER, fit_into, fit_sized, renderable
 from bot.render.hexgrid import (
     FACINGS,
     Hex,
@@ -79,7 +66,6 @@ WOOD = (118, 76, 40)
 IRON = (58, 58, 64)
 ROCK = (104, 100, 96)
 ROCK_FLOOR = (150, 132, 104)
-GOLD = (246, 198, 62)
 RED = (214, 46, 46)
 
 
@@ -146,10 +132,8 @@ def _draw_obstacle(d: ImageDraw.ImageDraw, h: Hex) -> None:
 @lru_cache(maxsize=32)
 def _base(obstacles: tuple[Hex, ...]) -> Image.Image:
     """Everything that stays the same for a match (obstacles are fixed when it starts)."""
-    img = Image.new("RGB", (_s(WIDTH), _s(HEIGHT)), BG)
+    img = CANVAS.new_board(WIDTH, HEIGHT, HEADER_H)
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, _s(WIDTH), _s(HEADER_H)), fill=HEADER_BG)
-    d.line([(0, _s(HEADER_H)), (_s(WIDTH), _s(HEADER_H))], fill=(60, 64, 74), width=_s(2))
 
     for h in ring(RADIUS + 1):
         if h in DOORS.values():
@@ -184,7 +168,7 @@ def _base(obstacles: tuple[Hex, ...]) -> Image.Image:
 
     for seat in SEATS:
         y0 = CARD_Y[seat]
-        side_card(d, CANVAS, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H), SIDE[seat], CARD_BG)
+        CANVAS.side_card(d, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H), SIDE[seat])
     return img
 
 
@@ -264,15 +248,6 @@ def _fighter_marks(
     d.line([a, b], fill=SIDE[seat], width=_s(8))
 
 
-def _ghost(d: ImageDraw.ImageDraw, center: Point, colour: tuple[int, int, int]) -> None:
-    """Dashed ring where a figure stood at the start of last turn."""
-    cx, cy = center
-    r = TOKEN_R * 0.8
-    for i in range(0, 360, 30):
-        d.arc((cx - r, cy - r, cx + r, cy + r), i, i + 18, fill=INK, width=_s(6))
-        d.arc((cx - r, cy - r, cx + r, cy + r), i + 1, i + 17, fill=colour, width=_s(4))
-
-
 def _paths(
     d: ImageDraw.ImageDraw, last_turn: Mapping[str, Any], fighters: Mapping[str, Any]
 ) -> bool:
@@ -297,7 +272,8 @@ def _paths(
     shared = len(steps) == 2 and bool(steps["A"] & steps["B"])
     for seat, hexes in routes.items():
         colour = SIDE[seat]
-        _ghost(d, LAYOUT.center(hexes[0]), colour)
+        # Where the figure stood at the start of last turn.
+        prim.dashed_ring(d, LAYOUT.center(hexes[0]), TOKEN_R * 0.8, colour, _s(4), INK, _s(6))
         pts = prim.offset_polyline([LAYOUT.center(h) for h in hexes], _s(13 if shared else 4))
         here = fighters.get(seat)
         if here is not None and as_hex(here["hex"]) == hexes[-1]:
@@ -382,18 +358,8 @@ def _card(
     value = t(lang, "arena.board.stamina_value", value=shown, max=maximum)
     value_colour = RED if shown <= 3 else TEXT
     d.text(_sp((x1 - 18, y0 + 104)), value, font=_f(24, True), fill=value_colour, anchor="rm")
-    prim.bar(
-        d,
-        (_s(x0 + 22), _s(y0 + 120), _s(x1 - 18), _s(y0 + 144)),
-        shown,
-        maximum,
-        colour,
-        (24, 26, 32),
-        segments=maximum,
-        divider=CARD_BG,
-        radius=_s(4),
-        outline=(90, 95, 108),
-        outline_width=_s(1),
+    CANVAS.card_meter(
+        d, (x0 + 22, y0 + 120, x1 - 18, y0 + 144), shown, maximum, colour, segments=maximum
     )
 
     # Both badges are about the next turn, which a finished match does not have.
@@ -477,13 +443,8 @@ def _compass(d: ImageDraw.ImageDraw, lang: str) -> None:
 def _banner(d: ImageDraw.ImageDraw, outcome: str, names: Mapping[str, str], lang: str) -> None:
     x0, y0, x1, y1 = 10, 68, BOARD_W - 10, 144
     colour = SIDE.get(outcome, GOLD)
-    d.rounded_rectangle(
-        (_s(x0), _s(y0), _s(x1), _s(y1)),
-        radius=_s(12),
-        fill=(14, 15, 19, 235),
-        outline=GOLD,
-        width=_s(3),
-    )
+    # Slightly see-through: it lies over the top of the board.
+    CANVAS.result_frame(d, (x0, y0, x1, y1), fill=(14, 15, 19, 235))
     d.rounded_rectangle(
         (_s(x0 + 8), _s(y0 + 8), _s(x0 + 16), _s(y1 - 8)), radius=_s(3), fill=colour
     )
@@ -495,12 +456,9 @@ def _banner(d: ImageDraw.ImageDraw, outcome: str, names: Mapping[str, str], lang
         _sp((mid, y0 + 20)), t(lang, "arena.board.match_over"), font=_f(16), fill=MUTED, anchor="mm"
     )
     if outcome in SEATS:
-        headline = t(lang, "arena.board.winner", name="\x00")
-        before, _, after = headline.partition("\x00")
-        # Fit the name into the room the template leaves, so "Winner:" is never cut off.
-        fixed = _f(32, True).getlength(before + after)
-        name, fnt = fit_sized(names[outcome], (_s(32), _s(26)), _s(x1 - x0 - 48) - fixed, bold=True)
-        headline = before + name + after
+        template = t(lang, "arena.board.winner", name=PLACEHOLDER)
+        sizes = (_s(32), _s(26))
+        headline, fnt = fit_into(template, names[outcome], sizes, _s(x1 - x0 - 48), bold=True)
     else:
         headline, fnt = t(lang, "arena.board.draw"), _f(32, True)
     d.text(_sp((mid, y0 + 50)), headline, font=fnt, fill=GOLD, anchor="mm")
@@ -532,13 +490,14 @@ def render(
     outcome = view.get("outcome")
 
     # Header: title on the left, turn number right-aligned over the panel.
-    turn_text = t(lang, "arena.board.turn", n=int(view.get("turn", 0)))
-    turn_font = _f(28, True)
-    d.text(_sp((PANEL_X1, HEADER_H / 2)), turn_text, font=turn_font, fill=TEXT, anchor="rm")
-    heading = renderable(title or "", bold=True) or t(lang, "arena.title")
-    room = _s(PANEL_X1 - 20 - 28) - turn_font.getlength(turn_text)
-    heading, head_font = fit_sized(heading, (_s(28), _s(24), _s(20)), room, bold=True)
-    d.text(_sp((20, HEADER_H / 2)), heading, font=head_font, fill=TEXT, anchor="lm")
+    CANVAS.header_text(
+        d,
+        renderable(title or "", bold=True) or t(lang, "arena.title"),
+        t(lang, "arena.board.turn", n=int(view.get("turn", 0))),
+        height=HEADER_H,
+        right=PANEL_X1,
+        sizes=(28, 24, 20),
+    )
 
     _compass(d, lang)
     for seat in SEATS:
@@ -563,8 +522,4 @@ def render(
     if outcome:
         _banner(d, str(outcome), shown, lang)
 
-    out = img.reduce(SS)
-    buf = io.BytesIO()
-    # Level 3 is several times faster than the default 6 for a barely larger file.
-    out.save(buf, format="PNG", compress_level=3)
-    return buf.getvalue()
+    return CANVAS.png(img)

@@ -5,14 +5,13 @@ match (floor, grid, labels, zones, obstacles, panel frames, legend) is drawn onc
 language and cached; a render copies that layer and adds arrows, tokens and the players' numbers.
 
 Pillow does not antialias shapes, so the image is drawn at ``SS`` times the output size and
-shrunk once at the end (``Image.reduce``). Layout numbers are in output pixels; ``_s`` scales them
-to the drawing canvas. Everything inside a square is sized from the cell, so maps from 8×8 to
+shrunk once at the end (``Supersample.png``). Layout numbers are in output pixels; ``_s`` scales
+them to the drawing canvas. Everything inside a square is sized from the cell, so maps from 8×8 to
 26×26 fit the same board area (a 10×10 map gets 64 px squares).
 """
 
 from __future__ import annotations
 
-import io
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -24,9 +23,8 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.i18n import t
 from bot.render import draw as prim
 from bot.render.canvas import (
-    BG,
     CARD_BG,
-    HEADER_BG,
+    GOLD,
     INK,
     MUTED,
     SIDE,
@@ -34,9 +32,8 @@ from bot.render.canvas import (
     TEXT,
     Supersample,
     display_names,
-    side_card,
 )
-from bot.render.fonts import ELLIPSIS, fit, fit_sized, renderable
+from bot.render.fonts import ELLIPSIS, PLACEHOLDER, fit, fit_into, fit_sized, renderable
 from bot.render.squaregrid import Grid, Point, Square, column_letter, try_parse
 
 __all__ = ["HEIGHT", "WIDTH", "render"]
@@ -64,7 +61,6 @@ FLOOR = ((226, 229, 219), (214, 219, 207))
 GRID_LINE = (160, 166, 152)
 LABEL = (190, 194, 204)
 STONE = (92, 94, 102)
-GOLD = (246, 198, 62)
 RED = (222, 38, 38)
 PURPLE = (160, 78, 230)
 BUFF = (70, 200, 90)
@@ -269,10 +265,8 @@ def _base(
     lang: str,
 ) -> Image.Image:
     """Everything that stays the same for a map in one language."""
-    img = Image.new("RGB", (_s(WIDTH), _s(HEIGHT)), BG)
+    img = CANVAS.new_board(WIDTH, HEIGHT, HEADER_H)
     d = ImageDraw.Draw(img, "RGBA")
-    d.rectangle((0, 0, _s(WIDTH), _s(HEADER_H)), fill=HEADER_BG)
-    d.line([(0, _s(HEADER_H)), (_s(WIDTH), _s(HEADER_H))], fill=(60, 64, 74), width=_s(2))
 
     grid = _grid(width, height)
     gx0, gy0, gx1, gy1 = grid.bounds
@@ -304,7 +298,7 @@ def _base(
 
     for seat in SEATS:
         y0 = CARD_Y[seat]
-        side_card(d, CANVAS, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H), SIDE[seat], CARD_BG)
+        CANVAS.side_card(d, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H), SIDE[seat])
         _card_labels(d, seat, lang)
     _legend(d, lang)
     return img
@@ -449,15 +443,6 @@ def _draw_unit(d: ImageDraw.ImageDraw, grid: Grid, unit: Mapping[str, Any], lang
 # --------------------------------------------------------------------------- last turn
 
 
-def _ghost(d: ImageDraw.ImageDraw, center: Point, radius: float, colour: prim.Color) -> None:
-    """Dashed ring where a unit started its move."""
-    cx, cy = center
-    box = (cx - radius, cy - radius, cx + radius, cy + radius)
-    for i in range(0, 360, 30):
-        d.arc(box, i, i + 18, fill=INK, width=_s(4))
-        d.arc(box, i + 1, i + 17, fill=colour, width=_s(2.5))
-
-
 def _move_arrow(d: ImageDraw.ImageDraw, pts: list[Point], colour: prim.Color, cell: float) -> None:
     k = cell / _s(64)
     prim.arrow(
@@ -507,7 +492,8 @@ def _moves(
         if len(path) < 2:
             continue
         colour = SIDE.get(str(action.get("side")), MUTED)
-        _ghost(d, grid.center(path[0]), c * 0.3, colour)
+        # Where the unit started its move.
+        prim.dashed_ring(d, grid.center(path[0]), c * 0.3, colour, _s(2.5), INK, _s(4))
         # Keep to the right of the direction of travel so opposite moves do not overlap.
         pts = prim.offset_polyline([grid.center(sq) for sq in path], c * 0.06)
         if path[-1] in at:
@@ -609,18 +595,13 @@ def _card(
     )
     for value, x in zip(values, STAT_X, strict=True):
         d.text(_sp((x0 + x, y0 + 100)), value, font=_f(28, True), fill=TEXT, anchor="lm")
-    prim.bar(
+    CANVAS.card_meter(
         d,
-        (_s(x0 + 22), _s(y0 + 128), _s(x1 - 16), _s(y0 + 146)),
+        (x0 + 22, y0 + 128, x1 - 16, y0 + 146),
         cur,
         max(top, 1),
         prim.shade(SIDE[seat], 1.25),
-        (24, 26, 32),
-        segments=top if 1 < top <= 20 else 0,
-        divider=CARD_BG,
-        radius=_s(4),
-        outline=(90, 95, 108),
-        outline_width=_s(1),
+        segments=top if 1 < top <= 20 else 0,  # more ticks than that would blur into a bar
     )
 
 
@@ -629,24 +610,14 @@ def _outcome(
 ) -> None:
     x0, x1 = PANEL_X0, PANEL_X1
     y0, y1 = OUTCOME_Y
-    d.rounded_rectangle(
-        (_s(x0), _s(y0), _s(x1), _s(y1)),
-        radius=_s(12),
-        fill=(14, 15, 19),
-        outline=GOLD,
-        width=_s(3),
-    )
+    CANVAS.result_frame(d, (x0, y0, x1, y1), fill=(14, 15, 19))
     mid = (x0 + x1) / 2
     # The header already says "game over": the caption tells when it ended.
     d.text(_sp((mid, y0 + 20)), turn, font=_f(15), fill=MUTED, anchor="mm")
     if outcome in SEATS:
-        headline = t(lang, "tactics.board.winner", name="\x00")
-        before, _, after = headline.partition("\x00")
-        fixed = _f(24, True).getlength(before + after)
-        shown, fnt = fit_sized(
-            names[outcome], (_s(24), _s(20), _s(17)), _s(x1 - x0 - 40) - fixed, bold=True
-        )
-        headline = before + shown + after
+        template = t(lang, "tactics.board.winner", name=PLACEHOLDER)
+        sizes = (_s(24), _s(20), _s(17))
+        headline, fnt = fit_into(template, names[outcome], sizes, _s(x1 - x0 - 40), bold=True)
     else:
         headline, fnt = t(lang, "tactics.board.draw"), _f(24, True)
     d.text(_sp((mid, y0 + 48)), headline, font=fnt, fill=GOLD, anchor="mm")
@@ -764,9 +735,6 @@ def render(
     outcome = view.get("outcome")
 
     # Header: map name on the left, turn (or setup step) right-aligned over the panel.
-    status = _status(view, lang)
-    status_font = _f(26, True)
-    d.text(_sp((PANEL_X1, HEADER_H / 2)), status, font=status_font, fill=TEXT, anchor="rm")
     map_names = board_map.get("name")
     map_name = ""
     if isinstance(map_names, Mapping):
@@ -778,9 +746,8 @@ def render(
         if map_name
         else t(lang, "tactics.board.title", map="").strip(" ・·")
     )
-    room = _s(PANEL_X1 - 20 - 28) - status_font.getlength(status)
-    heading, head_font = fit_sized(heading, (_s(26), _s(22), _s(18)), room, bold=True)
-    d.text(_sp((20, HEADER_H / 2)), heading, font=head_font, fill=TEXT, anchor="lm")
+    status = _status(view, lang)
+    CANVAS.header_text(d, heading, status, height=HEADER_H, right=PANEL_X1, sizes=(26, 22, 18))
 
     units = [u for u in view.get("units") or () if isinstance(u, Mapping)]
     at: dict[Square, str] = {}
@@ -802,14 +769,6 @@ def render(
         _outcome(d, str(outcome), shown, _turn(view, lang), lang)
         if outcome in SEATS:
             y0 = CARD_Y[str(outcome)]
-            d.rounded_rectangle(
-                (_s(PANEL_X0), _s(y0), _s(PANEL_X1), _s(y0 + CARD_H)),
-                radius=_s(12),
-                outline=GOLD,
-                width=_s(3),
-            )
+            CANVAS.result_frame(d, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H))
 
-    out = img.reduce(SS)
-    buf = io.BytesIO()
-    out.save(buf, format="PNG", compress_level=3)
-    return buf.getvalue()
+    return CANVAS.png(img)

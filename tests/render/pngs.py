@@ -1,4 +1,4 @@
-"""Helpers for renderer tests: open a PNG strictly, compare two, check a board's catalogue keys."""
+"""Renderer test helpers: open a PNG strictly, compare two, check a board's catalogue strings."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from PIL import Image, ImageChops
 
 from bot.i18n import catalogue, has
+from bot.render.fonts import renderable
 
 
 def open_png(data: bytes) -> Image.Image:
@@ -33,3 +34,12 @@ def assert_keys_in_both_languages(used: Iterable[str], prefix: str) -> set[str]:
     ja = {k for k in catalogue("ja") if k.startswith(prefix)}
     assert en == ja
     return en
+
+
+def assert_catalogue_renderable(prefix: str, lang: str) -> None:
+    """Every ``lang`` string under ``prefix`` draws whole in the bundled font, regular and bold:
+    a glyph the font lacks would vanish from the board without any error."""
+    for key, value in catalogue(lang).items():
+        if key.startswith(prefix):
+            for bold in (False, True):
+                assert renderable(value, bold) == value, (key, value)

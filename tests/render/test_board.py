@@ -12,10 +12,14 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import catalogue
 from bot.render import fonts, hexgrid
 from cogs.arena import board
-from tests.render.pngs import assert_keys_in_both_languages, diff_box, open_png
+from tests.render.pngs import (
+    assert_catalogue_renderable,
+    assert_keys_in_both_languages,
+    diff_box,
+    open_png,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PANEL_X0 = board.PANEL_X0
@@ -197,10 +201,7 @@ def test_every_board_key_exists_in_both_languages() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_catalogue_strings_have_glyphs_in_bundled_font(lang: str) -> None:
-    for key, value in catalogue(lang).items():
-        if key.startswith("arena.board."):
-            for bold in (False, True):
-                assert fonts.renderable(value, bold) == value, (key, value)
+    assert_catalogue_renderable("arena.board.", lang)
 
 
 def test_hexgrid_geometry() -> None:
