@@ -2,7 +2,7 @@
 
 Format (one character per square, rows top to bottom, so the first row is row 1)::
 
-    # comments start with '#' as the first character of the line
+    # a comment: '#' then a space (a map row never holds a space)
     name.en: Old Ford
     name.ja: 古い渡し場
     bbbbbbbbbb        b: deployment zone of seat B (also floor)
@@ -55,7 +55,7 @@ def parse(name: str, text: str) -> Map:
     rows: list[str] = []
     for raw in text.splitlines():
         line = raw.rstrip()
-        if not line or line.startswith("#"):
+        if not line or line.startswith("# ") or line.startswith("#\t"):
             continue
         if line.startswith("name.") and ":" in line:
             key, value = line.split(":", 1)

@@ -19,6 +19,7 @@ from cogs.tactics.effects import EFFECTS
 from cogs.tactics.units import DATA, TARGETS, UnitType, ability_from_toml
 
 STATS = ("hp", "atk", "def", "move", "range_max")
+STAT_NAMES = ("atk", "def", "move")  # what a stat-change ability may change
 
 
 class MasterError(RuleError):
@@ -36,6 +37,22 @@ def bounds() -> dict[str, tuple[int, int]]:
 
 def max_cost() -> int:
     return int(_data()["formula"]["max_cost"])
+
+
+def formulas() -> dict[str, Any]:
+    """The published constants, for a help page: the cost weights and divisor, the cost bound,
+    each stat's bounds and each effect's mana base and weight per point of power.
+
+    ``cost = max(1, ceil((Σ weight·stat) / divisor))`` where the range term is ``range_max − 1``;
+    ``mana = max(1, ceil(base + per_power·|power| + (ability range_max − 1) / 2))``."""
+    formula = _data()["formula"]
+    return {
+        "weights": dict(formula["weights"]),
+        "divisor": formula["divisor"],
+        "max_cost": max_cost(),
+        "bounds": {k: list(v) for k, v in bounds().items()},
+        "mana": {k: dict(v) for k, v in _data()["mana"].items()},
+    }
 
 
 def cost_of(spec: Mapping[str, Any]) -> int:
@@ -69,7 +86,8 @@ def _int(spec: Mapping[str, Any], key: str) -> int:
 def _within(key: str, value: int) -> None:
     low, high = bounds()[key]
     if not low <= value <= high:
-        raise MasterError("tactics.master.bound", stat=key, value=value, low=low, high=high)
+        by = low - value if value < low else value - high
+        raise MasterError("tactics.master.bound", stat=key, value=value, low=low, high=high, by=by)
 
 
 def design(spec: Mapping[str, Any]) -> UnitType:
@@ -85,26 +103,49 @@ def design(spec: Mapping[str, Any]) -> UnitType:
     ability = None
     raw = spec.get("ability")
     if raw:
-        if raw.get("effect") not in EFFECTS:
+        if not isinstance(raw, Mapping):
+            raise MasterError("tactics.master.effect", effect=str(raw), known=", ".join(EFFECTS))
+        if not isinstance(raw.get("effect"), str) or raw["effect"] not in EFFECTS:
             raise MasterError(
                 "tactics.master.effect", effect=raw.get("effect"), known=", ".join(EFFECTS)
             )
         if raw.get("target", "enemy") not in TARGETS:
             raise MasterError("tactics.master.target", target=raw.get("target"))
         rng = raw.get("range") or [1, 1]
-        if not (isinstance(rng, list | tuple) and len(rng) == 2 and 0 <= rng[0] <= rng[1]):
+        if not (
+            isinstance(rng, list | tuple)
+            and len(rng) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in rng)
+            and 0 <= rng[0] <= rng[1]
+        ):
             raise MasterError("tactics.master.ability_range")
-        _within("ability_range_max", int(rng[1]))
-        _within("power", abs(int(raw.get("power", 0))))
-        if raw.get("effect") == "stat":
-            _within("turns", int(raw.get("turns", 0)))
-        ability = ability_from_toml(
-            {"en": raw.get("en") or names["en"], "ja": raw.get("ja") or names["ja"], **raw},
-            mana_of(raw),
-        )
+        _within("ability_range_max", rng[1])
+        power = _int({"power": raw.get("power", 0)}, "power")
+        _within("power", abs(power))
+        _within("radius", _int({"radius": raw.get("radius", 0)}, "radius"))
+        turns = 0
+        if raw["effect"] == "stat":
+            if raw.get("stat") not in STAT_NAMES:
+                raise MasterError("tactics.master.stat", stat=str(raw.get("stat")))
+            turns = _int({"turns": raw.get("turns", 0)}, "turns")
+            _within("turns", turns)
+        clean = {
+            "en": str(raw.get("en") or names["en"]),
+            "ja": str(raw.get("ja") or names["ja"]),
+            "effect": raw["effect"],
+            "power": power,
+            "range": [rng[0], rng[1]],
+            "target": raw.get("target", "enemy"),
+            "radius": raw.get("radius", 0),
+            "stat": raw.get("stat", "") if raw["effect"] == "stat" else "",
+            "turns": turns,
+        }
+        ability = ability_from_toml(clean, mana_of(clean))
     cost = cost_of(stats)
     if cost > max_cost():
-        raise MasterError("tactics.master.too_costly", cost=cost, max=max_cost())
+        raise MasterError(
+            "tactics.master.too_costly", cost=cost, max=max_cost(), over=cost - max_cost()
+        )
     return UnitType(
         id=str(spec.get("id") or names["en"].lower()),
         name=names,

@@ -9,51 +9,80 @@ Steps (each is one "turn" of the framework, both seats order at once):
 3. ``play`` turns 1..10: an action sheet per side, one line per unit (``knight C4>C6 attack D6``,
    ``剣士 C4→C6 攻撃 D6``, ``魔導士 待機``, ``summon knight A9`` on turns 3 and 7).
 
-Events (``Event(type, data)``; units by id, squares as labels; logged as ``tactics.event.<type>``):
-``rosters`` {units: [unit view…]} · ``deployed`` {seat, units: [{unit, square}]} ·
-``first`` {dice: {A: [..], B: [..]}, seat} · ``phase`` {seat, turn} ·
-``mana`` {seat, mana, max} · ``summon`` {unit, to, cost} ·
-``move`` {unit, from, to, path} ·
-``attack`` {unit, target_unit, square, damage, hp} ·
-``ability`` {unit, ability: {en, ja}, square, mana} · ``damage`` {unit, damage, hp}
-· ``heal`` {unit, amount, hp} · ``push``/``pull`` {unit, from, to} ·
-``stat`` {unit, stat, delta, turns} · ``teleport`` {unit, from, to} ·
-``revive`` {unit, to, hp} · ``obstacle`` {unit, square} ·
-``death`` {unit, killer, friendly, dp_to, points} · ``wait`` {unit} ·
-``fallback.no_move`` {unit, to, reason} ·
-``fallback.move_only`` {unit, reason, moved} ·
-``fallback.gone`` {unit} · ``fallback.no_summon`` {unit, reason} ·
-``resigned`` {seat} · ``end`` {outcome, reason, dp}.
-Every event carries ``names`` {unit id: {en, ja}} for the units it mentions.
+Steps are the framework's turns: :func:`turn` is the 1-based index of the open step once
+:func:`start_turn` has opened it (roster 1, deploy 2, play turn n = n + 2; without a roster step
+deploy 1 and play n = n + 1); between a resolve and the next ``start_turn`` it is still the
+index of the step just resolved (0 for a new game), as the framework expects.
+:func:`awaiting` is both seats while a step is open, nobody between a resolve and the next
+``start_turn`` or once finished.
+
+Timing decisions (the digest leaves them open):
+
+- A unit that used its ability in turn t cannot act in turn t + 1 (``exhausted``; a line for it
+  is refused at submission). A unit summoned or revived in turn t acts from turn t + 1.
+- A stat change "for N turns" counts the turn it is applied in: it ends after N turn ends (both
+  phases), so a buff of 1 turn cast in the first phase also helps in the second phase.
+- The annihilation check runs after each phase; "none it may still summon" means no reserve unit
+  whose cost fits the mana of a summon turn (3 or 7) still to come in this match.
+
+Events (``Event(type, data)``; data is JSON; units by id, squares as labels; the presenter
+renders ``tactics.event.<type>``). Every event that names units (``unit``, ``killer``,
+``target_unit``, ``by``) also carries ``names`` {unit id: {en, ja}}. Fields, stable:
+
+- ``rosters`` {units: [unit view as in :func:`view`]}: both rosters, revealed together.
+- ``deployed`` {seat, units: [{unit, square}]}: one per seat, both after both lineups are in.
+- ``first`` {dice: {A: [d6…], B: [d6…]}, seat}: ties rerolled; ``seat`` plays first.
+- ``phase`` {seat, turn} · ``mana`` {seat, mana, max}: a phase opens, the mana refills.
+- ``summon`` {unit, to, cost} · ``fallback.no_summon`` {unit, reason}.
+- ``move`` {unit, from, to, path: [squares, from first to last]}.
+- ``attack`` {unit, target_unit, target, square, damage, hp}: ``target`` = ``square`` = the
+  target's square, ``hp`` its HP after the hit; a ``death`` may follow.
+- ``ability`` {unit, ability: {en, ja}, effect, target, target_unit (or null), square, mana}, then
+  the effect's events: ``damage`` {unit, damage, hp, by} · ``heal`` {unit, amount, hp} ·
+  ``push`` / ``pull`` {unit, from, to} · ``stat`` {unit, stat, delta, turns} ·
+  ``teleport`` {unit, from, to} · ``revive`` {unit, to, hp} · ``obstacle`` {unit, square}.
+- ``death`` {unit, killer, friendly, dp_to, points}: ``points`` 0 when ``friendly`` (the killer
+  is on the dead unit's side), else 1, or 2 for a master; ``dp_to`` the opposed side.
+- ``wait`` {unit}: a line that neither moves nor acts (units without a line wait silently).
+- ``fallback.no_move`` {unit, to, reason}: the move cannot be made now, the unit does nothing.
+- ``fallback.move_only`` {unit, reason, moved}: the attack or ability cannot be made, the unit
+  only moves (``moved`` false: it had no move either, so it does nothing).
+- ``fallback.gone`` {unit}: the unit fell before its line came.
+- ``resigned`` {seat} · ``end`` {outcome: A | B | draw, reason: annihilation | dp | hp, dp}.
+
+Reasons are message keys ``tactics.why.*`` (occupied, unreachable, target_gone, out_of_range,
+no_mana, no_enemy, no_ally, no_unit, not_free, self_only, nobody_fallen, not_in_reserve).
 """
 
 from __future__ import annotations
 
 import copy
-import re
-import unicodedata
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.dice import Dice
 from bot.render.squaregrid import label, try_parse
-from bot.ruleset import DRAW, Event, OrderRejected, RuleError, StateError
-from cogs.tactics import effects, maps, master, units
+from bot.ruleset import DRAW, Event, OrderRejected, RuleError, StateError  # noqa: F401
+from cogs.tactics import effects, maps, master, sheet, units
+from cogs.tactics.sheet import (  # noqa: F401  (re-exported for the builder, the AI, tests)
+    KEYWORDS,
+    LINEUP,
+    MAX_COPIES,
+    MAX_MANA,
+    MAX_ORDER_CHARS,
+    MAX_TURNS,
+    ROSTER_MAX,
+    SUMMON_TURNS,
+    Line,
+    Order,
+)
 from cogs.tactics.units import UnitType
 
 NAME = "tactics"
 SEATS = ("A", "B")
 SCHEMA_VERSION = 1
-MAX_TURNS = 10
-SUMMON_TURNS = (3, 7)
-MAX_MANA = 10
-ROSTER_MAX = 9
-MAX_COPIES = 2
-LINEUP = (1, 5)
 DEFAULT_CAP = 18
-MAX_ORDER_CHARS = 1500
 TIE_BREAKS = ("none", "hp")
 DEFAULT_ROSTER = (
     "knight",
@@ -74,8 +103,8 @@ class OptionError(RuleError):
     pass
 
 
-def _other(seat: str) -> str:
-    return "B" if seat == "A" else "A"
+_other = sheet.other
+_reject = sheet.reject
 
 
 # --- state ------------------------------------------------------------------------------------
@@ -175,6 +204,9 @@ def _roster_types(entry: Mapping[str, Any]) -> list[UnitType]:
         chosen.append(unit)
     if not 1 <= len(chosen) <= ROSTER_MAX:
         raise OptionError("tactics.option.roster_size", max=ROSTER_MAX)
+    for unit in chosen:
+        if chosen.count(unit) > MAX_COPIES:
+            raise OptionError("tactics.option.too_many_copies", name=unit.id, max=MAX_COPIES)
     return [boss, *chosen]
 
 
@@ -237,413 +269,18 @@ def outcome(state: TacticsState) -> str | None:
     return state.winner
 
 
-# --- text -------------------------------------------------------------------------------------
-
-_ARROWS = re.compile(r"->|→|⇒|＞|>")
-_CJK = r"\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
-_BOUNDARY = re.compile(rf"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
-KEYWORDS = {
-    "attack": "attack",
-    "atk": "attack",
-    "攻撃": "attack",
-    "ability": "ability",
-    "skill": "ability",
-    "能力": "ability",
-    "特技": "ability",
-    "wait": "wait",
-    "stay": "wait",
-    "待機": "wait",
-    "summon": "summon",
-    "召喚": "summon",
-    "roster": "roster",
-    "ロスター": "roster",
-}
-_JA_SUFFIXES = ("待機", "攻撃", "能力", "特技")
-
-
-def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
-    text = _ARROWS.sub(" > ", text)
-    return _BOUNDARY.sub(" ", text)
-
-
-def _words(line: str) -> list[str]:
-    words: list[str] = []
-    for word in re.split(r"[\s,、・]+", line.strip()):
-        if not word:
-            continue
-        for suffix in _JA_SUFFIXES:  # "魔導士待機" → "魔導士", "待機"
-            if word.endswith(suffix) and word != suffix:
-                words += [word[: -len(suffix)], suffix]
-                break
-        else:
-            words.append(word)
-    return words
-
-
-def _square(word: str, state: TacticsState) -> Square | None:
-    sq = try_parse(word)
-    if sq is None or not state.map.inside(sq):
-        return None
-    return sq
-
-
-def _names_of(unit_type: UnitType) -> set[str]:
-    return {unit_type.id.lower(), *(n.lower() for n in unit_type.name.values())}
-
-
-@dataclass(frozen=True)
-class Line:
-    unit: str
-    dest: Square | None = None  # None: no move
-    action: str = "wait"  # wait | attack | ability | summon
-    target: Square | None = None
-
-    def canonical(self) -> str:
-        if self.action == "summon":
-            return f"summon {self.unit} {label(self.target)}"  # type: ignore[arg-type]
-        parts = [self.unit]
-        if self.dest is not None:
-            parts.append(f">{label(self.dest)}")
-        if self.action in ("attack", "ability"):
-            parts.append(self.action)
-            if self.target is not None:
-                parts.append(label(self.target))
-        elif self.action == "wait":
-            parts.append("wait")
-        return " ".join(parts)
-
-
-@dataclass(frozen=True)
-class Order:
-    step: str
-    lines: tuple[Line, ...] = ()
-    roster: tuple[str, ...] = ()  # master preset id then pool ids
-
-    def canonical(self) -> str:
-        if self.step == "roster":
-            return "roster " + " ".join(self.roster)
-        if self.step == "deploy":
-            return ", ".join(f"{ln.unit} {label(ln.dest)}" for ln in self.lines)  # type: ignore[arg-type]
-        return "\n".join(ln.canonical() for ln in self.lines) or "wait"
-
-
-def _reject(key: str, **params: Any) -> OrderRejected:
-    return OrderRejected(f"tactics.reject.{key}", **params)
-
-
-def _resolve_unit(state: TacticsState, seat: str, word: str, origin: Square | None) -> Unit:
-    """The unit ``word`` names (id or name in either language) among ``seat``'s."""
-    low = word.lower()
-    by_id = state.units.get(word.upper())
-    if by_id is not None:
-        if by_id.side != seat:
-            raise _reject("enemy_unit", unit=by_id.id)
-        return by_id
-    mine = [u for u in state.side_units(seat) if low in _names_of(u.type)]
-    if not mine:
-        if any(low in _names_of(u.type) for u in state.side_units(_other(seat))):
-            raise _reject("enemy_unit", unit=word)
-        raise _reject("unknown_unit", name=word)
-    if len(mine) > 1 and origin is not None:
-        mine = [u for u in mine if u.square == origin] or mine
-    living = [u for u in mine if u.status != "dead"]
-    if len(living) > 1:
-        on_board = [u for u in living if u.on_board]
-        if len(on_board) == 1 and state.step == "play":
-            return on_board[0]
-        raise _reject("ambiguous", name=word, ids=", ".join(u.id for u in living))
-    return (living or mine)[0]
+# --- text (cogs/tactics/sheet.py) -----------------------------------------------------------
 
 
 def parse(state: TacticsState, seat: str, text: str) -> Order:
-    if seat not in SEATS:
-        raise _reject("not_seated")
-    if state.step == "finished":
-        raise _reject("finished")
-    if not isinstance(text, str) or len(text) > MAX_ORDER_CHARS:
-        raise _reject("too_long", limit=MAX_ORDER_CHARS)
-    normal = _normalise(text)
-    if state.step == "roster":
-        return _parse_roster(state, normal)
-    if state.step == "deploy":
-        return _parse_deploy(state, seat, normal)
-    return _parse_sheet(state, seat, normal)
-
-
-def _parse_roster(state: TacticsState, text: str) -> Order:
-    words = [w for w in _words(text) if KEYWORDS.get(w.lower()) != "roster"]
-    if not words:
-        raise _reject("empty")
-    boss: str | None = None
-    chosen: list[str] = []
-    for word in words:
-        low = word.lower()
-        found_master = next((p for p in master.presets() if low in _names_of(p)), None)
-        if found_master is not None:
-            if boss is not None:
-                raise _reject("two_masters")
-            boss = found_master.id
-            continue
-        found = next((u for u in units.pool() if low in _names_of(u)), None)
-        if found is None:
-            raise _reject("unknown_unit", name=word)
-        chosen.append(found.id)
-    if boss is None:
-        raise _reject("no_master", known=", ".join(p.name["en"] for p in master.presets()))
-    if not 1 <= len(chosen) <= ROSTER_MAX:
-        raise _reject("roster_size", count=len(chosen), max=ROSTER_MAX)
-    for unit_id in set(chosen):
-        if chosen.count(unit_id) > MAX_COPIES:
-            raise _reject("too_many_copies", name=unit_id, max=MAX_COPIES)
-    return Order("roster", roster=(boss, *chosen))
-
-
-def _parse_deploy(state: TacticsState, seat: str, text: str) -> Order:
-    entries = [e for e in re.split(r"[,、;\n]+", text) if e.strip()]
-    if not entries:
-        raise _reject("empty")
-    lines: list[Line] = []
-    zone = set(state.map.zones[seat])
-    for entry in entries:
-        words = _words(entry)
-        if len(words) != 2:
-            raise _reject("deploy_syntax", entry=entry.strip())
-        sq = _square(words[1], state)
-        if sq is None:
-            raise _reject("bad_square", square=words[1])
-        taken = {ln.unit for ln in lines}
-        unit = _pick_undeployed(state, seat, words[0], taken)
-        if sq not in zone:
-            raise _reject("not_in_zone", square=label(sq))
-        if sq in state.obstacles() or any(ln.dest == sq for ln in lines):
-            raise _reject("occupied", square=label(sq))
-        lines.append(Line(unit.id, sq))
-    if not LINEUP[0] <= len(lines) <= LINEUP[1]:
-        raise _reject("lineup_size", count=len(lines), max=LINEUP[1])
-    cost = sum(state.units[ln.unit].type.cost for ln in lines)
-    if cost > state.cap:
-        raise _reject("over_cap", cost=cost, cap=state.cap)
-    return Order("deploy", tuple(lines))
-
-
-def _pick_undeployed(state: TacticsState, seat: str, word: str, taken: set[str]) -> Unit:
-    """For a lineup, ``knight`` twice means both knights: the first not yet taken."""
-    by_id = state.units.get(word.upper())
-    if by_id is not None:
-        if by_id.side != seat:
-            raise _reject("enemy_unit", unit=by_id.id)
-        if by_id.id in taken:
-            raise _reject("duplicate_line", unit=by_id.id)
-        return by_id
-    low = word.lower()
-    mine = [u for u in state.side_units(seat) if low in _names_of(u.type)]
-    if not mine:
-        raise _reject("unknown_unit", name=word)
-    free = [u for u in mine if u.id not in taken]
-    if not free:
-        raise _reject("duplicate_line", unit=mine[0].id)
-    return free[0]
-
-
-def _parse_sheet(state: TacticsState, seat: str, text: str) -> Order:
-    raw_lines = [ln for ln in re.split(r"[\n;；]+", text) if ln.strip()]
-    lines: list[Line] = []
-    if [w.lower() for ln in raw_lines for w in _words(ln)] in ([], ["wait"], ["待機"]):
-        return Order("play", ())
-    for raw in raw_lines:
-        words = _words(raw)
-        if KEYWORDS.get(words[0].lower()) == "summon":
-            lines.append(_parse_summon(state, seat, words[1:]))
-        else:
-            lines.append(_parse_line(state, seat, words))
-    order = Order("play", tuple(lines))
-    _check_sheet(state, seat, order)
-    return order
-
-
-def _parse_summon(state: TacticsState, seat: str, words: list[str]) -> Line:
-    if len(words) != 2:
-        raise _reject("summon_syntax")
-    sq = _square(words[1], state)
-    if sq is None:
-        raise _reject("bad_square", square=words[1])
-    candidates = [
-        u
-        for u in state.side_units(seat)
-        if u.status == "reserve"
-        and (u.id == words[0].upper() or words[0].lower() in _names_of(u.type))
-    ]
-    if not candidates:
-        unit = _resolve_unit(state, seat, words[0], None)
-        raise _reject("not_in_reserve", unit=unit.id)
-    return Line(candidates[0].id, None, "summon", sq)
-
-
-def _parse_line(state: TacticsState, seat: str, words: list[str]) -> Line:
-    rest = words[1:]
-    origin = dest = target = None
-    action = "wait"
-    if (
-        rest
-        and rest[0] != ">"
-        and _square(rest[0], state) is not None
-        and KEYWORDS.get(rest[0].lower()) is None
-    ):
-        origin = _square(rest[0], state)
-        rest = rest[1:]
-    if rest and rest[0] == ">":
-        if len(rest) < 2 or _square(rest[1], state) is None:
-            raise _reject("bad_square", square=rest[1] if len(rest) > 1 else "")
-        dest = _square(rest[1], state)
-        rest = rest[2:]
-    unit = _resolve_unit(state, seat, words[0], origin)
-    if rest:
-        keyword = KEYWORDS.get(rest[0].lower())
-        if keyword not in ("attack", "ability", "wait"):
-            raise _reject("unknown_word", word=rest[0])
-        action = keyword
-        rest = rest[1:]
-        if action in ("attack", "ability") and rest:
-            target = _square(rest[0], state)
-            if target is None:
-                raise _reject("bad_square", square=rest[0])
-            rest = rest[1:]
-        if rest:
-            raise _reject("unknown_word", word=rest[0])
-    if origin is not None and unit.on_board and unit.square != origin:
-        raise _reject("wrong_origin", unit=unit.id, square=label(origin), actual=label(unit.square))  # type: ignore[arg-type]
-    if dest == unit.square:
-        dest = None
-    return Line(unit.id, dest, action, target)
-
-
-def _check_sheet(state: TacticsState, seat: str, order: Order) -> None:
-    """Everything a sheet can be refused for now, judged on the board as it stands."""
-    seen: set[str] = set()
-    mana = min(state.turn, MAX_MANA)
-    positions = {u.id: u.square for u in state.units.values() if u.on_board}
-    summons = [ln for ln in order.lines if ln.action == "summon"]
-    if summons:
-        if state.turn not in SUMMON_TURNS:
-            raise _reject("summon_not_now", turns="3, 7")
-        if len(summons) > 1:
-            raise _reject("two_summons")
-        line = summons[0]
-        unit = state.units[line.unit]
-        if line.target not in state.map.zones[seat]:
-            raise _reject("not_in_zone", square=label(line.target))  # type: ignore[arg-type]
-        if line.target in state.obstacles() or line.target in positions.values():
-            raise _reject("occupied", square=label(line.target))  # type: ignore[arg-type]
-        mana -= unit.type.cost
-        if mana < 0:
-            raise _reject("not_enough_mana", need=unit.type.cost, have=min(state.turn, MAX_MANA))
-    for line in order.lines:
-        if line.action == "summon":
-            continue
-        unit = state.units[line.unit]
-        if line.unit in seen:
-            raise _reject("duplicate_line", unit=unit.id)
-        seen.add(line.unit)
-        if unit.status == "dead":
-            raise _reject("dead_unit", unit=unit.id)
-        if not unit.on_board:
-            raise _reject("not_on_board", unit=unit.id)
-        if unit.exhausted_turn == state.turn:
-            raise _reject("exhausted", unit=unit.id)
-        where = positions[unit.id]
-        if line.dest is not None:
-            occupied = {sq: uid for uid, sq in positions.items() if uid != unit.id}
-            if line.dest in occupied or line.dest in state.obstacles():
-                raise _reject("occupied", square=label(line.dest))
-            if line.dest not in _reach(state, unit, where, positions):
-                raise _reject(
-                    "unreachable", unit=unit.id, square=label(line.dest), move=unit.stat("move")
-                )
-            positions[unit.id] = where = line.dest
-        if line.action == "attack":
-            if unit.type.atk <= 0:
-                raise _reject("cannot_attack", unit=unit.id)
-            if line.target is None:
-                raise _reject("no_target", unit=unit.id)
-            if line.target == where:
-                raise _reject("self_target", unit=unit.id)
-            low, high = unit.type.range
-            if not low <= effects.distance(where, line.target) <= high:
-                raise _reject(
-                    "out_of_range", unit=unit.id, square=label(line.target), low=low, high=high
-                )
-        elif line.action == "ability":
-            ability = unit.type.ability
-            if ability is None:
-                raise _reject("no_ability", unit=unit.id)
-            target = line.target or where
-            low, high = ability.range
-            if not low <= effects.distance(where, target) <= high:
-                raise _reject(
-                    "out_of_range", unit=unit.id, square=label(target), low=low, high=high
-                )
-            mana -= ability.mana
-            if mana < 0:
-                raise _reject("not_enough_mana", need=ability.mana, have=mana + ability.mana)
-
-
-# --- movement ---------------------------------------------------------------------------------
+    """The order ``text`` gives for the current step, or OrderRejected (see ``sheet.py``)."""
+    return sheet.parse(state, seat, text)
 
 
 def _reach(
     state: TacticsState, unit: Unit, start: Square, positions: Mapping[str, Square | None]
 ) -> set[Square]:
-    """Squares ``unit`` may end its move on: ≤ MOVE orthogonal steps, never entering a square
-    held by an enemy (zone of control), through allies, ending free (or where it stands)."""
-    holder = {
-        sq: state.units[uid].side
-        for uid, sq in positions.items()
-        if sq is not None and uid != unit.id
-    }
-    blocked = state.obstacles()
-    steps = unit.stat("move")
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        sq = queue.popleft()
-        if seen[sq] == steps:
-            continue
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            nxt = (sq[0] + dx, sq[1] + dy)
-            if nxt in seen or not state.map.inside(nxt) or nxt in blocked:
-                continue
-            side = holder.get(nxt)
-            if side is not None and side != unit.side:
-                continue
-            seen[nxt] = seen[sq] + 1
-            queue.append(nxt)
-    return {sq for sq in seen if sq not in holder}
-
-
-def _path(state: TacticsState, unit: Unit, start: Square, dest: Square) -> list[Square]:
-    """One shortest legal path (for the board's arrow)."""
-    positions = {u.id: u.square for u in state.units.values() if u.on_board}
-    holder = {sq: state.units[uid].side for uid, sq in positions.items() if uid != unit.id}
-    blocked = state.obstacles()
-    back: dict[Square, Square | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        sq = queue.popleft()
-        if sq == dest:
-            break
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            nxt = (sq[0] + dx, sq[1] + dy)
-            if nxt in back or not state.map.inside(nxt) or nxt in blocked:
-                continue
-            if holder.get(nxt, unit.side) != unit.side:
-                continue
-            back[nxt] = sq
-            queue.append(nxt)
-    path = [dest]
-    while back.get(path[-1]) is not None:
-        path.append(back[path[-1]])  # type: ignore[arg-type]
-    return path[::-1]
+    return sheet.reach(state, unit, start, positions)
 
 
 # --- builder helpers --------------------------------------------------------------------------
@@ -702,7 +339,9 @@ def default_order(state: TacticsState, seat: str) -> Order:
         mine = state.side_units(seat)
         lineup: list[Unit] = []
         cost = 0
-        for unit in sorted(mine, key=lambda u: (not u.type.master, -u.type.cost)):
+        pool_index = {u.id: i for i, u in enumerate(units.pool())}
+        in_order = sorted(mine, key=lambda u: (not u.type.master, pool_index.get(u.type.id, 0)))
+        for unit in in_order:
             if len(lineup) < LINEUP[1] and cost + unit.type.cost <= state.cap:
                 lineup.append(unit)
                 cost += unit.type.cost
@@ -759,7 +398,7 @@ class _Resolver:
         unit.status, unit.square = "board", sq
         unit.hp = max(1, unit.type.hp // 2)
         unit.effects = []
-        unit.exhausted_turn = self.s.turn + 1  # back, but it acts from the next turn on
+        unit.exhausted_turn = self.s.turn  # back now, it acts from the next turn on (a summon)
         self.s.fallen.remove(unit.id)
 
     def heal(self, unit: Unit, amount: int) -> int:
@@ -770,7 +409,12 @@ class _Resolver:
     def damage(self, unit: Unit, amount: int, source: Unit) -> list[Event]:
         amount = max(0, amount)
         unit.hp -= amount
-        events = [Event("damage", {"unit": unit.id, "damage": amount, "hp": max(unit.hp, 0)})]
+        events = [
+            Event(
+                "damage",
+                {"unit": unit.id, "damage": amount, "hp": max(unit.hp, 0), "by": source.id},
+            )
+        ]
         if unit.hp <= 0:
             events.append(self._death(unit, source))
         return events
@@ -800,7 +444,7 @@ def _named(state: TacticsState, event: Event) -> Event:
     ids = [
         v
         for k, v in event.data.items()
-        if k in ("unit", "killer", "target_unit") and isinstance(v, str)
+        if k in ("unit", "killer", "target_unit", "by") and isinstance(v, str)
     ]
     names = {uid: dict(state.units[uid].type.name) for uid in ids if uid in state.units}
     return Event(event.type, {**event.data, "names": names}) if names else event
@@ -1003,7 +647,7 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
                     {"unit": unit.id, "to": label(line.dest), "reason": reason},
                 )
             ]
-        path = _path(state, unit, unit.square, line.dest)  # type: ignore[arg-type]
+        path = sheet.path(state, unit, unit.square, line.dest)  # type: ignore[arg-type]
         start = unit.square
         unit.square = line.dest
         state.last.append(
@@ -1045,6 +689,7 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
             {
                 "unit": unit.id,
                 "target_unit": target.id,
+                "target": label(line.target),  # type: ignore[arg-type]
                 "square": label(line.target),
                 "damage": amount,
                 "hp": max(target.hp - amount, 0),
@@ -1089,6 +734,9 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
                 {
                     "unit": unit.id,
                     "ability": dict(ability.name),
+                    "effect": ability.effect,
+                    "target": label(target_sq),
+                    "target_unit": target_unit.id if target_unit is not None else None,
                     "square": label(target_sq),
                     "mana": ability.mana,
                 },
