@@ -752,6 +752,21 @@ class Table:
         async with self.repo.transaction() as tx:
             return await self._require(tx, game_id)
 
+    async def seat_for_click(self, game_id: str, user_id: int, turn: int) -> tuple[GameRow, str]:
+        """The game and the clicker's seat, for a component made for ``turn`` of that game.
+
+        Refuses a stranger, a game that is not running, and buttons of an earlier turn.
+        """
+        game = await self.game(game_id)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise TableError("table.not_your_game", game=game_id)
+        if game.status not in ("active", "paused"):
+            raise TableError("table.not_running", game=game_id)
+        if game.turn != turn:
+            raise TableError("order.stale_buttons", turn=turn, current=game.turn)
+        return game, seat
+
     async def games_here(
         self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES
     ) -> list[GameRow]:

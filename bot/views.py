@@ -99,14 +99,9 @@ class OrderButton(
         lang = normalize_lang(str(interaction.locale))
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         try:
-            game = await bot.table.game(self.game_id)
-            seat = game.seat_of(interaction.user.id)
-            if seat is None:
-                raise RuleError("table.not_your_game", game=self.game_id)
-            if game.status not in ("active", "paused"):
-                raise RuleError("table.not_running", game=self.game_id)
-            if game.turn != self.turn:
-                raise RuleError("order.stale_buttons", turn=self.turn, current=game.turn)
+            game, seat = await bot.table.seat_for_click(
+                self.game_id, interaction.user.id, self.turn
+            )
             rules = load(game.ruleset)
             groups = rules.choices(rules.from_json(game.state or {}), seat)
             if len(self.tokens) < len(groups):
@@ -276,14 +271,9 @@ class BuilderButton(
         lang = normalize_lang(str(interaction.locale))
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         try:
-            game = await bot.table.game(self.game_id)
-            seat = game.seat_of(interaction.user.id)
-            if seat is None:
-                raise RuleError("table.not_your_game", game=self.game_id)
-            if game.status not in ("active", "paused"):
-                raise RuleError("table.not_running", game=self.game_id)
-            if game.turn != self.turn:
-                raise RuleError("order.stale_buttons", turn=self.turn, current=game.turn)
+            game, seat = await bot.table.seat_for_click(
+                self.game_id, interaction.user.id, self.turn
+            )
             builder = bot.sheet_builders.get(game.ruleset)
             if builder is None:
                 raise RuleError("order.no_builder")

@@ -16,8 +16,8 @@ from collections.abc import MutableSequence, Sequence
 from typing import Any, TypeVar
 
 from bot.ruleset import OrderRejected
-from cogs.tactics import master, rules, units
-from cogs.tactics.effects import distance
+from cogs.tactics import master, rules, sheet, units
+from cogs.tactics.movement import distance
 from cogs.tactics.rules import SUMMON_TURNS, TacticsState, Unit
 from cogs.tactics.units import Ability
 
@@ -148,7 +148,7 @@ def _plan(
 ) -> tuple[str, int]:
     start = unit.square
     assert start is not None
-    reach = rules._reach(state, unit, start, positions)
+    reach = sheet.reach(state, unit, start, positions)
     taken = {sq for uid, sq in positions.items() if uid != unit.id}
     reach = {sq for sq in reach if sq not in taken} | {start}
     best: tuple[float, Square, str, int] | None = None

@@ -18,7 +18,6 @@ import discord
 from bot import replies
 from bot.i18n import normalize_lang, t
 from bot.ruleset import RuleError, load
-from bot.table import TableError
 from cogs.tactics import master, units
 from cogs.tactics.present import unit_label
 
@@ -374,14 +373,7 @@ async def _handle(
     bot: RefereeBot = interaction.client
     lang = normalize_lang(str(interaction.locale))
     try:
-        game = await bot.table.game(game_id)
-        seat = game.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("table.not_your_game", game=game_id)
-        if game.status not in ("active", "paused"):
-            raise TableError("table.not_running", game=game_id)
-        if game.turn != turn:
-            raise RuleError("order.stale_buttons", turn=turn, current=game.turn)
+        game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
     except RuleError as exc:
         await interaction.response.edit_message(content="⚠️ " + replies.reason(exc, lang), view=None)
         return

@@ -209,15 +209,10 @@ class TacticsCog(commands.Cog):
             "range_max": range_max,
         }
         if effect:
-            low, _, high = reach.partition("-")
-            try:
-                span = [int(low), int(high or low)]
-            except ValueError:
-                raise master.MasterError("tactics.master.ability_range") from None
             spec["ability"] = {
                 "effect": effect,
                 "power": power,
-                "range": span,
+                "range": master.parse_reach(reach),
                 "target": target,
                 "radius": radius,
                 "stat": stat,

@@ -8,8 +8,7 @@ can use at all (the rules turn "no" into the move-only fallback).
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from bot.ruleset import Event
@@ -29,79 +28,6 @@ class Board(Protocol):
     def last_dead(self, side: str) -> Any | None: ...
     def revive(self, unit: Any, sq: Square) -> None: ...
     def label(self, sq: Square) -> str: ...
-
-
-def distance(a: Square, b: Square) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
-
-
-STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
-def _walk(
-    width: int,
-    height: int,
-    blocked: Collection[Square],
-    holders: Mapping[Square, str],
-    side: str,
-    start: Square,
-    steps: int,
-) -> dict[Square, Square | None]:
-    """Breadth-first orthogonal walk of at most ``steps`` steps from ``start``: never onto an
-    obstacle, never into a square an enemy holds (zone of control), through allies. Returns each
-    square reached with the square it was reached from (shortest paths)."""
-    back: dict[Square, Square | None] = {start: None}
-    depth = {start: 0}
-    queue = deque([start])
-    while queue:
-        sq = queue.popleft()
-        if depth[sq] >= steps:
-            continue
-        for dx, dy in STEPS:
-            nxt = (sq[0] + dx, sq[1] + dy)
-            if nxt in back or not (0 <= nxt[0] < width and 0 <= nxt[1] < height):
-                continue
-            if nxt in blocked or holders.get(nxt, side) != side:
-                continue
-            back[nxt] = sq
-            depth[nxt] = depth[sq] + 1
-            queue.append(nxt)
-    return back
-
-
-def reach(
-    width: int,
-    height: int,
-    blocked: Collection[Square],
-    holders: Mapping[Square, str],
-    side: str,
-    start: Square,
-    steps: int,
-) -> set[Square]:
-    """Squares a unit of ``side`` on ``start`` may end a move of ≤ ``steps`` on: reached by the
-    walk above and free (``holders`` maps every other unit's square to its side), or ``start``."""
-    found = _walk(width, height, blocked, holders, side, start, steps)
-    return {sq for sq in found if sq == start or sq not in holders}
-
-
-def path(
-    width: int,
-    height: int,
-    blocked: Collection[Square],
-    holders: Mapping[Square, str],
-    side: str,
-    start: Square,
-    dest: Square,
-) -> list[Square]:
-    """One shortest legal path from ``start`` to ``dest`` (both included), for the board's arrow;
-    ``[start, dest]`` if there is none (the rules never ask for one that does not exist)."""
-    back = _walk(width, height, blocked, holders, side, start, width * height)
-    if dest not in back:
-        return [start, dest]
-    found = [dest]
-    while back[found[-1]] is not None:
-        found.append(back[found[-1]])  # type: ignore[arg-type]
-    return found[::-1]
 
 
 def _area(board: Board, center: Square, radius: int) -> list[Square]:

@@ -90,6 +90,15 @@ def _within(key: str, value: int) -> None:
         raise MasterError("tactics.master.bound", stat=key, value=value, low=low, high=high, by=by)
 
 
+def parse_reach(text: str) -> list[int]:
+    """An ability range written ``min-max`` (``1-3``) or one number (``2``: exactly 2)."""
+    low, _, high = text.strip().partition("-")
+    try:
+        return [int(low), int(high or low)]
+    except ValueError:
+        raise MasterError("tactics.master.ability_range") from None
+
+
 def design(spec: Mapping[str, Any]) -> UnitType:
     """The master unit ``spec`` describes, or MasterError saying what is wrong."""
     names = {lang: str(spec.get(lang) or "").strip() for lang in ("en", "ja")}

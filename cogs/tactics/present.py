@@ -178,9 +178,8 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         if zone:
             lines.append(t(lang, "tactics.dm.zone", first=zone[0], last=zone[-1]))
         return lines
-    # Mana refills to min(turn, 10) at the start of the phase: that is what this sheet may spend.
-    turn = int(view.get("turn") or 0)
-    lines.append(t(lang, "tactics.dm.mana", mana=min(max(turn, 1), 10)))
+    # The engine says what this sheet may spend (its mana refills at the start of the phase).
+    lines.append(t(lang, "tactics.dm.mana", mana=view.get("next_mana", 0)))
     for unit in view.get("units") or ():
         if unit.get("side") != seat or unit.get("status", "board") != "board":
             continue

@@ -64,7 +64,7 @@ from typing import Any
 from bot.dice import Dice
 from bot.render.squaregrid import label, try_parse
 from bot.ruleset import DRAW, Event, OrderRejected, RuleError, StateError  # noqa: F401
-from cogs.tactics import effects, maps, master, sheet, units
+from cogs.tactics import effects, maps, master, movement, sheet, units
 from cogs.tactics.sheet import (  # noqa: F401  (re-exported for the builder, the AI, tests)
     KEYWORDS,
     LINEUP,
@@ -277,12 +277,6 @@ def parse(state: TacticsState, seat: str, text: str) -> Order:
     return sheet.parse(state, seat, text)
 
 
-def _reach(
-    state: TacticsState, unit: Unit, start: Square, positions: Mapping[str, Square | None]
-) -> set[Square]:
-    return sheet.reach(state, unit, start, positions)
-
-
 # --- builder helpers --------------------------------------------------------------------------
 
 
@@ -300,10 +294,10 @@ def reachable(state: TacticsState, unit_id: str) -> list[str]:
     if not unit.on_board:
         return []
     positions = {u.id: u.square for u in state.units.values() if u.on_board}
-    squares = _reach(state, unit, unit.square, positions)  # type: ignore[arg-type]
+    squares = sheet.reach(state, unit, unit.square, positions)  # type: ignore[arg-type]
     return [
         label(sq)
-        for sq in sorted(squares, key=lambda s: (effects.distance(s, unit.square), s[1], s[0]))
+        for sq in sorted(squares, key=lambda s: (movement.distance(s, unit.square), s[1], s[0]))
     ]  # type: ignore[arg-type]
 
 
@@ -316,15 +310,15 @@ def targets(state: TacticsState, unit_id: str, from_square: str) -> dict[str, li
         return found
     m = state.map
     every = [(c, r) for r in range(m.height) for c in range(m.width)]
-    every.sort(key=lambda s: (effects.distance(s, origin), s[1], s[0]))
+    every.sort(key=lambda s: (movement.distance(s, origin), s[1], s[0]))
     if unit.type.atk > 0:
         low, high = unit.type.range
         found["attack"] = [
-            label(s) for s in every if s != origin and low <= effects.distance(s, origin) <= high
+            label(s) for s in every if s != origin and low <= movement.distance(s, origin) <= high
         ]
     if unit.type.ability is not None:
         low, high = unit.type.ability.range
-        found["ability"] = [label(s) for s in every if low <= effects.distance(s, origin) <= high]
+        found["ability"] = [label(s) for s in every if low <= movement.distance(s, origin) <= high]
     return found
 
 
@@ -350,7 +344,7 @@ def default_order(state: TacticsState, seat: str) -> Order:
         zone = [sq for sq in state.map.zones[seat] if sq not in state.obstacles()]
         # Front row of the zone first: the row nearest the enemy.
         enemy_zone = state.map.zones[_other(seat)]
-        zone.sort(key=lambda sq: min(effects.distance(sq, e) for e in enemy_zone))
+        zone.sort(key=lambda sq: min(movement.distance(sq, e) for e in enemy_zone))
         return Order("deploy", tuple(Line(u.id, sq) for u, sq in zip(lineup, zone, strict=False)))
     return Order("play", ())
 
@@ -636,7 +630,7 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
         positions = {u.id: u.square for u in state.units.values() if u.on_board}
         if line.dest in state.obstacles() or state.unit_at(line.dest) is not None:
             reason = "tactics.why.occupied"
-        elif line.dest not in _reach(state, unit, unit.square, positions):  # type: ignore[arg-type]
+        elif line.dest not in sheet.reach(state, unit, unit.square, positions):  # type: ignore[arg-type]
             reason = "tactics.why.unreachable"
         else:
             reason = None
@@ -671,7 +665,7 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
         low, high = unit.type.range
         if target is None:
             return [*events, _move_only(unit, "tactics.why.target_gone", moved=bool(events))]
-        if target is unit or not low <= effects.distance(where, line.target) <= high:  # type: ignore[arg-type]
+        if target is unit or not low <= movement.distance(where, line.target) <= high:  # type: ignore[arg-type]
             return [*events, _move_only(unit, "tactics.why.out_of_range", moved=bool(events))]
         amount = max(0, unit.stat("atk") - target.stat("def"))
         state.last.append(
@@ -706,7 +700,7 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
         why = None
         if state.mana[seat][0] < ability.mana:
             why = "tactics.why.no_mana"
-        elif not low <= effects.distance(where, target_sq) <= high:
+        elif not low <= movement.distance(where, target_sq) <= high:
             why = "tactics.why.out_of_range"
         else:
             why = effects.valid_target(board, unit, target_sq, ability)

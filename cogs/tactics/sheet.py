@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.render.squaregrid import label, try_parse
 from bot.ruleset import OrderRejected
-from cogs.tactics import effects, master, units
+from cogs.tactics import master, movement, units
 from cogs.tactics.units import UnitType
 
 if TYPE_CHECKING:
@@ -167,10 +167,7 @@ def reach(
         for uid, sq in positions.items()
         if sq is not None and uid != unit.id
     }
-    m = state.map
-    return effects.reach(
-        m.width, m.height, state.obstacles(), holders, unit.side, start, unit.stat("move")
-    )
+    return _ground(state, unit, holders).reach(start, unit.stat("move"))
 
 
 def path(state: TacticsState, unit: Unit, start: Square, dest: Square) -> list[Square]:
@@ -179,8 +176,12 @@ def path(state: TacticsState, unit: Unit, start: Square, dest: Square) -> list[S
         for u in state.units.values()
         if u.on_board and u.square is not None and u.id != unit.id
     }
+    return _ground(state, unit, holders).path(start, dest)
+
+
+def _ground(state: TacticsState, unit: Unit, holders: Mapping[Square, str]) -> movement.Ground:
     m = state.map
-    return effects.path(m.width, m.height, state.obstacles(), holders, unit.side, start, dest)
+    return movement.Ground(m.width, m.height, state.obstacles(), holders, unit.side)
 
 
 # --- parsing ----------------------------------------------------------------------------------
@@ -446,7 +447,7 @@ def check_sheet(state: TacticsState, seat: str, order: Order) -> None:
             if line.target == where:
                 raise reject("self_target", unit=unit.id)
             low, high = unit.type.range
-            if not low <= effects.distance(where, line.target) <= high:
+            if not low <= movement.distance(where, line.target) <= high:
                 raise reject(
                     "out_of_range", unit=unit.id, square=label(line.target), low=low, high=high
                 )
@@ -456,7 +457,7 @@ def check_sheet(state: TacticsState, seat: str, order: Order) -> None:
                 raise reject("no_ability", unit=unit.id)
             target = line.target or where
             low, high = ability.range
-            if not low <= effects.distance(where, target) <= high:
+            if not low <= movement.distance(where, target) <= high:
                 raise reject("out_of_range", unit=unit.id, square=label(target), low=low, high=high)
             need += ability.mana
             if need > have:

@@ -709,6 +709,25 @@ class RunResult:
     seen: dict[str, Any]
     seconds: float
 
+    @classmethod
+    def collect(
+        cls,
+        table: Table,
+        runs: list[GameRun],
+        bot: BotProcess,
+        fake: FakeDiscord,
+        world: World,
+        started: float,
+    ) -> RunResult:
+        """What a finished run left: the database and everything the fake saw posted."""
+        return cls(
+            table,
+            runs,
+            dump(bot.db_path),
+            posted_view(fake, world.channels, world.users),
+            time.monotonic() - started,
+        )
+
 
 async def reference_run(
     workdir: Path, *, games: int, seed: int, script: Script, fake_options: dict[str, Any]
@@ -724,13 +743,7 @@ async def reference_run(
         runs = await start_games(table, world, script, seed)
         await asyncio.gather(*(table.play(run, script) for run in runs))
         await settle(bot)
-        return RunResult(
-            table,
-            runs,
-            dump(bot.db_path),
-            posted_view(fake, world.channels, world.users),
-            time.monotonic() - started,
-        )
+        return RunResult.collect(table, runs, bot, fake, world, started)
     finally:
         await bot.stop()
         await fake.stop()
@@ -804,13 +817,7 @@ async def chaos_run(
         if not bot.up.is_set():
             await bot.start()
         await settle(bot)
-        return RunResult(
-            table,
-            runs,
-            dump(bot.db_path),
-            posted_view(fake, world.channels, world.users),
-            time.monotonic() - started,
-        )
+        return RunResult.collect(table, runs, bot, fake, world, started)
     finally:
         done.set()
         await bot.stop()
