@@ -138,6 +138,33 @@ class Table:
         options: Mapping[str, Any] | None = None,
         turn_seconds: int | None = None,
     ) -> GameRow:
+        async with self.repo.transaction() as tx:
+            return await self._insert_game(
+                tx,
+                ruleset,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                players=players,
+                options=options,
+                turn_seconds=turn_seconds,
+            )
+
+    async def new_game_id(self, tx: Transaction) -> str:
+        """The id the next game created in this transaction gets."""
+        return f"g-{await tx.next_game_number():04d}"
+
+    async def _insert_game(
+        self,
+        tx: Transaction,
+        ruleset: str,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        players: list[Player],
+        options: Mapping[str, Any] | None,
+        turn_seconds: int | None,
+        created_by: int | None = None,
+    ) -> GameRow:
         rules = load(ruleset)
         if len({p.user_id for p in players}) != len(players):
             raise TableError("table.same_player")
@@ -146,36 +173,64 @@ class Table:
         # Refused now, not when the opponent accepts: a bad option must not leave a dead lobby.
         rules.check_options(options or {})
         now = self.clock()
-        async with self.repo.transaction() as tx:
-            for player in players:
-                busy = [
-                    g
-                    for g in await tx.games_for_user(player.user_id, ("lobby", *ACTIVE_STATUSES))
-                    if g.channel_id == channel_id
-                ]
-                if busy:
-                    raise TableError(
-                        "table.already_playing_here", name=player.name, game=busy[0].id
-                    )
-            number = await tx.next_game_number()
-            game = GameRow(
-                id=f"g-{number:04d}",
-                ruleset=ruleset,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                status="lobby",
-                options=dict(options or {}),
-                seats=[
-                    SeatRow(seat, p.user_id, p.name, i)
-                    for i, (seat, p) in enumerate(zip(rules.SEATS, players, strict=True))
-                ],
-                turn_seconds=turn_seconds,
-                created_by=players[0].user_id,
-                created_at=now,
-                updated_at=now,
-            )
-            await tx.insert_game(game)
-            return game
+        for player in players:
+            busy = [
+                g
+                for g in await tx.games_for_user(player.user_id, ("lobby", *ACTIVE_STATUSES))
+                if g.channel_id == channel_id
+            ]
+            if busy:
+                raise TableError("table.already_playing_here", name=player.name, game=busy[0].id)
+        game = GameRow(
+            id=await self.new_game_id(tx),
+            ruleset=ruleset,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            status="lobby",
+            options=dict(options or {}),
+            seats=[
+                SeatRow(seat, p.user_id, p.name, i)
+                for i, (seat, p) in enumerate(zip(rules.SEATS, players, strict=True))
+            ],
+            turn_seconds=turn_seconds,
+            created_by=players[0].user_id if created_by is None else created_by,
+            created_at=now,
+            updated_at=now,
+        )
+        await tx.insert_game(game)
+        return game
+
+    async def open_in(
+        self,
+        tx: Transaction,
+        ruleset: str,
+        *,
+        guild_id: int | None,
+        channel_id: int | None,
+        players: list[Player],
+        options: Mapping[str, Any] | None,
+        turn_seconds: int | None,
+        created_by: int | None,
+    ) -> GameRow:
+        """Create a game and start it at once, inside the caller's transaction (a league match
+        paired by a moderator: no lobby, and the league's own writes commit with it). The caller
+        calls :meth:`outbox_ready` after its commit."""
+        game = await self._insert_game(
+            tx,
+            ruleset,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            players=players,
+            options=options,
+            turn_seconds=turn_seconds,
+            created_by=created_by,
+        )
+        await self._begin(tx, game)
+        return game
+
+    def outbox_ready(self) -> None:
+        """Messages were enqueued in a transaction the caller has committed: post them."""
+        self._on_outbox()
 
     async def decline(self, game_id: str, user_id: int) -> GameRow:
         async with self.repo.transaction() as tx:
@@ -197,16 +252,20 @@ class Table:
             seat = game.seat_of(user_id)
             if seat is None or user_id == game.created_by:
                 raise TableError("table.not_challenged", game=game_id)
-            rules = load(game.ruleset)
-            setup = await self._pre_stream(tx, game.id, 0)
-            state = rules.new_game(game.id, game.seat_order, game.options, setup)
-            await self._record_drawn(tx, game.id, 0, dicelib.PRE, setup.rolls, reveal=True)
-            state, events = await self._start_turn(tx, game, rules, state)
-            game.status = "active"
-            await self._store(tx, game, rules, state, events)
-            await self._enqueue_turn(tx, game, rules, state, result_events=[], first=True)
+            await self._begin(tx, game)
         self._on_outbox()
         return game
+
+    async def _begin(self, tx: Transaction, game: GameRow) -> None:
+        """Set a lobby game up, open its first turn and queue the first prompts."""
+        rules = load(game.ruleset)
+        setup = await self._pre_stream(tx, game.id, 0)
+        state = rules.new_game(game.id, game.seat_order, game.options, setup)
+        await self._record_drawn(tx, game.id, 0, dicelib.PRE, setup.rolls, reveal=True)
+        state, events = await self._start_turn(tx, game, rules, state)
+        game.status = "active"
+        await self._store(tx, game, rules, state, events)
+        await self._enqueue_turn(tx, game, rules, state, result_events=[], first=True)
 
     # --- dice streams -------------------------------------------------------------------------
 
