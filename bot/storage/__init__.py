@@ -3,6 +3,7 @@
 from bot.storage.base import (
     ACTIVE_STATUSES,
     GameRow,
+    LeagueRow,
     OrderRow,
     OutboxRow,
     Repository,
@@ -17,6 +18,7 @@ from bot.storage.sqlite import SqliteRepository, open_repository
 __all__ = [
     "ACTIVE_STATUSES",
     "GameRow",
+    "LeagueRow",
     "OrderRow",
     "OutboxRow",
     "Repository",

@@ -8,6 +8,7 @@ semantics (compare-and-set on ``games.version``, ``SKIP LOCKED`` for the workers
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,6 +114,19 @@ class OutboxRow:
     created_at: float
 
 
+@dataclass
+class LeagueRow:
+    """A league: its identity and its document (the league's own JSON, opaque to storage)."""
+
+    id: str
+    guild_id: int
+    name: str
+    data: dict[str, Any]
+    status: str = "active"
+    version: int = 1
+    next_due: float | None = None
+
+
 class Transaction(ABC):
     """The operations available inside one database transaction."""
 
@@ -213,6 +227,38 @@ class Transaction(ABC):
     async def set_roll_stream(
         self, scope_id: int, number: int, seed: str, commitment: str
     ) -> None: ...
+
+    # leagues (documents, league matches, the append-only roster ledger)
+    @abstractmethod
+    async def next_league_number(self) -> int: ...
+    @abstractmethod
+    async def insert_league(self, league: LeagueRow, now: float) -> None:
+        """Raises VersionConflict when the server already has a league of that name."""
+
+    @abstractmethod
+    async def get_league(self, league_id: str) -> LeagueRow | None: ...
+    @abstractmethod
+    async def leagues_in_guild(self, guild_id: int) -> list[LeagueRow]: ...
+    @abstractmethod
+    async def active_leagues(self) -> list[LeagueRow]: ...
+    @abstractmethod
+    async def due_leagues(self, now: float) -> list[LeagueRow]: ...
+    @abstractmethod
+    async def update_league(self, league: LeagueRow, *, expect_version: int, now: float) -> None:
+        """Compare-and-set on the version read; VersionConflict if another writer came first."""
+
+    @abstractmethod
+    async def add_league_match(self, league_id: str, game_id: str) -> None: ...
+    @abstractmethod
+    async def unrecorded_league_games(self) -> list[tuple[str, str]]: ...
+    @abstractmethod
+    async def mark_league_match_recorded(self, game_id: str) -> None: ...
+    @abstractmethod
+    async def append_ledger(self, league_id: str, entries: Sequence[dict[str, Any]]) -> None:
+        """Append roster changes; nothing in the ledger is ever updated or deleted."""
+
+    @abstractmethod
+    async def ledger(self, league_id: str) -> list[dict[str, Any]]: ...
 
     # settings
     @abstractmethod

@@ -28,6 +28,7 @@ from bot.storage.base import (
     Transaction,
     VersionConflict,
 )
+from bot.storage.leagues import SqliteLeagueStore
 
 _GAME_COLUMNS = (
     "id, ruleset, guild_id, channel_id, status, options, state, version, turn, outcome, "
@@ -66,7 +67,7 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-class SqliteTransaction(Transaction):
+class SqliteTransaction(SqliteLeagueStore, Transaction):
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
 

@@ -1,0 +1,155 @@
+"""League storage for SQLite: league documents, league matches and the append-only roster ledger.
+
+A mixin of :class:`bot.storage.sqlite.SqliteTransaction` (kept apart so the game tables and the
+league tables each have one obvious place). The documents are plain JSON: storage knows nothing
+of what a league holds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from bot.storage.base import LeagueRow, VersionConflict
+
+
+class SqliteLeagueStore:
+    if TYPE_CHECKING:  # provided by SqliteTransaction
+        conn: aiosqlite.Connection
+
+        async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None: ...
+        async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]: ...
+
+    @staticmethod
+    def _league(r: aiosqlite.Row) -> LeagueRow:
+        return LeagueRow(
+            id=r["id"],
+            guild_id=r["guild_id"],
+            name=r["name"],
+            status=r["status"],
+            version=r["version"],
+            data=json.loads(r["data"]),
+            next_due=r["next_due"],
+        )
+
+    async def next_league_number(self) -> int:
+        row = await self._one("SELECT COUNT(*) AS n FROM leagues")
+        assert row is not None
+        return int(row["n"]) + 1
+
+    async def insert_league(self, league: LeagueRow, now: float) -> None:
+        try:
+            await self.conn.execute(
+                "INSERT INTO leagues (id, guild_id, name, status, version, data, next_due, "
+                "created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    league.id,
+                    league.guild_id,
+                    league.name,
+                    league.status,
+                    league.version,
+                    json.dumps(league.data, ensure_ascii=False),
+                    league.next_due,
+                    now,
+                    now,
+                ),
+            )
+        except aiosqlite.IntegrityError as exc:
+            raise VersionConflict(f"league {league.name!r} exists in this server") from exc
+
+    async def get_league(self, league_id: str) -> LeagueRow | None:
+        row = await self._one("SELECT * FROM leagues WHERE id = ?", (league_id,))
+        return self._league(row) if row else None
+
+    async def leagues_in_guild(self, guild_id: int) -> list[LeagueRow]:
+        rows = await self._all(
+            "SELECT * FROM leagues WHERE guild_id = ? AND status = 'active' ORDER BY id",
+            (guild_id,),
+        )
+        return [self._league(r) for r in rows]
+
+    async def active_leagues(self) -> list[LeagueRow]:
+        rows = await self._all("SELECT * FROM leagues WHERE status = 'active' ORDER BY id")
+        return [self._league(r) for r in rows]
+
+    async def due_leagues(self, now: float) -> list[LeagueRow]:
+        rows = await self._all(
+            "SELECT * FROM leagues WHERE status = 'active' AND next_due <= ? ORDER BY next_due",
+            (now,),
+        )
+        return [self._league(r) for r in rows]
+
+    async def update_league(self, league: LeagueRow, *, expect_version: int, now: float) -> None:
+        async with self.conn.execute(
+            "UPDATE leagues SET status = ?, version = ?, data = ?, next_due = ?, updated_at = ? "
+            "WHERE id = ? AND version = ?",
+            (
+                league.status,
+                league.version,
+                json.dumps(league.data, ensure_ascii=False),
+                league.next_due,
+                now,
+                league.id,
+                expect_version,
+            ),
+        ) as cur:
+            if cur.rowcount != 1:
+                raise VersionConflict(f"league {league.id} moved past version {expect_version}")
+
+    async def add_league_match(self, league_id: str, game_id: str) -> None:
+        await self.conn.execute(
+            "INSERT INTO league_matches (game_id, league_id) VALUES (?, ?)", (game_id, league_id)
+        )
+
+    async def unrecorded_league_games(self) -> list[tuple[str, str]]:
+        """(league id, game id) of league matches whose game has ended but not been recorded."""
+        rows = await self._all(
+            "SELECT m.league_id, m.game_id FROM league_matches m JOIN games g ON g.id = m.game_id "
+            "WHERE m.recorded = 0 AND g.status IN ('finished', 'abandoned') ORDER BY m.game_id"
+        )
+        return [(r["league_id"], r["game_id"]) for r in rows]
+
+    async def mark_league_match_recorded(self, game_id: str) -> None:
+        await self.conn.execute(
+            "UPDATE league_matches SET recorded = 1 WHERE game_id = ?", (game_id,)
+        )
+
+    async def append_ledger(self, league_id: str, entries: Sequence[dict[str, Any]]) -> None:
+        await self.conn.executemany(
+            "INSERT INTO roster_ledger (league_id, player, unit, kind, at, by, ref, note) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (
+                    league_id,
+                    e["player"],
+                    e["unit"],
+                    e["kind"],
+                    e["at"],
+                    e["by"],
+                    e.get("ref", ""),
+                    e.get("note", ""),
+                )
+                for e in entries
+            ],
+        )
+
+    async def ledger(self, league_id: str) -> list[dict[str, Any]]:
+        rows = await self._all(
+            "SELECT * FROM roster_ledger WHERE league_id = ? ORDER BY seq", (league_id,)
+        )
+        return [
+            {
+                "league": r["league_id"],
+                "player": r["player"],
+                "unit": r["unit"],
+                "kind": r["kind"],
+                "at": r["at"],
+                "by": r["by"],
+                "ref": r["ref"],
+                "note": r["note"],
+            }
+            for r in rows
+        ]
