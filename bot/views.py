@@ -47,14 +47,24 @@ def _buttons_for(
 
 
 def build_view(spec: dict[str, Any]) -> discord.ui.View:
-    """The view an outbox payload describes (``{"kind": "orders", ...}``)."""
+    """The view an outbox payload describes (``{"kind": "orders", ...}``, or a kind a cog
+    registered in :data:`VIEW_KINDS`)."""
     view = discord.ui.View(timeout=None)
     if spec.get("kind") == "orders" and spec.get("groups"):
         for item in _buttons_for(spec["game"], spec["turn"], [], spec["groups"][0]):
             view.add_item(item)
     if spec.get("kind") == "orders" and spec.get("builder"):
         view.add_item(BuilderButton.make(spec["game"], spec["turn"], spec["builder"]))
+    make_items = VIEW_KINDS.get(str(spec.get("kind")))
+    if make_items is not None:
+        for item in make_items(spec):
+            view.add_item(item)
     return view
+
+
+# Other kinds of stored components, by the ``kind`` of their payload: cogs register how their
+# persistent items are made from the spec (a league's draft and ante menus, say).
+VIEW_KINDS: dict[str, Callable[[dict[str, Any]], list[discord.ui.Item[Any]]]] = {}
 
 
 def _localized_groups(groups: list[ChoiceGroup], lang: str) -> list[dict[str, Any]]:

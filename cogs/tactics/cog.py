@@ -199,25 +199,22 @@ class TacticsCog(commands.Cog):
         turns: int = 1,
     ) -> None:
         lang = normalize_lang(str(interaction.locale))
-        spec: dict[str, Any] = {
-            "en": name_en,
-            "ja": name_ja,
-            "hp": hp,
-            "atk": atk,
-            "def": defence,
-            "move": move,
-            "range_max": range_max,
-        }
-        if effect:
-            spec["ability"] = {
-                "effect": effect,
-                "power": power,
-                "range": master.parse_reach(reach),
-                "target": target,
-                "radius": radius,
-                "stat": stat,
-                "turns": turns,
-            }
+        spec = master.spec_from(
+            name_en=name_en,
+            name_ja=name_ja,
+            hp=hp,
+            atk=atk,
+            defence=defence,
+            move=move,
+            range_max=range_max,
+            effect=effect,
+            power=power,
+            reach=reach,
+            target=target,
+            radius=radius,
+            stat=stat,
+            turns=turns,
+        )
         designed = master.design(spec)  # a MasterError is answered with its reason
         embed = discord.Embed(
             title=t(lang, "tactics.master.title", name=designed.name.get(lang) or name_en),

@@ -99,6 +99,46 @@ def parse_reach(text: str) -> list[int]:
         raise MasterError("tactics.master.ability_range") from None
 
 
+def spec_from(
+    *,
+    name_en: str,
+    name_ja: str,
+    hp: int,
+    atk: int,
+    defence: int,
+    move: int,
+    range_max: int = 1,
+    effect: str | None = None,
+    power: int = 0,
+    reach: str = "1-1",
+    target: str = "enemy",
+    radius: int = 0,
+    stat: str = "atk",
+    turns: int = 1,
+) -> dict[str, Any]:
+    """A design from the builder's flat fields (the slash-command options), for :func:`design`."""
+    spec: dict[str, Any] = {
+        "en": name_en,
+        "ja": name_ja,
+        "hp": hp,
+        "atk": atk,
+        "def": defence,
+        "move": move,
+        "range_max": range_max,
+    }
+    if effect:
+        spec["ability"] = {
+            "effect": effect,
+            "power": power,
+            "range": parse_reach(reach),
+            "target": target,
+            "radius": radius,
+            "stat": stat,
+            "turns": turns,
+        }
+    return spec
+
+
 def design(spec: Mapping[str, Any]) -> UnitType:
     """The master unit ``spec`` describes, or MasterError saying what is wrong."""
     names = {lang: str(spec.get(lang) or "").strip() for lang in ("en", "ja")}

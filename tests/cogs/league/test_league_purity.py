@@ -8,7 +8,11 @@ import pytest
 
 from tests.test_purity import ROOT, forbidden, import_closure, module_name
 
-CORE = sorted((ROOT / "cogs/league").glob("*.py"))
+# The cog adapts Discord, the service keeps leagues in storage and __init__ loads the cog lazily;
+# the rest is the pure core.
+CORE = sorted(
+    p for p in (ROOT / "cogs/league").glob("*.py") if p.stem not in ("__init__", "cog", "service")
+)
 
 
 def test_the_core_is_there() -> None:

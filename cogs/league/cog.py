@@ -1,0 +1,810 @@
+"""Leagues on Discord: ``/league …`` commands, and the DM select menus of the draft and the ante.
+
+Thin: every handler finds the league, checks who may act, makes one :class:`LeagueService` call
+and answers. Refusals are :class:`bot.ruleset.RuleError` values, answered in the reader's
+language by the command tree's error handler (or :func:`bot.replies.refuse` for components).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot import replies
+from bot.i18n import normalize_lang, t
+from bot.i18n.translator import localized_params, ls
+from bot.ruleset import RuleError
+from bot.table import Player
+from bot.views import VIEW_KINDS
+from cogs.league import board, season
+from cogs.league.ante import open_antes
+from cogs.league.rulesets import for_ruleset
+from cogs.league.season import League, LeagueError, Options
+from cogs.league.service import LeagueService, roster_lines
+from cogs.tactics import master as tactics_master
+from cogs.tactics.effects import EFFECTS
+from cogs.tactics.units import TARGETS
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+
+log = logging.getLogger(__name__)
+TICK_SECONDS = 10.0
+COLOUR = 0x7A5CC4
+
+
+def _lang(interaction: discord.Interaction[Any]) -> str:
+    return normalize_lang(str(interaction.locale))
+
+
+def is_league_moderator(interaction: discord.Interaction[Any], league: League) -> bool:
+    """Manage Server, or the league's moderator role."""
+    perms = interaction.permissions
+    if perms.manage_guild or perms.administrator:
+        return True
+    roles = getattr(interaction.user, "roles", ())
+    return league.moderator_role is not None and any(r.id == league.moderator_role for r in roles)
+
+
+class LeaguePick(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"pbp:lp:(?P<league>[^:]+):(?P<what>draft|ante):(?P<ref>[^:]+)",
+):
+    """The DM menu of a draft pick (``ref`` = the pick's number) or of an ante (``ref`` = the
+    match won). It works after a restart: the ids say everything."""
+
+    def __init__(self, item: discord.ui.Select[Any], league: str, what: str, ref: str) -> None:
+        super().__init__(item)
+        self.league_id, self.what, self.ref = league, what, ref
+
+    @classmethod
+    def make(cls, spec: dict[str, Any]) -> list[discord.ui.Item[Any]]:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"pbp:lp:{spec['league']}:{spec['what']}:{spec['ref']}",
+            placeholder=spec.get("placeholder"),
+            options=[
+                discord.SelectOption(label=o["label"][:100], value=o["value"])
+                for o in spec["options"]
+            ],
+        )
+        return [cls(select, spec["league"], spec["what"], spec["ref"])] if spec["options"] else []
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+        /,
+    ) -> LeaguePick:
+        return cls(item, match["league"], match["what"], match["ref"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        service: LeagueService = bot.leagues
+        lang = _lang(interaction)
+        await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        unit = interaction.data.get("values", [""])[0]  # type: ignore[union-attr]
+        try:
+            if self.what == "draft":
+                league = await service.draft_pick(
+                    self.league_id, interaction.user.id, unit, int(self.ref)
+                )
+            else:
+                league = await service.declare_ante(
+                    self.league_id, self.ref, interaction.user.id, unit
+                )
+        except RuleError as exc:
+            await replies.refuse(interaction, exc, lang)
+            return
+        name = for_ruleset(league.ruleset).unit_name(unit, lang)
+        if self.what == "draft":
+            text = t(lang, "league.draft.you_picked", unit=name, league=league.name)
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            # The menu stays: the pick may change until the winner's next league match.
+            text = t(lang, "league.ante.you_declared", unit=name, match=self.ref)
+            await interaction.response.send_message(text)
+
+
+class LeagueCog(commands.Cog):
+    league = app_commands.Group(
+        name=ls("league", "cmd.league"),
+        description=ls(
+            "Leagues: rosters, the entry draft, ante picks and standings", "cmd.league.desc"
+        ),
+    )
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+        self.service = LeagueService(bot.repo, bot.table)
+        bot.leagues = self.service  # type: ignore[attr-defined]
+        VIEW_KINDS["league_pick"] = LeaguePick.make
+        bot.add_dynamic_items(LeaguePick)
+
+    async def cog_load(self) -> None:
+        self.clock_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.clock_loop.cancel()
+        VIEW_KINDS.pop("league_pick", None)
+        self.bot.remove_dynamic_items(LeaguePick)
+
+    @tasks.loop(seconds=TICK_SECONDS)
+    async def clock_loop(self) -> None:
+        """Automatic draft picks, ante deadlines and finished league games; after a restart the
+        first tick catches up on everything that fell due while the bot was down."""
+        try:
+            await self.service.tick()
+        except Exception:
+            log.exception("league tick failed")
+
+    @clock_loop.before_loop
+    async def _before_clock(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        return True
+
+    # --- finding the league -----------------------------------------------------------------
+
+    async def _find(self, interaction: discord.Interaction[Any], name: str | None) -> League:
+        """The league named (in this server), the one whose channel this is, or the only one;
+        in DMs, the only league the user plays in."""
+        if interaction.guild_id is None:
+            found = await self.service.of_player(interaction.user.id)
+        else:
+            found = await self.service.in_guild(interaction.guild_id)
+        if name:
+            found = [lg for lg in found if lg.name.casefold() == name.strip().casefold()]
+            if not found:
+                raise LeagueError("league.not_found", name=name)
+        here = [lg for lg in found if lg.channel_id == interaction.channel_id]
+        if len(here) == 1:
+            return here[0]
+        if not found:
+            raise LeagueError("league.none_here")
+        if len(found) > 1:
+            raise LeagueError("league.several", names=", ".join(lg.name for lg in found))
+        return found[0]
+
+    async def _moderated(self, interaction: discord.Interaction[Any], name: str | None) -> League:
+        league = await self._find(interaction, name)
+        if not is_league_moderator(interaction, league):
+            raise LeagueError("league.moderators_only")
+        return league
+
+    async def league_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            leagues = await self.service.of_player(interaction.user.id)
+        else:
+            leagues = await self.service.in_guild(interaction.guild_id)
+        return [
+            app_commands.Choice(name=lg.name, value=lg.name)
+            for lg in leagues
+            if current.casefold() in lg.name.casefold()
+        ][:25]
+
+    async def _say(self, interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
+        await interaction.response.send_message(
+            t(_lang(interaction), key, **params), ephemeral=True
+        )
+
+    # --- creating and joining ---------------------------------------------------------------
+
+    @league.command(
+        name=ls("create", "cmd.league.create"),
+        description=ls("Create a league in this channel (moderators)", "cmd.league.create.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        name=ls("The league's name", "cmd.opt.league_name"),
+        season_name=ls("The season (e.g. 2026 Autumn)", "cmd.opt.season"),
+        minutes=ls("Minutes per sheet in league matches (0 = none)", "cmd.opt.turn_minutes"),
+        cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
+        tie_break=ls("How equal DP after the last turn is decided", "cmd.opt.tie_break"),
+        master_approval=ls("Master units need a moderator's approval", "cmd.opt.approval"),
+        ante=ls("The winner of a match may take a unit from the loser", "cmd.opt.ante"),
+        pick_minutes=ls("Minutes for each draft pick", "cmd.opt.pick_minutes"),
+        rounds=ls("Draft rounds (units each player drafts)", "cmd.opt.rounds"),
+    )
+    @app_commands.choices(
+        tie_break=[
+            app_commands.Choice(name=ls("Draw", "cmd.choice.tie_break.none"), value="none"),
+            app_commands.Choice(name=ls("Remaining HP", "cmd.choice.tie_break.hp"), value="hp"),
+        ]
+    )
+    @localized_params
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        name: str,
+        season_name: str,
+        minutes: app_commands.Range[int, 0, 10080] = 10,
+        cost_cap: app_commands.Range[int, 1, 60] = 18,
+        tie_break: str = "none",
+        master_approval: bool = False,
+        ante: bool = True,
+        pick_minutes: app_commands.Range[int, 1, 10080] = 720,
+        rounds: app_commands.Range[int, 1, 9] = 9,
+    ) -> None:
+        perms = interaction.permissions
+        if not (perms.manage_guild or perms.administrator):
+            raise LeagueError("league.moderators_only")
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        options = Options(
+            turn_minutes=minutes,
+            cost_cap=cost_cap,
+            tie_break=tie_break,
+            master_approval=master_approval,
+            ante=ante,
+            pick_minutes=pick_minutes,
+            rounds=rounds,
+        )
+        league = await self.service.create(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            name=name,
+            ruleset="tactics",
+            season_name=season_name,
+            options=options,
+            by=interaction.user.id,
+        )
+        lang = await self.bot.table.language(interaction.guild_id)
+        await interaction.response.send_message(
+            t(lang, "league.created", league=league.name, season=league.season),
+            embed=info_embed(league, lang),
+        )
+
+    @league.command(
+        name=ls("info", "cmd.league.info"),
+        description=ls("A league's options, players, draft and matches", "cmd.league.info.desc"),
+    )
+    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def info(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self._find(interaction, league)
+        embed = info_embed(found, _lang(interaction))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @league.command(
+        name=ls("join", "cmd.league.join"),
+        description=ls("Join a league (before its draft)", "cmd.league.join.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def join(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self._find(interaction, league)
+        user = interaction.user
+        joined = await self.service.join(found.id, user.id, user.display_name)
+        lang = await self.bot.table.language(interaction.guild_id)
+        await interaction.response.send_message(
+            t(
+                lang,
+                "league.joined",
+                user=user.mention,
+                league=joined.name,
+                count=len(joined.players),
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @league.command(
+        name=ls("leave", "cmd.league.leave"),
+        description=ls("Leave a league (before its draft)", "cmd.league.leave.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self._find(interaction, league)
+        left = await self.service.leave(found.id, interaction.user.id)
+        await self._say(interaction, "league.left", league=left.name)
+
+    @league.command(
+        name=ls("modrole", "cmd.league.modrole"),
+        description=ls(
+            "Set the league's moderator role (Manage Server)", "cmd.league.modrole.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        role=ls("Members with this role moderate the league", "cmd.opt.role"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def modrole(
+        self, interaction: discord.Interaction[Any], role: discord.Role, league: str | None = None
+    ) -> None:
+        perms = interaction.permissions
+        if not (perms.manage_guild or perms.administrator):  # the role cannot appoint itself
+            raise LeagueError("league.manage_server_only")
+        found = await self._find(interaction, league)
+        await self.service.set_moderator_role(found.id, role.id)
+        await self._say(interaction, "league.modrole_set", role=role.mention, league=found.name)
+
+    # --- draft and masters ------------------------------------------------------------------
+
+    @league.command(
+        name=ls("draft", "cmd.league.draft"),
+        description=ls("Start the entry draft (moderators)", "cmd.league.draft.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def draft(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self._moderated(interaction, league)
+        await self.service.start_draft(found.id)
+        await self._say(interaction, "league.draft.start_ack", league=found.name)
+
+    @league.command(
+        name=ls("master", "cmd.league.master"),
+        description=ls(
+            "Submit your master unit: a preset, or your own design", "cmd.league.master.desc"
+        ),
+    )
+    @app_commands.describe(
+        preset=ls("A ready-made master (or leave empty and design one)", "cmd.opt.preset"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        name_en=ls("English name (one word)", "cmd.opt.name_en"),
+        name_ja=ls("Japanese name", "cmd.opt.name_ja"),
+        hp=ls("Hit points", "cmd.opt.hp"),
+        atk=ls("Attack", "cmd.opt.atk"),
+        defence=ls("Defence", "cmd.opt.defence"),
+        move=ls("Squares per move", "cmd.opt.move"),
+        range_max=ls("Longest attack range", "cmd.opt.range_max"),
+        effect=ls("The ability's effect", "cmd.opt.effect"),
+        power=ls("The ability's power (damage, healing, squares, stat change)", "cmd.opt.power"),
+        reach=ls("The ability's range, min-max (e.g. 1-3)", "cmd.opt.reach"),
+        target=ls("What the ability targets", "cmd.opt.target"),
+    )
+    @app_commands.choices(
+        preset=[
+            app_commands.Choice(name=p.name["en"], value=p.id) for p in tactics_master.presets()
+        ],
+        effect=[app_commands.Choice(name=e, value=e) for e in EFFECTS],
+        target=[app_commands.Choice(name=x, value=x) for x in TARGETS],
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def master(
+        self,
+        interaction: discord.Interaction[Any],
+        preset: str | None = None,
+        league: str | None = None,
+        name_en: str | None = None,
+        name_ja: str | None = None,
+        hp: int = 0,
+        atk: int = 0,
+        defence: int = 0,
+        move: int = 0,
+        range_max: int = 1,
+        effect: str | None = None,
+        power: int = 0,
+        reach: str = "1-1",
+        target: str = "enemy",
+    ) -> None:
+        found = await self._find(interaction, league)
+        if preset:
+            spec: dict[str, Any] = {"preset": preset}
+        elif name_en and name_ja:
+            spec = tactics_master.spec_from(
+                name_en=name_en,
+                name_ja=name_ja,
+                hp=hp,
+                atk=atk,
+                defence=defence,
+                move=move,
+                range_max=range_max,
+                effect=effect,
+                power=power,
+                reach=reach,
+                target=target,
+            )
+        else:
+            raise LeagueError("league.master.preset_or_design")
+        updated = await self.service.submit_master(found.id, interaction.user.id, spec)
+        mine = updated.masters[str(interaction.user.id)]
+        key = "league.master.pending_ack" if mine.status == season.PENDING else "league.master.ack"
+        await self._say(interaction, key, unit=mine.unit, summary=mine.summary, league=found.name)
+
+    @league.command(
+        name=ls("approve", "cmd.league.approve"),
+        description=ls("Approve a player's master unit (moderators)", "cmd.league.approve.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        player=ls("Whose master unit", "cmd.opt.player"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def approve(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member,
+        league: str | None = None,
+    ) -> None:
+        found = await self._moderated(interaction, league)
+        await self.service.decide_master(found.id, player.id, approve=True, by=interaction.user.id)
+        await self._say(interaction, "league.master.approve_ack", player=player.mention)
+
+    @league.command(
+        name=ls("reject", "cmd.league.reject"),
+        description=ls(
+            "Send a master unit back with a reason (moderators)", "cmd.league.reject.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        player=ls("Whose master unit", "cmd.opt.player"),
+        reason=ls("Why (the player reads it)", "cmd.opt.reason"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def reject(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member,
+        reason: app_commands.Range[str, 1, 300],
+        league: str | None = None,
+    ) -> None:
+        found = await self._moderated(interaction, league)
+        await self.service.decide_master(
+            found.id, player.id, approve=False, by=interaction.user.id, note=reason
+        )
+        await self._say(interaction, "league.master.reject_ack", player=player.mention)
+
+    # --- matches ----------------------------------------------------------------------------
+
+    @league.command(
+        name=ls("match", "cmd.league.match"),
+        description=ls("Pair two players for a league match (moderators)", "cmd.league.match.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        a=ls("First player (side A)", "cmd.opt.side_a"),
+        b=ls("Second player (side B)", "cmd.opt.side_b"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def match(
+        self,
+        interaction: discord.Interaction[Any],
+        a: discord.Member,
+        b: discord.Member,
+        league: str | None = None,
+    ) -> None:
+        found = await self._moderated(interaction, league)
+        _, game_id = await self.service.pair(
+            found.id,
+            Player(a.id, a.display_name),
+            Player(b.id, b.display_name),
+            by=interaction.user.id,
+        )
+        await self._say(interaction, "league.match.pair_ack", match=game_id)
+
+    @league.command(
+        name=ls("forfeit", "cmd.league.forfeit"),
+        description=ls(
+            "Record a forfeit: the match goes to the winner (moderators)", "cmd.league.forfeit.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        match=ls("The match (its game id, e.g. g-0003)", "cmd.opt.match"),
+        winner=ls("Who wins by forfeit", "cmd.opt.winner"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def forfeit(
+        self,
+        interaction: discord.Interaction[Any],
+        match: str,
+        winner: discord.Member,
+        league: str | None = None,
+    ) -> None:
+        found = await self._moderated(interaction, league)
+        await self.service.forfeit(found.id, match.strip(), winner.id, by=interaction.user.id)
+        await self._say(interaction, "league.match.forfeit_ack", match=match.strip())
+
+    # --- ante --------------------------------------------------------------------------------
+
+    @league.command(
+        name=ls("ante", "cmd.league.ante"),
+        description=ls("Declare or change your ante pick (winners)", "cmd.league.ante.desc"),
+    )
+    @app_commands.describe(
+        unit=ls("The unit you take (its id)", "cmd.opt.unit"),
+        match=ls("The match you won (default: your open ante)", "cmd.opt.match"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def ante(
+        self,
+        interaction: discord.Interaction[Any],
+        unit: str,
+        match: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        found = await self._find(interaction, league)
+        me = str(interaction.user.id)
+        if match is None:
+            mine = [a for a in found.antes if a.open and a.winner == me]
+            if not mine:
+                raise LeagueError("league.ante.none_open")
+            match = mine[-1].match
+        updated = await self.service.declare_ante(
+            found.id, match.strip(), interaction.user.id, unit.strip()
+        )
+        name = for_ruleset(updated.ruleset).unit_name(unit.strip(), _lang(interaction))
+        await self._say(interaction, "league.ante.you_declared", unit=name, match=match)
+
+    @league.command(
+        name=ls("antes", "cmd.league.antes"),
+        description=ls(
+            "Every open ante, with its pick and log (moderators)", "cmd.league.antes.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def antes(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
+        found = await self._moderated(interaction, league)
+        lang = _lang(interaction)
+        rules = for_ruleset(found.ruleset)
+        embed = discord.Embed(title=t(lang, "league.antes.title", league=found.name), colour=COLOUR)
+        for a in open_antes(found.antes)[:25]:
+            log_lines = [
+                t(
+                    lang,
+                    f"league.ante.log.{line.action}",
+                    by=_who(line.by, lang),
+                    unit=rules.unit_name(line.unit, lang) if line.unit else "",
+                    note=line.note,
+                )
+                for line in a.log
+            ]
+            deadline = (
+                f"<t:{int(a.deadline)}:R>" if a.deadline else t(lang, "league.antes.next_match")
+            )
+            embed.add_field(
+                name=t(lang, "league.antes.field", match=a.match),
+                value=t(
+                    lang,
+                    "league.antes.value",
+                    winner=f"<@{a.winner}>",
+                    loser=f"<@{a.loser}>",
+                    pick=rules.unit_name(a.pick, lang) if a.pick else "—",
+                    deadline=deadline,
+                    log="\n".join(log_lines),
+                )[:1024],
+                inline=False,
+            )
+        if not embed.fields:
+            embed.description = t(lang, "league.antes.none")
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @league.command(
+        name=ls("ante-extend", "cmd.league.ante_extend"),
+        description=ls("Set an open ante's deadline (moderators)", "cmd.league.ante_extend.desc"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        match=ls("The match the ante is for", "cmd.opt.match"),
+        hours=ls("Hours from now", "cmd.opt.hours_from_now"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def ante_extend(
+        self,
+        interaction: discord.Interaction[Any],
+        match: str,
+        hours: app_commands.Range[float, 0.1, 2000.0],
+        league: str | None = None,
+    ) -> None:
+        found = await self._moderated(interaction, league)
+        until = self.bot.table.clock() + hours * 3600
+        await self.service.extend_ante(found.id, match.strip(), until, by=interaction.user.id)
+        await self._say(
+            interaction, "league.ante.extend_ack", match=match, deadline=f"<t:{int(until)}:R>"
+        )
+
+    @league.command(
+        name=ls("ante-void", "cmd.league.ante_void"),
+        description=ls(
+            "Void an open ante that breaks a rule (moderators)", "cmd.league.ante_void.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        match=ls("The match the ante is for", "cmd.opt.match"),
+        reason=ls("Why (everyone reads it)", "cmd.opt.reason"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def ante_void(
+        self,
+        interaction: discord.Interaction[Any],
+        match: str,
+        reason: app_commands.Range[str, 1, 300],
+        league: str | None = None,
+    ) -> None:
+        found = await self._moderated(interaction, league)
+        await self.service.void_ante(found.id, match.strip(), reason, by=interaction.user.id)
+        await self._say(interaction, "league.ante.void_ack", match=match)
+
+    # --- standings and rosters ----------------------------------------------------------------
+
+    @league.command(
+        name=ls("standings", "cmd.league.standings"),
+        description=ls("The league table with ratings", "cmd.league.standings.desc"),
+    )
+    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def standings(
+        self, interaction: discord.Interaction[Any], league: str | None = None
+    ) -> None:
+        found = await self._find(interaction, league)
+        lang = _lang(interaction)
+        rows = found.standings()
+        embed = discord.Embed(
+            title=t(lang, "league.standings.title", league=found.name, season=found.season),
+            colour=COLOUR,
+        )
+        lines = [
+            t(
+                lang,
+                "league.standings.line",
+                rank=i,
+                player=f"<@{r.player}>",
+                played=r.played,
+                won=r.won,
+                drawn=r.drawn,
+                lost=r.lost,
+                dp_for=r.dp_for,
+                dp_against=r.dp_against,
+                points=r.points,
+                rating=f"{r.rating:.1f}",
+            )
+            for i, r in enumerate(rows, start=1)
+        ]
+        embed.description = "\n".join(lines) or t(lang, "league.table.empty")
+        embed.set_image(url="attachment://standings.png")
+        png = await asyncio.to_thread(
+            board.render_standings,
+            rows,
+            found.names,
+            lang,
+            title=t(lang, "league.standings.title", league=found.name, season=found.season),
+        )
+        await interaction.response.send_message(
+            embed=embed,
+            file=discord.File(io.BytesIO(png), filename="standings.png"),
+            ephemeral=True,
+        )
+
+    @league.command(
+        name=ls("roster", "cmd.league.roster"),
+        description=ls(
+            "A roster now or as of a date, with each unit's history", "cmd.league.roster.desc"
+        ),
+    )
+    @app_commands.describe(
+        player=ls("Whose roster (default: yours)", "cmd.opt.player"),
+        date=ls("As of this date, YYYY-MM-DD (UTC, end of day)", "cmd.opt.date"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def roster(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.User | None = None,
+        date: str | None = None,
+        league: str | None = None,
+    ) -> None:
+        found = await self._find(interaction, league)
+        lang = _lang(interaction)
+        who = player or interaction.user
+        if str(who.id) not in found.players:
+            raise LeagueError("league.not_a_player_named", player=who.display_name)
+        at = _end_of_day(date) if date else None
+        ledger = await self.service.ledger(found.id)
+        lines = roster_lines(ledger, for_ruleset(found.ruleset), str(who.id), at, lang)
+        title_key = "league.roster.title_at" if date else "league.roster.title"
+        embed = discord.Embed(
+            title=t(lang, title_key, player=who.display_name, date=date or ""),
+            description="\n".join(lines)[:4000] or t(lang, "league.roster.empty"),
+            colour=COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def _end_of_day(text: str) -> float:
+    try:
+        day = datetime.strptime(text.strip(), "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        raise LeagueError("league.bad_date", value=text) from None
+    return day.timestamp() + 86400 - 0.001
+
+
+def _who(by: str, lang: str) -> str:
+    return f"<@{by}>" if by.isdigit() else t(lang, f"league.by.{by}")
+
+
+def info_embed(league: League, lang: str) -> discord.Embed:
+    o = league.options
+    embed = discord.Embed(
+        title=t(lang, "league.info.title", league=league.name, season=league.season),
+        colour=COLOUR,
+    )
+    yes, no = t(lang, "league.yes"), t(lang, "league.no")
+    embed.add_field(
+        name=t(lang, "league.info.options"),
+        value=t(
+            lang,
+            "league.info.options_value",
+            minutes=o.turn_minutes or "∞",
+            cap=o.cost_cap,
+            tie_break=t(lang, f"league.tie_break.{o.tie_break}"),
+            approval=yes if o.master_approval else no,
+            ante=yes if o.ante else no,
+            pick_minutes=o.pick_minutes,
+            rounds=o.rounds,
+        ),
+        inline=False,
+    )
+    players = " ".join(f"<@{p}>" for p in league.players) or "—"
+    embed.add_field(
+        name=t(lang, "league.info.players", count=len(league.players)), value=players, inline=False
+    )
+    if league.draft is None:
+        draft = t(lang, "league.info.draft_not_started")
+    elif league.draft.over:
+        draft = t(lang, "league.info.draft_over", picks=len(league.draft.picks))
+    else:
+        draft = t(
+            lang,
+            "league.info.draft_running",
+            number=league.draft.number,
+            total=len(league.draft.sequence),
+            player=f"<@{league.draft.current}>",
+        )
+    embed.add_field(name=t(lang, "league.info.draft"), value=draft, inline=False)
+    masters = t(
+        lang,
+        "league.info.masters_value",
+        fixed=sum(1 for m in league.masters.values() if m.status == season.APPROVED),
+        total=len(league.players),
+        revealed=yes if league.masters_revealed else no,
+    )
+    embed.add_field(name=t(lang, "league.info.masters"), value=masters, inline=False)
+    playing = ", ".join(m.id for m in league.playing()) or "—"
+    embed.add_field(name=t(lang, "league.info.playing"), value=playing, inline=False)
+    return embed

@@ -1,0 +1,610 @@
+"""A league season as one value, pure: players, the entry draft, master units, matches and antes.
+
+:class:`League` is what is stored (as JSON, with a version) beside the append-only roster ledger.
+Every step is a function ``(league, ledger, …) -> Step``: the new league, the ledger entries it
+appends, and :class:`Notice` values saying what people should be told (the service turns them
+into channel posts and DMs). Nothing here reads a clock, a database or Discord.
+
+Players are Discord user ids as strings (the ledger's ``player``); ``by`` names who acted
+(a user id, ``draft`` for an automatic pick, ``system``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.ruleset import RuleError
+from cogs.league import ante as antes
+from cogs.league import draft as drafts
+from cogs.league.ledger import MASTER_SET, Entry, Roster, append, roster_at
+from cogs.league.rulesets import RosterRules
+from cogs.league.standings import Result, Row, standings
+
+SCHEMA = 1
+TIE_BREAKS = ("none", "hp")
+PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
+PLAYING, FINISHED, FORFEIT, ABANDONED = "playing", "finished", "forfeit", "abandoned"
+
+
+class LeagueError(RuleError):
+    """A league action refused (``league.*``)."""
+
+
+@dataclass(frozen=True)
+class Options:
+    turn_minutes: int = 10  # per sheet in a league match; 0: no deadline
+    cost_cap: int = 18
+    tie_break: str = "none"
+    master_approval: bool = False
+    ante: bool = True
+    pick_minutes: int = 720  # per draft pick
+    rounds: int = drafts.DEFAULT_ROUNDS
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.turn_minutes <= 10080:
+            raise LeagueError("league.option.turn_minutes", value=self.turn_minutes)
+        if not 1 <= self.cost_cap <= 60:
+            raise LeagueError("league.option.cost_cap", value=self.cost_cap)
+        if self.tie_break not in TIE_BREAKS:
+            raise LeagueError("league.option.tie_break", value=self.tie_break)
+        if not 1 <= self.pick_minutes <= 10080:
+            raise LeagueError("league.option.pick_minutes", value=self.pick_minutes)
+        if not 1 <= self.rounds <= 9:
+            raise LeagueError("league.option.rounds", value=self.rounds)
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Options:
+        known = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in obj.items() if k in known})
+
+
+@dataclass(frozen=True)
+class Master:
+    player: str
+    spec: Mapping[str, Any]  # {"preset": id} or a full design
+    unit: str  # the master's id
+    summary: str
+    status: str
+    submitted_at: float
+    decided_by: str = ""
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.__dict__, "spec": dict(self.spec)}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Master:
+        return cls(**obj)
+
+
+@dataclass(frozen=True)
+class Match:
+    id: str  # the game's id
+    a: str
+    b: str
+    started_at: float
+    status: str = PLAYING
+    winner: str | None = None
+    dp_a: int = 0
+    dp_b: int = 0
+    ended_at: float | None = None
+    by: str = ""  # the moderator who recorded a forfeit
+
+    def players(self) -> tuple[str, str]:
+        return self.a, self.b
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Match:
+        return cls(**obj)
+
+
+@dataclass(frozen=True)
+class League:
+    id: str
+    guild_id: int
+    channel_id: int
+    name: str
+    ruleset: str
+    season: str
+    options: Options
+    created_by: str
+    created_at: float
+    moderator_role: int | None = None
+    players: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)
+    draft: drafts.DraftState | None = None
+    masters: Mapping[str, Master] = field(default_factory=dict)
+    masters_revealed: bool = False
+    matches: tuple[Match, ...] = ()
+    antes: tuple[antes.Ante, ...] = ()
+
+    @property
+    def draft_over(self) -> bool:
+        return self.draft is not None and self.draft.over
+
+    def match(self, match_id: str) -> Match:
+        found = next((m for m in self.matches if m.id == match_id), None)
+        if found is None:
+            raise LeagueError("league.match.unknown", match=match_id)
+        return found
+
+    def ante_of(self, match_id: str) -> antes.Ante:
+        found = next((a for a in self.antes if a.match == match_id), None)
+        if found is None:
+            raise LeagueError("league.ante.unknown", match=match_id)
+        return found
+
+    def playing(self) -> list[Match]:
+        return [m for m in self.matches if m.status == PLAYING]
+
+    def results(self) -> list[Result]:
+        return [
+            Result(m.id, m.a, m.b, m.winner, m.dp_a, m.dp_b, m.ended_at or 0.0, m.status == FORFEIT)
+            for m in self.matches
+            if m.status in (FINISHED, FORFEIT)
+        ]
+
+    def standings(self) -> list[Row]:
+        return standings(self.players, self.results())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "id": self.id,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "name": self.name,
+            "ruleset": self.ruleset,
+            "season": self.season,
+            "options": self.options.to_json(),
+            "created_by": self.created_by,
+            "created_at": self.created_at,
+            "moderator_role": self.moderator_role,
+            "players": list(self.players),
+            "names": dict(self.names),
+            "draft": self.draft.to_json() if self.draft else None,
+            "masters": {p: m.to_json() for p, m in self.masters.items()},
+            "masters_revealed": self.masters_revealed,
+            "matches": [m.to_json() for m in self.matches],
+            "antes": [a.to_json() for a in self.antes],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> League:
+        return cls(
+            id=str(obj["id"]),
+            guild_id=int(obj["guild_id"]),
+            channel_id=int(obj["channel_id"]),
+            name=str(obj["name"]),
+            ruleset=str(obj["ruleset"]),
+            season=str(obj["season"]),
+            options=Options.from_json(obj["options"]),
+            created_by=str(obj["created_by"]),
+            created_at=float(obj["created_at"]),
+            moderator_role=obj.get("moderator_role"),
+            players=tuple(obj.get("players", ())),
+            names=dict(obj.get("names", {})),
+            draft=drafts.DraftState.from_json(obj["draft"]) if obj.get("draft") else None,
+            masters={p: Master.from_json(m) for p, m in obj.get("masters", {}).items()},
+            masters_revealed=bool(obj.get("masters_revealed", False)),
+            matches=tuple(Match.from_json(m) for m in obj.get("matches", ())),
+            antes=tuple(antes.Ante.from_json(a) for a in obj.get("antes", ())),
+        )
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something to tell: ``key`` and its parameters, to the channel or (``to``) one player by
+    DM. ``offer`` names what a DM lets its reader choose (``draft`` or ``ante``)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    to: str | None = None
+    offer: str | None = None
+    ref: str = ""  # a stable part of the message's identity (pick number, match id…)
+
+
+def tell(
+    key: str, /, *, to: str | None = None, offer: str | None = None, ref: str = "", **params: Any
+) -> Notice:
+    return Notice(key, params, to, offer, ref)
+
+
+@dataclass(frozen=True)
+class Step:
+    league: League
+    entries: tuple[Entry, ...] = ()
+    notices: tuple[Notice, ...] = ()
+
+
+# --- players --------------------------------------------------------------------------------
+
+
+def create(
+    league_id: str,
+    *,
+    guild_id: int,
+    channel_id: int,
+    name: str,
+    ruleset: str,
+    season: str,
+    options: Options,
+    by: str,
+    at: float,
+) -> League:
+    name = name.strip()
+    if not 1 <= len(name) <= 40:
+        raise LeagueError("league.name.length")
+    return League(league_id, guild_id, channel_id, name, ruleset, season, options, by, at)
+
+
+def join(league: League, player: str, name: str) -> League:
+    if player in league.players:
+        raise LeagueError("league.join.already", league=league.name)
+    if league.draft is not None:
+        raise LeagueError("league.join.draft_started", league=league.name)
+    return replace(league, players=(*league.players, player), names={**league.names, player: name})
+
+
+def leave(league: League, player: str) -> League:
+    _require_player(league, player)
+    if league.draft is not None:
+        raise LeagueError("league.leave.draft_started", league=league.name)
+    names = {p: n for p, n in league.names.items() if p != player}
+    return replace(league, players=tuple(p for p in league.players if p != player), names=names)
+
+
+def _require_player(league: League, player: str) -> None:
+    if player not in league.players:
+        raise LeagueError("league.not_a_player", league=league.name)
+
+
+# --- the entry draft --------------------------------------------------------------------------
+
+
+def start_draft(league: League, rules: RosterRules, at: float) -> Step:
+    if league.draft is not None:
+        raise LeagueError("league.draft.already_started")
+    if len(league.players) < 2:
+        raise LeagueError("league.draft.too_few_players", count=len(league.players))
+    state = drafts.new_draft(
+        league.id,
+        league.players,
+        rules.pool(),
+        rounds=league.options.rounds,
+        per_pick=league.options.pick_minutes * 60.0,
+        at=at,
+    )
+    league = replace(league, draft=state)
+    order = " → ".join(f"<@{p}>" for p in league.players)
+    start = tell(
+        "league.draft.started",
+        ref="start",
+        league=league.name,
+        order=order,
+        rounds=state.rounds,
+        minutes=league.options.pick_minutes,
+    )
+    return Step(league, notices=(start, *_pick_prompt(league.name, state)))
+
+
+def _pick_prompt(name: str, state: drafts.DraftState) -> tuple[Notice, ...]:
+    if state.over:
+        return (tell("league.draft.finished", ref="finished", league=name),)
+    return (
+        tell(
+            "league.draft.your_pick",
+            to=state.current,
+            offer="draft",
+            ref=str(state.number),
+            league=name,
+            number=state.number,
+            total=len(state.sequence),
+            deadline=state.deadline_at,
+        ),
+    )
+
+
+def _picked(before: drafts.DraftState, after: drafts.DraftState) -> list[Notice]:
+    notices = []
+    for made in after.picks[len(before.picks) :]:
+        key = "league.draft.auto_picked" if made.auto else "league.draft.picked"
+        params = {"number": made.number, "player": f"<@{made.player}>", "unit": made.unit}
+        notices.append(Notice(key, params, ref=str(made.number)))
+    return notices
+
+
+def draft_pick(league: League, player: str, unit: str, number: int, at: float) -> Step:
+    """``player`` takes ``unit`` with the menu of pick ``number`` (an older menu is refused)."""
+    state = league.draft
+    if state is None:
+        raise LeagueError("league.draft.not_started")
+    if not state.over and number != state.number and player == state.current:
+        raise LeagueError("league.draft.stale_menu", number=number, current=state.number)
+    after = drafts.pick(state, player, unit, at)
+    return _after_picks(league, state, after)
+
+
+def _after_picks(league: League, before: drafts.DraftState, after: drafts.DraftState) -> Step:
+    new = drafts.ledger_entries(after)[len(before.picks) :]
+    notices = [*_picked(before, after), *_pick_prompt(league.name, after)]
+    return Step(replace(league, draft=after), tuple(new), tuple(notices))
+
+
+# --- master units -----------------------------------------------------------------------------
+
+
+def submit_master(
+    league: League, rules: RosterRules, player: str, spec: Mapping[str, Any], at: float
+) -> Step:
+    _require_player(league, player)
+    if not rules.has_masters:
+        raise LeagueError("league.master.none_in_ruleset", ruleset=league.ruleset)
+    if league.masters_revealed:
+        raise LeagueError("league.master.revealed")
+    unit, summary = rules.master(spec)
+    status = PENDING if league.options.master_approval else APPROVED
+    master = Master(player, dict(spec), unit, summary, status, at)
+    league = replace(league, masters={**league.masters, player: master})
+    notices: list[Notice] = []
+    if status == PENDING:
+        notices.append(
+            tell("league.master.awaiting_approval", league=league.name, player=f"<@{player}>")
+        )
+    step = _reveal_if_ready(league, at)
+    return Step(step.league, step.entries, (*notices, *step.notices))
+
+
+def decide_master(
+    league: League, player: str, *, approve: bool, by: str, note: str, at: float
+) -> Step:
+    if league.masters_revealed:
+        raise LeagueError("league.master.revealed")
+    master = league.masters.get(player)
+    if master is None or master.status != PENDING:
+        raise LeagueError("league.master.nothing_pending", player=league.names.get(player, player))
+    decided = replace(master, status=APPROVED if approve else REJECTED, decided_by=by, note=note)
+    league = replace(league, masters={**league.masters, player: decided})
+    key = "league.master.approved" if approve else "league.master.rejected"
+    told = tell(key, to=player, ref=f"{player}:{at}", note=note, league=league.name)
+    step = _reveal_if_ready(league, at)
+    return Step(step.league, step.entries, (told, *step.notices))
+
+
+def _reveal_if_ready(league: League, at: float) -> Step:
+    """Every player's master is fixed: reveal them all together and set them in the ledger."""
+    fixed = [league.masters.get(p) for p in league.players]
+    if league.masters_revealed or not all(m and m.status == APPROVED for m in fixed):
+        return Step(league)
+    entries = tuple(
+        Entry(league.id, m.player, m.unit, MASTER_SET, at, "system") for m in fixed if m
+    )
+    lines = "\n".join(f"<@{m.player}>: **{m.unit}** · {m.summary}" for m in fixed if m)
+    notice = tell("league.master.revealed_all", ref="masters", league=league.name, lines=lines)
+    return Step(replace(league, masters_revealed=True), entries, (notice,))
+
+
+# --- matches ------------------------------------------------------------------------------------
+
+
+def check_pairing(league: League, rules: RosterRules, a: str, b: str) -> None:
+    """Whether ``a`` and ``b`` may start a league match now."""
+    if a == b:
+        raise LeagueError("league.match.same_player")
+    for p in (a, b):
+        _require_player(league, p)
+    if not league.draft_over:
+        raise LeagueError("league.match.draft_not_over")
+    if rules.has_masters and not league.masters_revealed:
+        raise LeagueError("league.match.masters_not_revealed")
+    for m in league.playing():
+        busy = {a, b} & set(m.players())
+        if busy:
+            raise LeagueError("league.match.busy", player=f"<@{busy.pop()}>", match=m.id)
+
+
+def start_match(
+    league: League,
+    ledger: Sequence[Entry],
+    rules: RosterRules,
+    a: str,
+    b: str,
+    match_id: str,
+    at: float,
+) -> tuple[Step, dict[str, Any]]:
+    """A league match ``match_id`` between ``a`` and ``b`` starts: the open antes of both settle
+    (their next match is starting), then the game options are made from the rosters as they now
+    stand. The caller creates the game with those options in the same transaction."""
+    check_pairing(league, rules, a, b)
+    settled, after = antes.on_match_start(league.antes, ledger, (a, b), match_id, at)
+    rosters = {
+        seat: (roster_at(after, p, at), league.masters[p].spec if rules.has_masters else {})
+        for seat, p in (("A", a), ("B", b))
+    }
+    options = rules.match_options(league.options.to_json(), rosters)
+    started = tell(
+        "league.match.started",
+        ref=match_id,
+        league=league.name,
+        a=f"<@{a}>",
+        b=f"<@{b}>",
+        match=match_id,
+    )
+    notices = (*_ante_changes(league.antes, settled), started)
+    league = replace(
+        league, antes=tuple(settled), matches=(*league.matches, Match(match_id, a, b, at))
+    )
+    return Step(league, tuple(after[len(ledger) :]), notices), options
+
+
+def _ante_changes(before: Sequence[antes.Ante], after: Sequence[antes.Ante]) -> list[Notice]:
+    was = {a.match: a for a in before}
+    notices = []
+    for ante in after:
+        if was.get(ante.match) != ante and ante.status in (antes.LOCKED, antes.LAPSED):
+            notices.append(
+                Notice(
+                    f"league.ante.{ante.status}_notice",
+                    {
+                        "winner": f"<@{ante.winner}>",
+                        "loser": f"<@{ante.loser}>",
+                        "unit": ante.pick or "",
+                        "match": ante.match,
+                    },
+                    ref=f"{ante.match}:{ante.status}",
+                )
+            )
+    return notices
+
+
+def record_result(
+    league: League,
+    ledger: Sequence[Entry],
+    match_id: str,
+    winner: str | None,
+    dp: Mapping[str, int],
+    at: float,
+    *,
+    status: str = FINISHED,
+    by: str = "",
+) -> Step:
+    """A match ends (``winner`` None: a draw; ``status`` ABANDONED records no result). The winner
+    of a match with a winner is offered the ante when the league plays with it."""
+    match = league.match(match_id)
+    if match.status != PLAYING:
+        raise LeagueError("league.match.already_recorded", match=match_id)
+    if winner is not None and winner not in match.players():
+        raise LeagueError("league.match.winner_not_playing", match=match_id)
+    ended = replace(
+        match,
+        status=status,
+        winner=winner,
+        dp_a=int(dp.get(match.a, 0)),
+        dp_b=int(dp.get(match.b, 0)),
+        ended_at=at,
+        by=by,
+    )
+    matches = tuple(ended if m.id == match_id else m for m in league.matches)
+    league = replace(league, matches=matches)
+    if status == ABANDONED:
+        notice = tell(
+            "league.match.abandoned", ref=f"{match_id}:end", league=league.name, match=match_id
+        )
+        return Step(league, notices=(notice,))
+    key = "league.match.forfeit" if status == FORFEIT else "league.match.recorded"
+    params = {
+        "league": league.name,
+        "match": match_id,
+        "a": f"<@{match.a}>",
+        "b": f"<@{match.b}>",
+        "winner": f"<@{winner}>" if winner else "",
+        "dp_a": ended.dp_a,
+        "dp_b": ended.dp_b,
+    }
+    notices = [Notice(key if winner else "league.match.drawn", params, ref=f"{match_id}:end")]
+    if winner is not None and league.options.ante:
+        loser = match.b if winner == match.a else match.a
+        offer = antes.offer(ledger, league.id, match_id, winner, loser, at)
+        league = replace(league, antes=(*league.antes, offer))
+        notices.append(
+            tell(
+                "league.ante.offered",
+                to=winner,
+                offer="ante",
+                ref=match_id,
+                league=league.name,
+                match=match_id,
+                loser=f"<@{loser}>",
+            )
+        )
+    return Step(league, notices=tuple(notices))
+
+
+# --- ante --------------------------------------------------------------------------------------
+
+
+def declare_ante(
+    league: League, ledger: Sequence[Entry], player: str, match_id: str, unit: str, at: float
+) -> Step:
+    before = league.ante_of(match_id)
+    after = antes.declare(before, ledger, player, unit, at)
+    league = _with_ante(league, after)
+    if after == before:
+        return Step(league)
+    key = "league.ante.declared" if before.pick is None else "league.ante.changed"
+    notice = Notice(
+        key, {"winner": f"<@{player}>", "unit": unit, "match": match_id}, ref=f"{match_id}:{at}"
+    )
+    return Step(league, notices=(notice,))
+
+
+def extend_ante(league: League, match_id: str, by: str, until: float, at: float) -> Step:
+    after = antes.extend(league.ante_of(match_id), by, until, at)
+    notice = tell(
+        "league.ante.extended_notice", ref=f"{match_id}:{at}", match=match_id, deadline=until
+    )
+    return Step(_with_ante(league, after), notices=(notice,))
+
+
+def void_ante(league: League, match_id: str, by: str, reason: str, at: float) -> Step:
+    before = league.ante_of(match_id)
+    after = antes.void(before, by, reason, at)
+    notice = tell(
+        "league.ante.voided_notice",
+        ref=f"{match_id}:void",
+        match=match_id,
+        winner=f"<@{before.winner}>",
+        reason=reason,
+        by=f"<@{by}>",
+    )
+    return Step(_with_ante(league, after), notices=(notice,))
+
+
+def _with_ante(league: League, ante: antes.Ante) -> League:
+    return replace(league, antes=tuple(ante if a.match == ante.match else a for a in league.antes))
+
+
+# --- time ----------------------------------------------------------------------------------------
+
+
+def tick(league: League, ledger: Sequence[Entry], now: float) -> Step:
+    """Whatever the clock has made due: automatic draft picks (each at its own deadline, so a
+    restart catches up on every missed one) and antes whose moderator deadline has passed."""
+    entries: list[Entry] = []
+    notices: list[Notice] = []
+    if league.draft is not None and drafts.expired(league.draft, now):
+        step = _after_picks(league, league.draft, drafts.run_expired(league.draft, now))
+        league = step.league
+        entries.extend(step.entries)
+        notices.extend(step.notices)
+    if any(antes.due(a, now) for a in league.antes):
+        settled, after = antes.settle_due(league.antes, [*ledger, *entries], now)
+        entries = list(after[len(ledger) :])
+        notices.extend(_ante_changes(league.antes, settled))
+        league = replace(league, antes=tuple(settled))
+    return Step(league, tuple(entries), tuple(notices))
+
+
+def next_due(league: League) -> float | None:
+    """When :func:`tick` next has something to do."""
+    times = [a.deadline for a in league.antes if a.open and a.deadline is not None]
+    if league.draft is not None and league.draft.deadline_at is not None:
+        times.append(league.draft.deadline_at)
+    return min(times) if times else None
+
+
+def ledger_after(ledger: Sequence[Entry], step: Step) -> list[Entry]:
+    """The ledger with a step's entries appended (checked again: the ledger never breaks)."""
+    return append(ledger, *step.entries)
+
+
+def roster(ledger: Sequence[Entry], player: str, at: float | None = None) -> Roster:
+    return roster_at(ledger, player, at)

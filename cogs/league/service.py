@@ -1,0 +1,389 @@
+"""The league service: each league action is one transaction over the league document, its roster
+ledger and the outbox; what people are told is posted afterwards by the outbox sender.
+
+The pure steps live in :mod:`cogs.league.season`; this module loads and stores them, turns their
+:class:`~cogs.league.season.Notice` values into outbox messages in the reader's language, and
+starts league matches on the shared :class:`bot.table.Table` inside the same transaction. No
+discord here: the cog adapts interactions to these calls.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from bot.i18n import normalize_lang, t
+from bot.ruleset import DRAW
+from bot.storage import LeagueRow, Repository, VersionConflict
+from bot.storage.base import Transaction
+from bot.table import Player, Table, outbox_nonce
+from cogs.league import season
+from cogs.league.ledger import Entry, append, history, roster_at
+from cogs.league.rulesets import RosterRules, for_ruleset
+from cogs.league.season import League, LeagueError, Notice, Options, Step
+
+log = logging.getLogger(__name__)
+MAX_MENU = 25  # Discord select menus hold at most 25 options
+
+Action = Callable[[League, list[Entry]], Step]
+
+
+class LeagueService:
+    def __init__(self, repo: Repository, table: Table) -> None:
+        self.repo = repo
+        self.table = table
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.table.clock
+
+    # --- reading ----------------------------------------------------------------------------
+
+    async def league(self, league_id: str) -> League:
+        async with self.repo.transaction() as tx:
+            return (await self._load(tx, league_id))[0]
+
+    async def in_guild(self, guild_id: int) -> list[League]:
+        async with self.repo.transaction() as tx:
+            rows = await tx.leagues_in_guild(guild_id)
+        return [League.from_json(r.data) for r in rows]
+
+    async def of_player(self, user_id: int) -> list[League]:
+        async with self.repo.transaction() as tx:
+            rows = await tx.active_leagues()
+        leagues = [League.from_json(r.data) for r in rows]
+        return [lg for lg in leagues if str(user_id) in lg.players]
+
+    async def ledger(self, league_id: str) -> list[Entry]:
+        async with self.repo.transaction() as tx:
+            return [Entry.from_json(e) for e in await tx.ledger(league_id)]
+
+    # --- actions ----------------------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        ruleset: str,
+        season_name: str,
+        options: Options,
+        by: int,
+    ) -> League:
+        for_ruleset(ruleset)  # refuses a ruleset without rosters
+        now = self.clock()
+        async with self.repo.transaction() as tx:
+            league = season.create(
+                f"L{await tx.next_league_number()}",
+                guild_id=guild_id,
+                channel_id=channel_id,
+                name=name,
+                ruleset=ruleset,
+                season=season_name,
+                options=options,
+                by=str(by),
+                at=now,
+            )
+            row = LeagueRow(league.id, guild_id, league.name, league.to_json())
+            try:
+                await tx.insert_league(row, now)
+            except VersionConflict:
+                raise LeagueError("league.name.taken", name=league.name) from None
+        return league
+
+    async def join(self, league_id: str, user_id: int, name: str) -> League:
+        return await self._act(league_id, lambda lg, _: Step(season.join(lg, str(user_id), name)))
+
+    async def leave(self, league_id: str, user_id: int) -> League:
+        return await self._act(league_id, lambda lg, _: Step(season.leave(lg, str(user_id))))
+
+    async def set_moderator_role(self, league_id: str, role_id: int | None) -> League:
+        return await self._act(league_id, lambda lg, _: Step(replace(lg, moderator_role=role_id)))
+
+    async def start_draft(self, league_id: str) -> League:
+        now = self.clock()
+        return await self._act(
+            league_id, lambda lg, _: season.start_draft(lg, for_ruleset(lg.ruleset), now)
+        )
+
+    async def draft_pick(self, league_id: str, user_id: int, unit: str, number: int) -> League:
+        now = self.clock()
+        return await self._act(
+            league_id, lambda lg, _: season.draft_pick(lg, str(user_id), unit, number, now)
+        )
+
+    async def submit_master(self, league_id: str, user_id: int, spec: Mapping[str, Any]) -> League:
+        now = self.clock()
+        return await self._act(
+            league_id,
+            lambda lg, _: season.submit_master(
+                lg, for_ruleset(lg.ruleset), str(user_id), spec, now
+            ),
+        )
+
+    async def decide_master(
+        self, league_id: str, user_id: int, *, approve: bool, by: int, note: str = ""
+    ) -> League:
+        now = self.clock()
+        return await self._act(
+            league_id,
+            lambda lg, _: season.decide_master(
+                lg, str(user_id), approve=approve, by=str(by), note=note, at=now
+            ),
+        )
+
+    async def pair(self, league_id: str, a: Player, b: Player, *, by: int) -> tuple[League, str]:
+        """Start a league match: settle both players' open antes, then open the game with their
+        rosters as they now stand, all in one transaction."""
+        await self.record_finished()  # a result still unrecorded must offer its ante first
+        now = self.clock()
+        async with self.repo.transaction() as tx:
+            league, ledger, version = await self._load(tx, league_id)
+            rules = for_ruleset(league.ruleset)
+            game_id = await self.table.new_game_id(tx)
+            step, options = season.start_match(
+                league, ledger, rules, str(a.user_id), str(b.user_id), game_id, now
+            )
+            minutes = league.options.turn_minutes
+            game = await self.table.open_in(
+                tx,
+                league.ruleset,
+                guild_id=league.guild_id,
+                channel_id=league.channel_id,
+                players=[a, b],
+                options={**options, "league": league.id},
+                turn_seconds=minutes * 60 or None,
+                created_by=by,
+            )
+            assert game.id == game_id
+            await tx.add_league_match(league.id, game.id)
+            await self._save(tx, step, ledger, version)
+        self.table.outbox_ready()
+        return step.league, game.id
+
+    async def forfeit(self, league_id: str, match_id: str, winner: int, *, by: int) -> League:
+        """A moderator's forfeit: the result is recorded now, and the game (if still running)
+        is abandoned afterwards (its end is then not recorded a second time)."""
+        now = self.clock()
+        league = await self._act(
+            league_id,
+            lambda lg, ledger: season.record_result(
+                lg, ledger, match_id, str(winner), {}, now, status=season.FORFEIT, by=str(by)
+            ),
+            recorded=match_id,
+        )
+        game = await self.table.game(match_id)
+        if game.status in ("lobby", "setup", "active", "paused"):
+            await self.table.abandon(match_id)
+        return league
+
+    async def declare_ante(self, league_id: str, match_id: str, user_id: int, unit: str) -> League:
+        now = self.clock()
+        return await self._act(
+            league_id,
+            lambda lg, ledger: season.declare_ante(lg, ledger, str(user_id), match_id, unit, now),
+        )
+
+    async def extend_ante(self, league_id: str, match_id: str, until: float, *, by: int) -> League:
+        now = self.clock()
+        return await self._act(
+            league_id, lambda lg, _: season.extend_ante(lg, match_id, str(by), until, now)
+        )
+
+    async def void_ante(self, league_id: str, match_id: str, reason: str, *, by: int) -> League:
+        now = self.clock()
+        return await self._act(
+            league_id, lambda lg, _: season.void_ante(lg, match_id, str(by), reason, now)
+        )
+
+    # --- the clock and finished games -------------------------------------------------------
+
+    async def tick(self) -> int:
+        """Record finished league games, then run every league whose clock is due (automatic
+        draft picks, ante deadlines). Safe after a restart: it catches up on what was missed."""
+        done = await self.record_finished()
+        now = self.clock()
+        async with self.repo.transaction() as tx:
+            due = [r.id for r in await tx.due_leagues(now)]
+        for league_id in due:
+            await self._act(league_id, lambda lg, ledger: season.tick(lg, ledger, now))
+            done += 1
+        return done
+
+    async def record_finished(self) -> int:
+        async with self.repo.transaction() as tx:
+            pending = await tx.unrecorded_league_games()
+        for league_id, game_id in pending:
+            game = await self.table.game(game_id)
+            rules = for_ruleset(game.ruleset)
+            player = {s.seat: str(s.user_id) for s in game.seats}
+            dp = {player[s]: v for s, v in rules.dp(game.state or {}).items() if s in player}
+            if game.status == "abandoned":
+                status, winner = season.ABANDONED, None
+            else:
+                status = season.FINISHED
+                winner = None if game.outcome in (None, DRAW) else player.get(game.outcome)
+            record = partial(_record_end, game_id, winner, dp, game.updated_at, status)
+            await self._act(league_id, record, recorded=game_id)
+        return len(pending)
+
+    async def next_wakeup(self) -> float | None:
+        async with self.repo.transaction() as tx:
+            rows = await tx.active_leagues()
+        times = [r.next_due for r in rows if r.next_due is not None]
+        return min(times) if times else None
+
+    # --- one transaction per action ---------------------------------------------------------
+
+    async def _load(self, tx: Transaction, league_id: str) -> tuple[League, list[Entry], int]:
+        row = await tx.get_league(league_id)
+        if row is None:
+            raise LeagueError("league.unknown", league=league_id)
+        ledger = [Entry.from_json(e) for e in await tx.ledger(league_id)]
+        return League.from_json(row.data), ledger, row.version
+
+    async def _act(self, league_id: str, action: Action, *, recorded: str | None = None) -> League:
+        async with self.repo.transaction() as tx:
+            league, ledger, version = await self._load(tx, league_id)
+            step = action(league, ledger)
+            await self._save(tx, step, ledger, version)
+            if recorded is not None:
+                await tx.mark_league_match_recorded(recorded)
+        self.table.outbox_ready()
+        return step.league
+
+    async def _save(
+        self, tx: Transaction, step: Step, ledger: Sequence[Entry], version: int
+    ) -> None:
+        league = step.league
+        append(ledger, *step.entries)  # the ledger's own checks, once more before it is written
+        await tx.append_ledger(league.id, [e.to_json() for e in step.entries])
+        row = LeagueRow(
+            league.id,
+            league.guild_id,
+            league.name,
+            league.to_json(),
+            version=version + 1,
+            next_due=season.next_due(league),
+        )
+        now = self.clock()
+        await tx.update_league(row, expect_version=version, now=now)
+        after = [*ledger, *step.entries]
+        for notice in step.notices:
+            await self._enqueue(tx, league, after, notice, now)
+
+    async def _enqueue(
+        self, tx: Transaction, league: League, ledger: Sequence[Entry], notice: Notice, now: float
+    ) -> None:
+        rules = for_ruleset(league.ruleset)
+        if notice.to is None:
+            lang = normalize_lang(await tx.guild_language(league.guild_id) or self._default())
+            kind, target = "channel", league.channel_id
+        else:
+            user = int(notice.to)
+            lang = normalize_lang(
+                await tx.user_locale(user)
+                or await tx.guild_language(league.guild_id)
+                or self._default()
+            )
+            kind, target = "dm", user
+        params = _params(notice.params, rules, lang)
+        payload: dict[str, Any] = {
+            "lang": lang,
+            "content": t(lang, notice.key, **{"league": league.name, **params}),
+        }
+        if notice.offer is not None:
+            payload["view"] = _offer_view(league, ledger, notice, rules, lang)
+        await tx.enqueue(
+            game_id=None,
+            kind=kind,
+            target_id=target,
+            payload=payload,
+            nonce=outbox_nonce("league", league.id, notice.key, notice.ref, notice.to or "ch"),
+            now=now,
+        )
+
+    def _default(self) -> str:
+        return self.table.default_language
+
+
+def _record_end(
+    game_id: str,
+    winner: str | None,
+    dp: Mapping[str, int],
+    at: float,
+    status: str,
+    league: League,
+    ledger: list[Entry],
+) -> Step:
+    if league.match(game_id).status != season.PLAYING:  # a moderator's forfeit came first
+        return Step(league)
+    return season.record_result(league, ledger, game_id, winner, dp, at, status=status)
+
+
+def _params(params: Mapping[str, Any], rules: RosterRules, lang: str) -> dict[str, Any]:
+    """Notice parameters as the reader reads them: unit names, Discord timestamps."""
+    shown = dict(params)
+    if shown.get("unit"):
+        shown["unit"] = rules.unit_name(str(shown["unit"]), lang)
+    if shown.get("deadline") is not None:
+        shown["deadline"] = f"<t:{int(shown['deadline'])}:R>"
+    return shown
+
+
+def _offer_view(
+    league: League, ledger: Sequence[Entry], notice: Notice, rules: RosterRules, lang: str
+) -> dict[str, Any]:
+    """A DM's select menu: the units still available to draft, or the ante's candidates."""
+    if notice.offer == "draft":
+        assert league.draft is not None
+        units = list(dict.fromkeys(league.draft.available()))
+        costs = league.draft.costs
+    else:
+        units = list(league.ante_of(notice.ref).candidates)
+        costs = dict(rules.pool())
+    return {
+        "kind": "league_pick",
+        "league": league.id,
+        "what": notice.offer,
+        "ref": notice.ref,
+        "placeholder": t(lang, f"league.{notice.offer}.placeholder"),
+        "options": [
+            {"value": u, "label": f"{rules.unit_name(u, lang)} ({costs.get(u, '?')})"}
+            for u in units[:MAX_MENU]
+        ],
+    }
+
+
+def roster_lines(
+    ledger: Sequence[Entry], rules: RosterRules, player: str, at: float | None, lang: str
+) -> list[str]:
+    """A roster (now or as of ``at``) with each unit's provenance, one line per copy."""
+    roster = roster_at(ledger, player, at)
+    upto = [e for e in ledger if at is None or e.at <= at]
+    lines = []
+    if roster.master:
+        lines.append(t(lang, "league.roster.master", unit=rules.unit_name(roster.master, lang)))
+    for unit, count in roster.counts().items():
+        trail = "; ".join(
+            t(lang, f"league.ledger.{e.kind}", **_entry_params(e, rules, lang))
+            for e in history(upto, player, unit)
+        )
+        name = rules.unit_name(unit, lang)
+        lines.append(t(lang, "league.roster.line", unit=name, count=count, trail=trail))
+    return lines
+
+
+def _entry_params(entry: Entry, rules: RosterRules, lang: str) -> dict[str, Any]:
+    by = entry.by if not entry.by.isdigit() else f"<@{entry.by}>"
+    return {
+        "unit": rules.unit_name(entry.unit, lang),
+        "by": t(lang, f"league.by.{by}") if by in ("draft", "system") else by,
+        "ref": entry.ref,
+        "note": entry.note,
+        "at": f"<t:{int(entry.at)}:d>",
+    }
