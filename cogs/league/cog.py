@@ -658,6 +658,41 @@ class LeagueCog(commands.Cog):
         await self.service.void_ante(found.id, match.strip(), reason, by=interaction.user.id)
         await self._say(interaction, "league.ante.void_ack", match=match)
 
+    @league.command(
+        name=ls("roster-edit", "cmd.league.roster_edit"),
+        description=ls(
+            "Add a unit to or remove one from a roster (moderators)", "cmd.league.roster_edit.desc"
+        ),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        player=ls("Which player", "cmd.opt.player"),
+        unit=ls("The unit (its id)", "cmd.opt.roster_unit"),
+        action=ls("Add or remove", "cmd.opt.roster_action"),
+        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+    )
+    @app_commands.choices(
+        action=[
+            app_commands.Choice(name=ls("add", "cmd.choice.roster.add"), value="add"),
+            app_commands.Choice(name=ls("remove", "cmd.choice.roster.remove"), value="remove"),
+        ]
+    )
+    @app_commands.autocomplete(league=league_autocomplete)
+    @localized_params
+    async def roster_edit(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member,
+        unit: str,
+        action: str,
+        league: str | None = None,
+    ) -> None:
+        found = await self._moderated(interaction, league)
+        await self.service.edit_roster(
+            found.id, player.id, unit.strip(), add=action == "add", by=interaction.user.id
+        )
+        await self._say(interaction, "league.roster.edit_ack", player=player.mention)
+
     # --- standings and rosters ----------------------------------------------------------------
 
     @league.command(

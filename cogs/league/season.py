@@ -18,7 +18,15 @@ from typing import Any
 from bot.ruleset import RuleError
 from cogs.league import ante as antes
 from cogs.league import draft as drafts
-from cogs.league.ledger import MASTER_SET, Entry, Roster, append, roster_at
+from cogs.league.ledger import (
+    MASTER_SET,
+    MODERATOR_ADD,
+    MODERATOR_REMOVE,
+    Entry,
+    Roster,
+    append,
+    roster_at,
+)
 from cogs.league.rulesets import RosterRules
 from cogs.league.standings import Result, Row, standings
 
@@ -357,7 +365,12 @@ def submit_master(
     notices: list[Notice] = []
     if status == PENDING:
         notices.append(
-            tell("league.master.awaiting_approval", league=league.name, player=f"<@{player}>")
+            tell(
+                "league.master.awaiting_approval",
+                ref=f"{player}:{at}",
+                league=league.name,
+                player=f"<@{player}>",
+            )
         )
     step = _reveal_if_ready(league, at)
     return Step(step.league, step.entries, (*notices, *step.notices))
@@ -526,6 +539,34 @@ def record_result(
             )
         )
     return Step(league, notices=tuple(notices))
+
+
+def edit_roster(
+    league: League,
+    ledger: Sequence[Entry],
+    rules: RosterRules,
+    player: str,
+    unit: str,
+    *,
+    add: bool,
+    by: str,
+    at: float,
+) -> Step:
+    """A moderator's roster edit, logged in the ledger like every other change."""
+    _require_player(league, player)
+    if unit not in dict(rules.pool()):
+        raise LeagueError("league.roster.unknown_unit", unit=unit)
+    entry = Entry(league.id, player, unit, MODERATOR_ADD if add else MODERATOR_REMOVE, at, by)
+    append(ledger, entry)  # refuses a third copy, or removing a unit not held
+    notice = tell(
+        "league.roster.edited_add" if add else "league.roster.edited_remove",
+        ref=f"{player}:{unit}:{at}",
+        league=league.name,
+        player=f"<@{player}>",
+        unit=unit,
+        by=f"<@{by}>",
+    )
+    return Step(league, (entry,), (notice,))
 
 
 # --- ante --------------------------------------------------------------------------------------

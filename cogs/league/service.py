@@ -181,6 +181,17 @@ class LeagueService:
             await self.table.abandon(match_id)
         return league
 
+    async def edit_roster(
+        self, league_id: str, user_id: int, unit: str, *, add: bool, by: int
+    ) -> League:
+        now = self.clock()
+        return await self._act(
+            league_id,
+            lambda lg, ledger: season.edit_roster(
+                lg, ledger, for_ruleset(lg.ruleset), str(user_id), unit, add=add, by=str(by), at=now
+            ),
+        )
+
     async def declare_ante(self, league_id: str, match_id: str, user_id: int, unit: str) -> League:
         now = self.clock()
         return await self._act(

@@ -1,0 +1,407 @@
+"""A small league season in SimCord, through the real commands, DMs and menus.
+
+Four players and a moderator: the league is created, everyone joins, the snake draft runs by DM
+menus with one pick left to run out (the bot picks and says so), masters are submitted and
+approved and revealed together, three league matches are played (each ended by a resignation),
+an ante is declared, changed and locked when the winner's next match starts, another lapses,
+a third is voided; every refusal answers with its reason; standings, ratings and each unit's
+history are as expected. Then the restart cases: mid-draft and with an open ante.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+import pytest
+
+from cogs.league import season
+from cogs.league.draft import auto_pick
+from cogs.league.ledger import ANTE_GAIN, ANTE_LOSS, DRAFT_PICK, MASTER_SET, MODERATOR_ADD
+from tests.cogs.game.sim import dms
+
+PICK_MINUTES = 5
+ROUNDS = 2
+
+
+@dataclass
+class Season:
+    env: Any
+    guild: Any
+    channel: Any
+    mod: Any
+    players: dict[str, Any]  # name -> MemberActor
+    users: dict[str, Any]  # name -> UserHandle (acts in DMs)
+    league_id: str = ""
+
+    @property
+    def bot(self) -> Any:
+        return self.env.bot
+
+    def uid(self, name: str) -> str:
+        return str(self.players[name].id)
+
+    async def league(self) -> Any:
+        return await self.bot.leagues.league(self.league_id)
+
+    def channel_texts(self) -> list[str]:
+        return [m.content or "" for m in self.channel.history() if m.author.bot]
+
+    async def settle(self) -> None:
+        await self.bot.outbox.idle()
+
+
+@pytest.fixture
+def season_env(simcord_env, sim_clock) -> Season:
+    sim_clock.env = simcord_env
+    guild = simcord_env.create_guild(name="League Club")
+    channel = guild.create_text_channel("league")
+    mod_role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mod_role])
+    users = {n: simcord_env.create_user(n) for n in ("alice", "bob", "carol", "dave")}
+    players = {n: guild.add_member(u) for n, u in users.items()}
+    return Season(simcord_env, guild, channel, mod, players, users)
+
+
+def menu(message: discord.Message) -> tuple[str, list[str]]:
+    """The custom id and the option values of the select menu under a DM."""
+    for row in message.components:
+        for child in row.children:
+            if isinstance(child, discord.components.SelectMenu):
+                return child.custom_id or "", [o.value for o in child.options]
+    raise AssertionError(f"no menu under {message.content!r}")
+
+
+def last_dm(s: Season, name: str) -> discord.Message:
+    return dms(s.players[name])[-1]
+
+
+async def choose(s: Season, name: str, message: discord.Message, value: str) -> Any:
+    custom_id, _ = menu(message)
+    return await s.users[name].select(message, [value], custom_id=custom_id)
+
+
+async def refused(result: Any, contains: str) -> None:
+    assert result.ephemeral, "a refusal is private"
+    assert contains in result.response.content, result.response.content
+
+
+async def create_league(s: Season, **options: Any) -> None:
+    result = await s.mod.slash(
+        s.channel,
+        "league create",
+        name="Autumn Cup",
+        season_name="2026 Autumn",
+        pick_minutes=PICK_MINUTES,
+        rounds=ROUNDS,
+        **options,
+    )
+    assert "Autumn Cup" in result.response.content
+    s.league_id = (await s.bot.leagues.in_guild(s.guild.id))[0].id
+    for name in ("alice", "bob", "carol", "dave"):
+        joined = await s.players[name].slash(s.channel, "league join")
+        assert "joined" in joined.response.content
+
+
+async def run_draft(s: Season) -> None:
+    """Snake order alice, bob, carol, dave, dave, carol, bob, alice; bob's second pick (7)
+    runs out and the bot takes the costliest unit left."""
+    await s.mod.slash(s.channel, "league draft")
+    await s.settle()
+    wanted = {
+        1: ("alice", "knight"),
+        2: ("bob", "knight"),
+        3: ("carol", "saint"),
+        4: ("dave", "archer"),
+        5: ("dave", "mage"),
+        6: ("carol", "lancer"),
+        8: ("alice", "cleric"),
+    }
+    for number in range(1, 2 * ROUNDS * 2 + 1):
+        league = await s.league()
+        if number == 7:
+            assert league.draft.current == s.uid("bob")
+            await s.env.advance_time(PICK_MINUTES * 60 + 1)
+            await s.bot.leagues.tick()
+            await s.settle()
+            continue
+        name, unit = wanted[number]
+        prompt = last_dm(s, name)
+        assert f"({number} of 8)" in prompt.content
+        result = await choose(s, name, prompt, unit)
+        assert "You picked" in result.response.content
+
+
+@pytest.fixture
+async def drafted(season_env: Season) -> Season:
+    s = season_env
+    await create_league(s, master_approval=True)
+    await run_draft(s)
+    return s
+
+
+async def test_draft_by_dm_menus_with_one_automatic_pick(drafted: Season):
+    s = drafted
+    league = await s.league()
+    assert league.draft.over
+    picks = [(p.number, p.unit, p.auto) for p in league.draft.picks]
+    assert picks[6][2] is True, "pick 7 was the bot's"
+    # the costliest unit still available at pick 7, ties by pool order
+    before = replace(league.draft, picks=league.draft.picks[:6])
+    assert picks[6][1] == auto_pick(before)
+    assert league.draft.costs[picks[6][1]] == max(league.draft.costs[u] for u in before.available())
+    texts = "\n".join(s.channel_texts())
+    assert "Snake order" in texts
+    assert "Pick 1: <@" in texts and "takes **Knight**" in texts
+    assert "Pick 7: time ran out, so the bot picked" in texts
+    assert "the draft is over" in texts
+    # the ledger has every pick, the automatic one by "draft"
+    ledger = await s.bot.leagues.ledger(s.league_id)
+    drafts = [e for e in ledger if e.kind == DRAFT_PICK]
+    assert len(drafts) == 8
+    assert [e.by for e in drafts if e.ref == "7"] == ["draft"]
+
+
+async def test_a_late_pick_is_refused_and_taken_units_leave_the_menus(season_env: Season):
+    s = season_env
+    await create_league(s)
+    await s.mod.slash(s.channel, "league draft")
+    await s.settle()
+    alice_menu = last_dm(s, "alice")
+    await s.env.advance_time(PICK_MINUTES * 60 + 1)
+    await s.bot.leagues.tick()
+    await s.settle()
+    late = await choose(s, "alice", alice_menu, "archer")
+    assert "It is not your pick" in late.response.content
+    league = await s.league()
+    assert league.draft.number == 2 and league.draft.picks[0].auto
+
+    bob_menu = last_dm(s, "bob")
+    assert "knight" in menu(bob_menu)[1]
+    await choose(s, "bob", bob_menu, "knight")
+    carol_menu = last_dm(s, "carol")
+    assert "knight" in menu(carol_menu)[1], "the second copy is still there"
+    await choose(s, "carol", carol_menu, "knight")
+    assert "knight" not in menu(last_dm(s, "dave"))[1], "both copies are taken"
+    assert (await s.league()).draft.number == 4
+
+
+async def submit_masters(s: Season) -> None:
+    presets = {"alice": "warlord", "bob": "archmage", "carol": "oracle", "dave": "shadow"}
+    for name, preset in presets.items():
+        result = await s.players[name].slash(s.channel, "league master", preset=preset)
+        assert "sent to the moderators" in result.response.content
+    for name in presets:
+        await s.mod.slash(s.channel, "league approve", player=s.players[name])
+    await s.settle()
+
+
+async def play(s: Season, a: str, b: str, loser: str) -> str:
+    """A league match paired by the moderator, ended by the loser's resignation; recorded."""
+    result = await s.mod.slash(s.channel, "league match", a=s.players[a], b=s.players[b])
+    assert "has started" in result.response.content, result.response.content
+    match_id = result.response.content.split()[2]
+    await s.players[loser].slash(s.channel, "game resign", confirm=True, game=match_id)
+    await s.bot.leagues.tick()
+    await s.settle()
+    return match_id
+
+
+async def test_a_season_masters_matches_ante_standings_and_history(drafted: Season):
+    s = drafted
+    alice, bob, carol, dave = (s.players[n] for n in ("alice", "bob", "carol", "dave"))
+
+    # Not before the masters: refused with the reason.
+    early = await s.mod.slash(s.channel, "league match", a=alice, b=bob)
+    await refused(early, "every master unit is fixed")
+    # A non-moderator runs moderator commands: refused.
+    for command, params in (
+        ("league match", {"a": alice, "b": bob}),
+        ("league approve", {"player": bob}),
+        ("league antes", {}),
+        ("league draft", {}),
+    ):
+        await refused(
+            await carol.slash(s.channel, command, **params), "Only the league's moderators"
+        )
+
+    await submit_masters(s)
+    texts = "\n".join(s.channel_texts())
+    assert texts.count("has sent a master unit for approval") == 4
+    assert "every master unit is fixed. Revealed together" in texts
+    assert "**warlord**" in texts and "**shadow**" in texts
+    late = await alice.slash(s.channel, "league master", preset="oracle")
+    await refused(late, "have been revealed")
+
+    # The moderator gives alice a second lancer: she holds two, bob none.
+    await s.mod.slash(s.channel, "league roster-edit", player=alice, unit="lancer", action="add")
+    await s.mod.slash(s.channel, "league roster-edit", player=alice, unit="lancer", action="add")
+    third = await s.mod.slash(
+        s.channel, "league roster-edit", player=alice, unit="lancer", action="add"
+    )
+    await refused(third, "at most 2 copies of lancer")
+    await s.mod.slash(s.channel, "league roster-edit", player=bob, unit="lancer", action="add")
+
+    # Match 1: alice beats bob. The ante is offered to alice by DM.
+    m1 = await play(s, "alice", "bob", loser="bob")
+    offer = last_dm(s, "alice")
+    assert f"you won {m1}" in offer.content
+    _, candidates = menu(offer)
+    league = await s.league()
+    bob_units = season.roster(await s.bot.leagues.ledger(s.league_id), s.uid("bob")).distinct()
+    assert "archmage" not in candidates, "a master unit is never offered"
+    assert "lancer" in bob_units
+    assert candidates == [u for u in bob_units if u != "lancer"], "alice holds two lancers"
+
+    # Refusals: a non-winner, the loser's master, an unknown candidate.
+    await refused(
+        await bob.slash(s.channel, "league ante", unit=candidates[0], match=m1),
+        "Only the winner of the match",
+    )
+    await refused(
+        await alice.slash(s.channel, "league ante", unit="archmage", match=m1),
+        "master units cannot be taken",
+    )
+    await refused(
+        await alice.slash(s.channel, "league ante", unit="lancer", match=m1),
+        "You already hold two copies of lancer",
+    )
+
+    # Declared, then changed, with the DM menu.
+    first, second = candidates[0], candidates[-1]
+    declared = await choose(s, "alice", offer, first)
+    assert "Ante pick for" in declared.response.content
+    await choose(s, "alice", offer, second)
+    await s.settle()
+    texts = "\n".join(s.channel_texts())
+    assert "has declared an ante pick" in texts and "has changed the ante pick" in texts
+
+    # Match 2: carol beats dave; carol never picks.
+    m2 = await play(s, "carol", "dave", loser="dave")
+    assert f"you won {m2}" in last_dm(s, "carol").content
+
+    # Match 3 starts: alice's ante locks (the unit moves), carol's lapses.
+    m3 = await play(s, "alice", "carol", loser="carol")
+    texts = "\n".join(s.channel_texts())
+    assert f"Ante of {m1}" in texts and "moves from" in texts
+    assert f"Ante of {m2}" in texts and "the right has lapsed" in texts
+    after_lock = await alice.slash(s.channel, "league ante", unit=first, match=m1)
+    await refused(after_lock, "has locked")
+    ledger = await s.bot.leagues.ledger(s.league_id)
+    moved = [(e.kind, e.player, e.unit) for e in ledger if e.kind in (ANTE_GAIN, ANTE_LOSS)]
+    assert moved == [(ANTE_LOSS, s.uid("bob"), second), (ANTE_GAIN, s.uid("alice"), second)]
+
+    # The ante of match 3 (alice over carol): declared, then voided by the moderator.
+    offer3 = last_dm(s, "alice")
+    assert f"you won {m3}" in offer3.content
+    _, candidates3 = menu(offer3)
+    assert "oracle" not in candidates3
+    await choose(s, "alice", offer3, candidates3[0])
+    listed = await s.mod.slash(s.channel, "league antes")
+    assert listed.ephemeral and m3 in listed.response.embeds[0].fields[0].name
+    await s.mod.slash(s.channel, "league ante-void", match=m3, reason="duplicate account")
+    await s.settle()
+    assert "voided the ante of" in "\n".join(s.channel_texts())
+    await refused(
+        await alice.slash(s.channel, "league ante", unit=candidates3[0], match=m3), "voided"
+    )
+    assert (await s.mod.slash(s.channel, "league antes")).response.embeds[0].description
+
+    # Standings: alice 2 wins, carol 1-1, bob and dave a loss each; ratings follow.
+    league = await s.league()
+    rows = {r.player: r for r in league.standings()}
+    assert (rows[s.uid("alice")].won, rows[s.uid("alice")].points) == (2, 6)
+    assert (rows[s.uid("carol")].won, rows[s.uid("carol")].lost) == (1, 1)
+    assert rows[s.uid("bob")].lost == rows[s.uid("dave")].lost == 1
+    ranked = [r.player for r in league.standings()]
+    assert ranked[0] == s.uid("alice") and ranked[1] == s.uid("carol")
+    assert rows[s.uid("alice")].rating > rows[s.uid("carol")].rating > rows[s.uid("bob")].rating
+    table = await dave.slash(s.channel, "league standings")
+    assert table.ephemeral
+    assert table.response.attachments[0].filename == "standings.png"
+    assert "2W 0D 0L" in table.response.embeds[0].description
+
+    # The ledger tells each unit's history: alice's roster now, with provenance.
+    roster = await alice.slash(s.channel, "league roster")
+    text = roster.response.embeds[0].description
+    assert "warlord" in text.lower() and "(master)" in text
+    assert "drafted (pick 1" in text and "won by ante (match " + m1 in text
+    assert "added by moderator" in text
+    bobs = await alice.slash(s.channel, "league roster", player=bob)
+    assert "lost by ante" not in bobs.response.embeds[0].description, "only units held show"
+    kinds = {e.kind for e in ledger}
+    assert {DRAFT_PICK, MASTER_SET, MODERATOR_ADD, ANTE_GAIN, ANTE_LOSS} <= kinds
+
+
+async def test_roster_as_of_a_date_and_a_bad_date(drafted: Season):
+    s = drafted
+    alice = s.players["alice"]
+    bad = await alice.slash(s.channel, "league roster", date="yesterday")
+    await refused(bad, "is not a date")
+    old = await alice.slash(s.channel, "league roster", date="2000-01-01")
+    assert old.response.embeds[0].description == "No units."
+
+
+async def test_restart_mid_draft_catches_up_on_the_missed_picks(season_env: Season, make_bot):
+    s = season_env
+    await create_league(s)
+    await s.mod.slash(s.channel, "league draft")
+    await s.settle()
+    await choose(s, "alice", last_dm(s, "alice"), "knight")
+    # The bot goes down; two picks' worth of time passes.
+    s.bot.get_cog("LeagueCog").clock_loop.cancel()
+    await s.env.advance_time(2 * PICK_MINUTES * 60 + 5)
+    await s.env.restart_bot(make_bot())
+    await s.bot.leagues.tick()
+    await s.settle()
+    league = await s.league()
+    assert (league.draft.picks[0].unit, league.draft.picks[0].auto) == ("knight", False)
+    assert [p.auto for p in league.draft.picks[1:]] == [True, True]
+    assert league.draft.current == s.uid("dave")
+    # Each automatic pick was made at its own deadline, so dave's clock started at the second.
+    assert league.draft.turn_started_at == league.draft.picks[2].at
+    prompt = last_dm(s, "dave")
+    assert "(4 of 8)" in prompt.content
+    texts = "\n".join(s.channel_texts())
+    assert texts.count("time ran out, so the bot picked") == 2
+    # Nothing twice after a second restart.
+    await s.env.restart_bot(make_bot())
+    await s.bot.leagues.tick()
+    await s.settle()
+    assert "\n".join(s.channel_texts()).count("time ran out, so the bot picked") == 2
+    result = await choose(s, "dave", prompt, "archer")
+    assert "You picked" in result.response.content
+
+
+async def test_restart_with_an_open_ante_keeps_it_and_its_deadline(drafted: Season, make_bot):
+    s = drafted
+    await submit_masters(s)
+    m1 = await play(s, "alice", "bob", loser="bob")
+    offer = last_dm(s, "alice")
+    _, candidates = menu(offer)
+    await choose(s, "alice", offer, candidates[0])
+    await s.mod.slash(s.channel, "league ante-extend", match=m1, hours=2.0)
+
+    await s.env.restart_bot(make_bot())
+    await s.settle()
+    league = await s.league()
+    ante = league.ante_of(m1)
+    assert ante.open and ante.pick == candidates[0] and ante.deadline is not None
+    # The menu from before the restart still works (persistent ids).
+    changed = await choose(s, "alice", offer, candidates[-1])
+    assert "Ante pick for" in changed.response.content
+    # The moderator's deadline passes while nobody acts: the pick locks and the unit moves.
+    # (The loops would tick 720 times in two virtual hours; one explicit tick stands for them.)
+    s.bot.maintenance.cancel()
+    s.bot.get_cog("LeagueCog").clock_loop.cancel()
+    await s.env.advance_time(2 * 3600 + 5)
+    await s.bot.leagues.tick()
+    await s.settle()
+    league = await s.league()
+    assert league.ante_of(m1).status == "locked"
+    ledger = await s.bot.leagues.ledger(s.league_id)
+    assert [(e.kind, e.unit) for e in ledger if e.kind == ANTE_GAIN] == [
+        (ANTE_GAIN, candidates[-1])
+    ]
+    assert "\n".join(s.channel_texts()).count("moves from") == 1
