@@ -405,3 +405,46 @@ async def test_restart_with_an_open_ante_keeps_it_and_its_deadline(drafted: Seas
         (ANTE_GAIN, candidates[-1])
     ]
     assert "\n".join(s.channel_texts()).count("moves from") == 1
+
+
+async def test_a_rejected_master_and_a_forfeit(drafted: Season):
+    s = drafted
+    alice, bob = s.players["alice"], s.players["bob"]
+    await alice.slash(s.channel, "league master", preset="warlord")
+    rejected = await s.mod.slash(
+        s.channel, "league reject", player=alice, reason="use a design of your own"
+    )
+    assert rejected.ephemeral
+    await s.settle()
+    assert "was sent back: use a design of your own" in last_dm(s, "alice").content
+    nothing = await s.mod.slash(s.channel, "league approve", player=alice)
+    await refused(nothing, "has no master unit waiting for approval")
+    bad = await alice.slash(
+        s.channel, "league master", name_en="Titan", name_ja="巨人", hp=99, atk=9, defence=9, move=9
+    )
+    assert bad.ephemeral and "⚠️" in bad.response.content, "a design out of bounds says why"
+    designed = await alice.slash(
+        s.channel, "league master", name_en="Titan", name_ja="巨人", hp=14, atk=5, defence=2, move=3
+    )
+    assert "sent to the moderators" in designed.response.content
+    await submit_masters(s)  # everyone (alice again, with a preset) approved: revealed
+
+    result = await s.mod.slash(s.channel, "league match", a=alice, b=bob)
+    match_id = result.response.content.split()[2]
+    busy = await s.mod.slash(s.channel, "league match", a=bob, b=s.players["carol"])
+    await refused(busy, f"is still playing league match {match_id}")
+    await s.mod.slash(s.channel, "league forfeit", match=match_id, winner=bob)
+    await s.bot.leagues.tick()
+    await s.settle()
+    game = await s.bot.table.game(match_id)
+    assert game.status == "abandoned", "the game stops when the forfeit is recorded"
+    league = await s.league()
+    assert league.match(match_id).status == "forfeit" and league.match(match_id).winner == s.uid(
+        "bob"
+    )
+    texts = "\n".join(s.channel_texts())
+    assert texts.count(f"{match_id} (") == 1, "recorded once, not again when the game ended"
+    assert "by forfeit" in texts
+    assert f"you won {match_id}" in last_dm(s, "bob").content, "a forfeit win carries the ante"
+    again = await s.mod.slash(s.channel, "league forfeit", match=match_id, winner=alice)
+    await refused(again, "already recorded")
