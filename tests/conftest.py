@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import simcord.interactions
 
 from bot.config import Config
 from bot.ruleset import RuleError
@@ -75,3 +76,23 @@ def simcord_env(simcord_env):
     ]
     if unexpected:
         raise ExceptionGroup("bot raised unexpected error(s) during the test", unexpected)
+
+
+@pytest.fixture
+def discord_locale(monkeypatch):
+    """Give users a Discord client locale (SimCord sends every interaction as en-US)."""
+    locales: dict[int, str] = {}
+    build = simcord.interactions.base_payload
+
+    def base_payload(backend, **kwargs):
+        record, payload = build(backend, **kwargs)
+        if kwargs["user_id"] in locales:
+            payload["locale"] = locales[kwargs["user_id"]]
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+
+    def set_locale(actor, locale: str) -> None:
+        locales[actor.id] = locale
+
+    return set_locale

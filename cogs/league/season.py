@@ -642,10 +642,5 @@ def next_due(league: League) -> float | None:
     return min(times) if times else None
 
 
-def ledger_after(ledger: Sequence[Entry], step: Step) -> list[Entry]:
-    """The ledger with a step's entries appended (checked again: the ledger never breaks)."""
-    return append(ledger, *step.entries)
-
-
 def roster(ledger: Sequence[Entry], player: str, at: float | None = None) -> Roster:
     return roster_at(ledger, player, at)

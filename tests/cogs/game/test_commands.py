@@ -10,7 +10,6 @@ import json
 
 import discord
 import pytest
-import simcord.interactions
 from simcord.backend.errors import SetupError
 
 from bot.__main__ import main as cli
@@ -28,26 +27,6 @@ MODERATOR_PERMISSIONS = [
 @pytest.fixture
 def duel(simcord_env, sim_clock):
     return setup_duel(simcord_env, sim_clock)
-
-
-@pytest.fixture
-def discord_locale(monkeypatch):
-    """Give users a Discord client locale (SimCord sends every interaction as en-US)."""
-    locales: dict[int, str] = {}
-    build = simcord.interactions.base_payload
-
-    def base_payload(backend, **kwargs):
-        record, payload = build(backend, **kwargs)
-        if kwargs["user_id"] in locales:
-            payload["locale"] = locales[kwargs["user_id"]]
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-
-    def set_locale(actor, locale: str) -> None:
-        locales[actor.id] = locale
-
-    return set_locale
 
 
 def moderator(duel, name="mod", permissions=None, guild=None):

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.i18n import t
 from cogs.league import season
 from cogs.league.draft import auto_pick
 from cogs.league.ledger import ANTE_GAIN, ANTE_LOSS, DRAFT_PICK, MASTER_SET, MODERATOR_ADD
@@ -448,3 +449,23 @@ async def test_a_rejected_master_and_a_forfeit(drafted: Season):
     assert f"you won {match_id}" in last_dm(s, "bob").content, "a forfeit win carries the ante"
     again = await s.mod.slash(s.channel, "league forfeit", match=match_id, winner=alice)
     await refused(again, "already recorded")
+
+
+async def test_a_japanese_player_reads_the_league_in_japanese(season_env: Season, discord_locale):
+    s = season_env
+    discord_locale(s.players["alice"], "ja")
+    discord_locale(s.users["alice"], "ja")
+    await create_league(s)  # alice joins with a Japanese client: her DMs follow it
+    await s.mod.slash(s.channel, "league draft")
+    await s.settle()
+    prompt = last_dm(s, "alice")
+    assert prompt.content.startswith("📋 **Autumn Cup**：あなたの指名です（8指名中1番目）")
+    _, values = menu(prompt)
+    labels = [o.label for row in prompt.components for o in row.children[0].options]
+    assert values[0] == "knight" and labels[0].startswith("剣士")
+    picked = await choose(s, "alice", prompt, "knight")
+    assert picked.response.content == "**剣士**を指名しました（Autumn Cup）。"
+    refusal = await s.players["alice"].slash(s.channel, "league draft")
+    assert refusal.response.content == "⚠️ " + t("ja", "league.moderators_only")
+    # the channel follows the server's language (English here)
+    assert any("takes **Knight**" in text for text in s.channel_texts())
