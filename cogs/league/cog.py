@@ -30,14 +30,14 @@ from cogs.league.rulesets import for_ruleset
 from cogs.league.season import League, LeagueError, Options
 from cogs.league.service import LeagueService, roster_lines
 from cogs.tactics import master as tactics_master
-from cogs.tactics.effects import EFFECTS
-from cogs.tactics.units import TARGETS
+from cogs.tactics.cog import MASTER_CHOICES, MASTER_FIELDS, TIE_BREAK_CHOICES
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
 log = logging.getLogger(__name__)
 TICK_SECONDS = 10.0
+LEAGUE_OPTION = ls("Which league (default: this channel's)", "cmd.opt.league")
 COLOUR = 0x7A5CC4
 
 
@@ -219,12 +219,7 @@ class LeagueCog(commands.Cog):
         pick_minutes=ls("Minutes for each draft pick", "cmd.opt.pick_minutes"),
         rounds=ls("Draft rounds (units each player drafts)", "cmd.opt.rounds"),
     )
-    @app_commands.choices(
-        tie_break=[
-            app_commands.Choice(name=ls("Draw", "cmd.choice.tie_break.none"), value="none"),
-            app_commands.Choice(name=ls("Remaining HP", "cmd.choice.tie_break.hp"), value="hp"),
-        ]
-    )
+    @app_commands.choices(tie_break=TIE_BREAK_CHOICES)
     @localized_params
     async def create(
         self,
@@ -271,7 +266,7 @@ class LeagueCog(commands.Cog):
         name=ls("info", "cmd.league.info"),
         description=ls("A league's options, players, draft and matches", "cmd.league.info.desc"),
     )
-    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.describe(league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
     async def info(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
@@ -284,7 +279,7 @@ class LeagueCog(commands.Cog):
         description=ls("Join a league (before its draft)", "cmd.league.join.desc"),
     )
     @app_commands.guild_only()
-    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.describe(league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
     async def join(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
@@ -308,7 +303,7 @@ class LeagueCog(commands.Cog):
         description=ls("Leave a league (before its draft)", "cmd.league.leave.desc"),
     )
     @app_commands.guild_only()
-    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.describe(league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
     async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
@@ -325,7 +320,7 @@ class LeagueCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         role=ls("Members with this role moderate the league", "cmd.opt.role"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -346,7 +341,7 @@ class LeagueCog(commands.Cog):
         description=ls("Start the entry draft (moderators)", "cmd.league.draft.desc"),
     )
     @app_commands.guild_only()
-    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.describe(league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
     async def draft(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
@@ -362,25 +357,14 @@ class LeagueCog(commands.Cog):
     )
     @app_commands.describe(
         preset=ls("A ready-made master (or leave empty and design one)", "cmd.opt.preset"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
-        name_en=ls("English name (one word)", "cmd.opt.name_en"),
-        name_ja=ls("Japanese name", "cmd.opt.name_ja"),
-        hp=ls("Hit points", "cmd.opt.hp"),
-        atk=ls("Attack", "cmd.opt.atk"),
-        defence=ls("Defence", "cmd.opt.defence"),
-        move=ls("Squares per move", "cmd.opt.move"),
-        range_max=ls("Longest attack range", "cmd.opt.range_max"),
-        effect=ls("The ability's effect", "cmd.opt.effect"),
-        power=ls("The ability's power (damage, healing, squares, stat change)", "cmd.opt.power"),
-        reach=ls("The ability's range, min-max (e.g. 1-3)", "cmd.opt.reach"),
-        target=ls("What the ability targets", "cmd.opt.target"),
+        league=LEAGUE_OPTION,
+        **MASTER_FIELDS,
     )
     @app_commands.choices(
         preset=[
             app_commands.Choice(name=p.name["en"], value=p.id) for p in tactics_master.presets()
         ],
-        effect=[app_commands.Choice(name=e, value=e) for e in EFFECTS],
-        target=[app_commands.Choice(name=x, value=x) for x in TARGETS],
+        **MASTER_CHOICES,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -432,7 +416,7 @@ class LeagueCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         player=ls("Whose master unit", "cmd.opt.player"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -456,7 +440,7 @@ class LeagueCog(commands.Cog):
     @app_commands.describe(
         player=ls("Whose master unit", "cmd.opt.player"),
         reason=ls("Why (the player reads it)", "cmd.opt.reason"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -483,7 +467,7 @@ class LeagueCog(commands.Cog):
     @app_commands.describe(
         a=ls("First player (side A)", "cmd.opt.side_a"),
         b=ls("Second player (side B)", "cmd.opt.side_b"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -513,7 +497,7 @@ class LeagueCog(commands.Cog):
     @app_commands.describe(
         match=ls("The match (its game id, e.g. g-0003)", "cmd.opt.match"),
         winner=ls("Who wins by forfeit", "cmd.opt.winner"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -537,7 +521,7 @@ class LeagueCog(commands.Cog):
     @app_commands.describe(
         unit=ls("The unit you take (its id)", "cmd.opt.unit"),
         match=ls("The match you won (default: your open ante)", "cmd.opt.match"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -568,7 +552,7 @@ class LeagueCog(commands.Cog):
         ),
     )
     @app_commands.guild_only()
-    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.describe(league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
     async def antes(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
@@ -615,7 +599,7 @@ class LeagueCog(commands.Cog):
     @app_commands.describe(
         match=ls("The match the ante is for", "cmd.opt.match"),
         hours=ls("Hours from now", "cmd.opt.hours_from_now"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -643,7 +627,7 @@ class LeagueCog(commands.Cog):
     @app_commands.describe(
         match=ls("The match the ante is for", "cmd.opt.match"),
         reason=ls("Why (everyone reads it)", "cmd.opt.reason"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
@@ -669,7 +653,7 @@ class LeagueCog(commands.Cog):
         player=ls("Which player", "cmd.opt.player"),
         unit=ls("The unit (its id)", "cmd.opt.roster_unit"),
         action=ls("Add or remove", "cmd.opt.roster_action"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.choices(
         action=[
@@ -699,7 +683,7 @@ class LeagueCog(commands.Cog):
         name=ls("standings", "cmd.league.standings"),
         description=ls("The league table with ratings", "cmd.league.standings.desc"),
     )
-    @app_commands.describe(league=ls("Which league (default: this channel's)", "cmd.opt.league"))
+    @app_commands.describe(league=LEAGUE_OPTION)
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
     async def standings(
@@ -753,7 +737,7 @@ class LeagueCog(commands.Cog):
     @app_commands.describe(
         player=ls("Whose roster (default: yours)", "cmd.opt.player"),
         date=ls("As of this date, YYYY-MM-DD (UTC, end of day)", "cmd.opt.date"),
-        league=ls("Which league (default: this channel's)", "cmd.opt.league"),
+        league=LEAGUE_OPTION,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params

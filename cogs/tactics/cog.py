@@ -24,6 +24,29 @@ if TYPE_CHECKING:
 DEFAULT_TURN_MINUTES = 10  # the digest's time limit per sheet
 DEFAULT_COST_CAP = 18
 
+TIE_BREAK_CHOICES = [
+    app_commands.Choice(name=ls("Draw", "cmd.choice.tie_break.none"), value="none"),
+    app_commands.Choice(name=ls("Remaining HP", "cmd.choice.tie_break.hp"), value="hp"),
+]
+# The master builder's fields and choices, shared by /tactics master and /league master.
+MASTER_FIELDS = {
+    "name_en": ls("English name (one word)", "cmd.opt.name_en"),
+    "name_ja": ls("Japanese name", "cmd.opt.name_ja"),
+    "hp": ls("Hit points", "cmd.opt.hp"),
+    "atk": ls("Attack", "cmd.opt.atk"),
+    "defence": ls("Defence", "cmd.opt.defence"),
+    "move": ls("Squares per move", "cmd.opt.move"),
+    "range_max": ls("Longest attack range", "cmd.opt.range_max"),
+    "effect": ls("The ability's effect", "cmd.opt.effect"),
+    "power": ls("The ability's power (damage, healing, squares, stat change)", "cmd.opt.power"),
+    "reach": ls("The ability's range, min-max (e.g. 1-3)", "cmd.opt.reach"),
+    "target": ls("What the ability targets", "cmd.opt.target"),
+}
+MASTER_CHOICES = {
+    "effect": [app_commands.Choice(name=e, value=e) for e in EFFECTS],
+    "target": [app_commands.Choice(name=x, value=x) for x in TARGETS],
+}
+
 
 async def map_autocomplete(
     interaction: discord.Interaction[Any], current: str
@@ -68,12 +91,7 @@ class TacticsCog(commands.Cog):
         cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
         tie_break=ls("How equal DP after the last turn is decided", "cmd.opt.tie_break"),
     )
-    @app_commands.choices(
-        tie_break=[
-            app_commands.Choice(name=ls("Draw", "cmd.choice.tie_break.none"), value="none"),
-            app_commands.Choice(name=ls("Remaining HP", "cmd.choice.tie_break.hp"), value="hp"),
-        ]
-    )
+    @app_commands.choices(tie_break=TIE_BREAK_CHOICES)
     @app_commands.autocomplete(map=map_autocomplete)
     @localized_params
     async def challenge(
@@ -159,24 +177,13 @@ class TacticsCog(commands.Cog):
         ),
     )
     @app_commands.describe(
-        name_en=ls("English name (one word)", "cmd.opt.name_en"),
-        name_ja=ls("Japanese name", "cmd.opt.name_ja"),
-        hp=ls("Hit points", "cmd.opt.hp"),
-        atk=ls("Attack", "cmd.opt.atk"),
-        defence=ls("Defence", "cmd.opt.defence"),
-        move=ls("Squares per move", "cmd.opt.move"),
-        range_max=ls("Longest attack range", "cmd.opt.range_max"),
-        effect=ls("The ability's effect", "cmd.opt.effect"),
-        power=ls("The ability's power (damage, healing, squares, stat change)", "cmd.opt.power"),
-        reach=ls("The ability's range, min-max (e.g. 1-3)", "cmd.opt.reach"),
-        target=ls("What the ability targets", "cmd.opt.target"),
+        **MASTER_FIELDS,
         radius=ls("Area radius (area effects)", "cmd.opt.radius"),
         stat=ls("Stat changed (stat effect)", "cmd.opt.stat"),
         turns=ls("Turns a stat change lasts", "cmd.opt.turns"),
     )
     @app_commands.choices(
-        effect=[app_commands.Choice(name=e, value=e) for e in EFFECTS],
-        target=[app_commands.Choice(name=x, value=x) for x in TARGETS],
+        **MASTER_CHOICES,
         stat=[app_commands.Choice(name=x, value=x) for x in ("atk", "def", "move")],
     )
     @localized_params
