@@ -26,7 +26,7 @@ from bot.table import Player
 from bot.views import VIEW_KINDS
 from cogs.league import board, season
 from cogs.league.ante import open_antes
-from cogs.league.rulesets import for_ruleset
+from cogs.league.rulesets import ROSTER_RULES, for_ruleset
 from cogs.league.season import League, LeagueError, Options
 from cogs.league.service import LeagueService, roster_lines
 from cogs.tactics import master as tactics_master
@@ -218,8 +218,12 @@ class LeagueCog(commands.Cog):
         ante=ls("The winner of a match may take a unit from the loser", "cmd.opt.ante"),
         pick_minutes=ls("Minutes for each draft pick", "cmd.opt.pick_minutes"),
         rounds=ls("Draft rounds (units each player drafts)", "cmd.opt.rounds"),
+        ruleset=ls("The ruleset its matches are played in", "cmd.opt.ruleset"),
     )
-    @app_commands.choices(tie_break=TIE_BREAK_CHOICES)
+    @app_commands.choices(
+        tie_break=TIE_BREAK_CHOICES,
+        ruleset=[app_commands.Choice(name=name, value=name) for name in ROSTER_RULES],
+    )
     @localized_params
     async def create(
         self,
@@ -233,6 +237,7 @@ class LeagueCog(commands.Cog):
         ante: bool = True,
         pick_minutes: app_commands.Range[int, 1, 10080] = 720,
         rounds: app_commands.Range[int, 1, 9] = 9,
+        ruleset: str = "tactics",
     ) -> None:
         perms = interaction.permissions
         if not (perms.manage_guild or perms.administrator):
@@ -251,7 +256,7 @@ class LeagueCog(commands.Cog):
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             name=name,
-            ruleset="tactics",
+            ruleset=ruleset,
             season_name=season_name,
             options=options,
             by=interaction.user.id,
