@@ -749,6 +749,8 @@ def _monster_turn(
         target = state.figure_at(h)
         if isinstance(target, Hero):
             _hit(state, monster.id, target, attack, dice, events)
+    if not content.monster_types()[monster.type].flying:
+        _land(state, monster, events)
 
 
 def _settle_tie(
@@ -814,6 +816,7 @@ def _character_turn(
         _heal(state, state.heroes[order.heal], card.heal, events)
     elif card.heal and not order.heal:
         _heal(state, hero, card.heal, events)
+    _land(state, hero, events)
 
 
 def _walk(
@@ -958,6 +961,40 @@ def _force(
                 return
 
 
+def _land(state: DungeonState, figure: Hero | Monster, events: list[Event]) -> None:
+    """A figure whose flying ends on an obstacle takes trap damage and moves to the nearest
+    empty hex (the digest). A character's or a card's flying lasts its turn."""
+    if not _alive(figure) or figure.hex is None:
+        return
+    if state.scenario.terrain.get(figure.hex) != "obstacle":
+        return
+    damage = state.level + 2
+    start = figure.hex
+    _damage(state, figure, damage, None, events)
+    landing = None
+    if _alive(figure):
+        g = ground(state)
+        free = [
+            h
+            for h in g.hexes
+            if g.kind(h) not in ("wall", "obstacle") and state.figure_at(h) is None
+        ]
+        if free:
+            landing = min(free, key=lambda h: (distance(h, start), label(h)))
+            figure.hex = landing
+    events.append(
+        Event(
+            "grounded",
+            {
+                "figure": _fid(figure),
+                "hex": label(start),
+                "damage": damage,
+                "to": label(landing) if landing else None,
+            },
+        )
+    )
+
+
 def _heal(state: DungeonState, hero: Hero, amount: int, events: list[Event]) -> None:
     before = hero.hp
     hero.hp = min(hero.max_hp, hero.hp + amount)
@@ -984,7 +1021,7 @@ def _open_door(
                 "seat": hero.seat,
                 "door": label(door_hex),
                 "rooms": rooms,
-                "monsters": [m.id for m in placed],
+                "monsters": [[m.id, label(m.hex)] for m in placed],
             },
         )
     )
