@@ -354,6 +354,43 @@ class LeagueCog(commands.Cog):
         await self.service.start_draft(found.id)
         await self._say(interaction, "league.draft.start_ack", league=found.name)
 
+    async def pick_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        lang = _lang(interaction)
+        choices = []
+        for found in await self.service.of_player(interaction.user.id):
+            if found.draft is None or found.draft.over:
+                continue
+            rules = for_ruleset(found.ruleset)
+            for unit in dict.fromkeys(found.draft.available()):
+                name = f"{rules.unit_name(unit, lang)} ({found.draft.costs[unit]})"
+                if current.casefold() in f"{unit} {name}".casefold():
+                    choices.append(app_commands.Choice(name=name, value=unit))
+        return choices[:25]
+
+    @league.command(
+        name=ls("pick", "cmd.league.pick"),
+        description=ls(
+            "Make your draft pick here (when your DMs are closed)", "cmd.league.pick.desc"
+        ),
+    )
+    @app_commands.describe(
+        unit=ls("The unit you draft", "cmd.opt.draft_unit"), league=LEAGUE_OPTION
+    )
+    @app_commands.autocomplete(unit=pick_autocomplete, league=league_autocomplete)
+    @localized_params
+    async def pick(
+        self, interaction: discord.Interaction[Any], unit: str, league: str | None = None
+    ) -> None:
+        found = await self._find(interaction, league)
+        if found.draft is None:
+            raise LeagueError("league.draft.not_started")
+        number = found.draft.number  # the pick due now: a pick made meanwhile is refused
+        updated = await self.service.draft_pick(found.id, interaction.user.id, unit.strip(), number)
+        name = for_ruleset(updated.ruleset).unit_name(unit.strip(), _lang(interaction))
+        await self._say(interaction, "league.draft.you_picked", unit=name, league=updated.name)
+
     @league.command(
         name=ls("master", "cmd.league.master"),
         description=ls(

@@ -186,6 +186,12 @@ async def test_a_late_pick_is_refused_and_taken_units_leave_the_menus(season_env
     await choose(s, "carol", carol_menu, "knight")
     assert "knight" not in menu(last_dm(s, "dave"))[1], "both copies are taken"
     assert (await s.league()).draft.number == 4
+    # With DMs closed, the same pick by command, privately.
+    taken = await s.players["dave"].slash(s.channel, "league pick", unit="knight")
+    await refused(taken, "has already been taken")
+    by_command = await s.players["dave"].slash(s.channel, "league pick", unit="archer")
+    assert by_command.ephemeral and "You picked **Archer**" in by_command.response.content
+    assert (await s.league()).draft.picks[-1].unit == "archer"
 
 
 async def submit_masters(s: Season) -> None:
