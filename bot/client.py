@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -75,6 +75,10 @@ class RefereeBot(commands.Bot):
         # Order builders of rulesets whose orders are whole sheets, by ruleset key (their cogs
         # register them; the DM's builder button finds them here).
         self.sheet_builders: dict[str, SheetBuilder] = {}
+        # Periodic work of cogs (a league's draft clock, say), run by the one maintenance loop
+        # after the table's deadlines: each is an idempotent coroutine that catches up on what
+        # fell due, so a restart or a missed tick loses nothing.
+        self.maintenance_hooks: list[Callable[[], Awaitable[object]]] = []
         self._extensions = tuple(extensions)
         self._sync_commands = sync_commands
         self._started = False
@@ -109,11 +113,16 @@ class RefereeBot(commands.Bot):
 
     @tasks.loop(seconds=MAINTENANCE_SECONDS)
     async def maintenance(self) -> None:
-        """Deadlines and reminders, then any outbox retries that have come due."""
+        """Deadlines and reminders, the cogs' periodic work, then any outbox retries due."""
         try:
             await self.table.tick()
         except Exception:
             log.exception("deadline tick failed")
+        for hook in self.maintenance_hooks:
+            try:
+                await hook()
+            except Exception:
+                log.exception("maintenance hook %s failed", getattr(hook, "__qualname__", hook))
         self.outbox.wake()
 
     async def close(self) -> None:

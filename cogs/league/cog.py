@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot import replies
 from bot.i18n import normalize_lang, t
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from bot.client import RefereeBot
 
 log = logging.getLogger(__name__)
-TICK_SECONDS = 10.0
 LEAGUE_OPTION = ls("Which league (default: this channel's)", "cmd.opt.league")
 COLOUR = 0x7A5CC4
 
@@ -131,25 +130,14 @@ class LeagueCog(commands.Cog):
         bot.add_dynamic_items(LeaguePick)
 
     async def cog_load(self) -> None:
-        self.clock_loop.start()
+        # Automatic draft picks, ante deadlines and finished league games ride on the bot's
+        # maintenance loop; after a restart its first tick catches up on what fell due.
+        self.bot.maintenance_hooks.append(self.service.tick)
 
     async def cog_unload(self) -> None:
-        self.clock_loop.cancel()
+        self.bot.maintenance_hooks.remove(self.service.tick)
         VIEW_KINDS.pop("league_pick", None)
         self.bot.remove_dynamic_items(LeaguePick)
-
-    @tasks.loop(seconds=TICK_SECONDS)
-    async def clock_loop(self) -> None:
-        """Automatic draft picks, ante deadlines and finished league games; after a restart the
-        first tick catches up on everything that fell due while the bot was down."""
-        try:
-            await self.service.tick()
-        except Exception:
-            log.exception("league tick failed")
-
-    @clock_loop.before_loop
-    async def _before_clock(self) -> None:
-        await self.bot.wait_until_ready()
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))

@@ -356,11 +356,11 @@ async def test_restart_mid_draft_catches_up_on_the_missed_picks(season_env: Seas
     await s.mod.slash(s.channel, "league draft")
     await s.settle()
     await choose(s, "alice", last_dm(s, "alice"), "knight")
-    # The bot goes down; two picks' worth of time passes.
-    s.bot.get_cog("LeagueCog").clock_loop.cancel()
+    # The bot goes down (its maintenance loop stops); two picks' worth of time passes.
+    s.bot.maintenance.cancel()
     await s.env.advance_time(2 * PICK_MINUTES * 60 + 5)
     await s.env.restart_bot(make_bot())
-    await s.bot.leagues.tick()
+    await s.env.advance_time(15)  # the new process's first maintenance tick catches up
     await s.settle()
     league = await s.league()
     assert (league.draft.picks[0].unit, league.draft.picks[0].auto) == ("knight", False)
@@ -399,9 +399,8 @@ async def test_restart_with_an_open_ante_keeps_it_and_its_deadline(drafted: Seas
     changed = await choose(s, "alice", offer, candidates[-1])
     assert "Ante pick for" in changed.response.content
     # The moderator's deadline passes while nobody acts: the pick locks and the unit moves.
-    # (The loops would tick 720 times in two virtual hours; one explicit tick stands for them.)
+    # (The loop would tick 720 times in two virtual hours; one explicit tick stands for them.)
     s.bot.maintenance.cancel()
-    s.bot.get_cog("LeagueCog").clock_loop.cancel()
     await s.env.advance_time(2 * 3600 + 5)
     await s.bot.leagues.tick()
     await s.settle()
