@@ -33,7 +33,7 @@ from bot.ruleset import Choice, ChoiceGroup, Event, OrderRejected, RuleError, St
 from cogs.dungeon import content
 from cogs.dungeon.ai import RULES, Character, DungeonMap, MonsterAction, Outcome, Situation, solve
 from cogs.dungeon.content import Card, Scenario, label, parse_label
-from cogs.dungeon.hexes import Hex, distance, neighbours
+from cogs.dungeon.hexes import Hex, distance, neighbours, to_offset
 from cogs.dungeon.movement import Ground, Mover, Path, follow, forced, paths
 
 NAME = "dungeon"
@@ -1150,6 +1150,8 @@ def view(state: DungeonState, seat: str | None) -> dict[str, Any]:
         "round": state.round,
         "phase": state.phase,
         "hexes": sorted(label(h) for h in shown),
+        # the whole map's size (not what is in it), so the board keeps its scale as rooms open
+        "extent": _extent(scen),
         "rooms": list(state.revealed),
         "terrain": {label(h): k for h, k in sorted(terrain_now(state).items())},
         "doors": {
@@ -1185,6 +1187,14 @@ def view(state: DungeonState, seat: str | None) -> dict[str, Any]:
         if state.phase == "act" and state.current() == seat:
             out["you"]["reach"] = hints(state, seat)
     return out
+
+
+def _extent(scen: Scenario) -> dict[str, int]:
+    offsets = [to_offset(h) for h in scen.all_hexes]
+    return {
+        "cols": max(c for c, _ in offsets) + 1,
+        "rows": max(r for _, r in offsets) + 1,
+    }
 
 
 def _from_json_outcome(raw: Mapping[str, Any]) -> Outcome:
