@@ -102,7 +102,7 @@ class LeaguePick(
                     self.league_id, self.ref, interaction.user.id, unit
                 )
         except RuleError as exc:
-            await replies.refuse(interaction, exc, lang)
+            await replies.refuse(interaction, with_unit_names(exc, lang), lang)
             return
         name = for_ruleset(league.ruleset).unit_name(unit, lang)
         if self.what == "draft":
@@ -138,6 +138,14 @@ class LeagueCog(commands.Cog):
         self.bot.maintenance_hooks.remove(self.service.tick)
         VIEW_KINDS.pop("league_pick", None)
         self.bot.remove_dynamic_items(LeaguePick)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Before the tree answers a refusal: units named as the reader knows them."""
+        original = getattr(error, "original", error)
+        if isinstance(original, RuleError):
+            with_unit_names(original, _lang(interaction))
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))
@@ -793,6 +801,15 @@ class LeagueCog(commands.Cog):
             colour=COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def with_unit_names(exc: RuleError, lang: str) -> RuleError:
+    """A refusal that names a unit by id (``lancer``) names it in the reader's language."""
+    unit = exc.params.get("unit")
+    if isinstance(unit, str) and unit:
+        names = (rules.unit_name(unit, lang) for rules in ROSTER_RULES.values())
+        exc.params["unit"] = next((n for n in names if n != unit), unit)
+    return exc
 
 
 def _end_of_day(text: str) -> float:

@@ -247,7 +247,7 @@ async def test_a_season_masters_matches_ante_standings_and_history(drafted: Seas
     third = await s.mod.slash(
         s.channel, "league roster-edit", player=alice, unit="lancer", action="add"
     )
-    await refused(third, "at most 2 copies of lancer")
+    await refused(third, "at most 2 copies of Lancer")
     await s.mod.slash(s.channel, "league roster-edit", player=bob, unit="lancer", action="add")
 
     # Match 1: alice beats bob. The ante is offered to alice by DM.
@@ -272,7 +272,7 @@ async def test_a_season_masters_matches_ante_standings_and_history(drafted: Seas
     )
     await refused(
         await alice.slash(s.channel, "league ante", unit="lancer", match=m1),
-        "You already hold two copies of lancer",
+        "You already hold two copies of Lancer",
     )
 
     # Declared, then changed, with the DM menu.
