@@ -1,7 +1,7 @@
 """``python -m bot`` runs the bot; ``demo``, ``replay`` and ``verify`` work offline.
 
 python -m bot                         run the bot (needs DISCORD_TOKEN; SQLite by default)
-python -m bot demo arena|tactics [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
+python -m bot demo arena|tactics|dungeon [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
 python -m bot replay FILE [--events]
 python -m bot verify FILE
 python -m bot monster-ai FILE [--rules gloomhaven|frosthaven|jotl] [--id N] [--check]

@@ -21,7 +21,7 @@ from bot.views import DYNAMIC_ITEMS, SheetBuilder
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS = ("cogs.game", "cogs.arena", "cogs.tactics", "cogs.league")
+DEFAULT_EXTENSIONS = ("cogs.game", "cogs.arena", "cogs.tactics", "cogs.dungeon", "cogs.league")
 MAINTENANCE_SECONDS = 10.0
 
 

@@ -123,7 +123,8 @@ async def play(
     db: Path | None = None,
 ) -> DemoResult:
     rules = load(ruleset)
-    ai: Any = importlib.import_module(f"cogs.{ruleset}.ai")
+    # The built-in players; a ruleset whose ``ai`` module is its own monster AI names them.
+    ai: Any = importlib.import_module(getattr(rules, "DEMO_AI", f"cogs.{ruleset}.ai"))
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     clock_now = [1_800_000_000.0]  # a fixed fake clock keeps the transcript reproducible
@@ -138,7 +139,8 @@ async def play(
             table = Table(repo, clock=clock, default_language=lang, entropy=_entropy(seed))
             sink = FileSink(table, out, lang)
             names = DEMO_PLAYERS.get(lang, DEMO_PLAYERS["en"])
-            players = [Player(1000 + i, names[i % len(names)]) for i in range(len(rules.SEATS))]
+            seats = getattr(rules, "DEMO_SEATS", rules.SEATS)  # a party ruleset: a party of two
+            players = [Player(1000 + i, names[i % len(names)]) for i in range(len(seats))]
             game = await table.challenge(
                 ruleset, guild_id=None, channel_id=1, players=players, turn_seconds=None
             )

@@ -35,6 +35,10 @@ def outcome_text(game: GameRow, lang: str) -> str:
         return t(lang, "game.outcome.abandoned")
     if game.outcome == DRAW:
         return t(lang, "game.outcome.draw")
+    # A co-operative ruleset has no winning seat; its presenter words the outcome itself.
+    worded = getattr(load_presenter(game.ruleset), "outcome_text", None)
+    if game.outcome and worded is not None:
+        return worded(game.outcome, game.end_reason, lang)
     if game.outcome:
         user = game.user_of(game.outcome)
         key = "game.outcome.resigned" if game.end_reason == "resign" else "game.outcome.winner"
@@ -128,7 +132,7 @@ def turn_message(
         "footer": {"text": t(lang, "game.footer", game=game.id)},
     }
     awaited = rules.awaiting(state) if game.status == "active" else []
-    return {
+    payload: dict[str, Any] = {
         "lang": lang,
         "content": player_line(game) if first else None,
         "mentions": [s.user_id for s in game.seats] if first else [],
@@ -136,6 +140,34 @@ def turn_message(
         "board": {"version": game.version, "seat": None, "names": names},
         "progress": {"in": [], "awaited": awaited, "receipts": {}} if awaited else None,
     }
+    # A step every player answers with the same public buttons (the dungeon's vote on a monster
+    # tie) gets them under the channel post too; each click orders for the clicker's own seat.
+    public = getattr(present, "channel_choices", None)
+    if awaited and public is not None and public(view):
+        payload["view"] = {
+            "kind": "orders",
+            "game": game.id,
+            "turn": game.turn,
+            "seat": None,
+            "groups": _groups(rules, state, awaited[0], lang),
+            "builder": None,
+        }
+    return payload
+
+
+def _groups(rules: Ruleset, state: Any, seat: str, lang: str) -> list[dict[str, Any]]:
+    """A seat's choice groups with their labels in ``lang`` (an order view's buttons)."""
+    return [
+        {
+            "name": g.name,
+            "label": t(lang, g.label_key),
+            "choices": [
+                {"token": c.token, "label": t(lang, c.label_key), "enabled": c.enabled}
+                for c in g.choices
+            ],
+        }
+        for g in rules.choices(state, seat)
+    ]
 
 
 def progress_field(progress: Mapping[str, Any], lang: str) -> dict[str, Any]:
@@ -192,17 +224,7 @@ def seat_dm(
     if game.deadline_at is not None:
         lines.append(t(lang, "dm.deadline", deadline=f"<t:{int(game.deadline_at)}:R>"))
     lines.append(present.order_help(lang))
-    groups = [
-        {
-            "name": g.name,
-            "label": t(lang, g.label_key),
-            "choices": [
-                {"token": c.token, "label": t(lang, c.label_key), "enabled": c.enabled}
-                for c in g.choices
-            ],
-        }
-        for g in rules.choices(state, seat)
-    ]
+    groups = _groups(rules, state, seat, lang)
     return {
         "lang": lang,
         "content": "\n".join(lines),

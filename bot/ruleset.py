@@ -112,7 +112,7 @@ class Ruleset(Protocol):
 
 
 # Rulesets the bot knows, by key. The framework loads them by name and knows nothing else of them.
-RULESETS: tuple[str, ...] = ("arena", "tactics")
+RULESETS: tuple[str, ...] = ("arena", "tactics", "dungeon")
 
 
 class UnknownRuleset(RuleError):

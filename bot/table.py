@@ -168,7 +168,9 @@ class Table:
         rules = load(ruleset)
         if len({p.user_id for p in players}) != len(players):
             raise TableError("table.same_player")
-        if len(players) != len(rules.SEATS):
+        # A ruleset may take a range of players (the dungeon's party of 1 to 4): SEAT_COUNTS.
+        counts = getattr(rules, "SEAT_COUNTS", (len(rules.SEATS),))
+        if len(players) not in counts:
             raise TableError("table.wrong_player_count", needed=len(rules.SEATS))
         # Refused now, not when the opponent accepts: a bad option must not leave a dead lobby.
         rules.check_options(options or {})
@@ -190,7 +192,7 @@ class Table:
             options=dict(options or {}),
             seats=[
                 SeatRow(seat, p.user_id, p.name, i)
-                for i, (seat, p) in enumerate(zip(rules.SEATS, players, strict=True))
+                for i, (seat, p) in enumerate(zip(rules.SEATS, players, strict=False))
             ],
             turn_seconds=turn_seconds,
             created_by=players[0].user_id if created_by is None else created_by,
@@ -250,7 +252,10 @@ class Table:
             if game.status != "lobby":
                 raise TableError("table.not_in_lobby", game=game_id)
             seat = game.seat_of(user_id)
-            if seat is None or user_id == game.created_by:
+            # The challenger cannot accept for the others, except alone at the table (a solo
+            # dungeon run has no one else to accept it).
+            solo = len(game.seats) == 1
+            if seat is None or (user_id == game.created_by and not solo):
                 raise TableError("table.not_challenged", game=game_id)
             await self._begin(tx, game)
         self._on_outbox()

@@ -219,3 +219,40 @@ def test_tactics_demo_replays_and_verifies_with_its_summary(tmp_path: Path, lang
     assert set(result["summary"]["dp"]) == {"A", "B"}
     checked = run(["verify", str(record)], tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+# --- dungeon -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_dungeon_demo_replays_and_verifies_with_its_summary(tmp_path: Path, lang: str) -> None:
+    record = tmp_path / "match.json"
+    args = ["demo", "dungeon", "--seed", "7", "--lang", lang, "--out", "out"]
+    proc = run([*args, "--record", str(record)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["winner"] in ("party", "monsters")  # co-operative: the party or the monsters
+    boards = sorted((tmp_path / "out").glob("*.png"))
+    assert len(boards) == summary["boards"] >= 4  # picks, turns, monster turns…
+    with Image.open(boards[0]) as img:
+        assert img.width > 900
+    text = (tmp_path / summary["transcript"]).read_text("utf-8")
+    if lang == "en":
+        prose = [re.sub(r"`[^`]*`", "", line) for line in text.splitlines()]
+        assert not [line for line in prose if KANA.search(line)]
+        assert "the cards are revealed" in text and "Round 1" in text
+    else:
+        assert "カード公開" in text and "ラウンド1" in text
+
+    replayed = run(["replay", str(record)], tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    result = json.loads(replayed.stdout)
+    assert result["ruleset"] == "dungeon" and result["turns_resolved"] == summary["turns"]
+    assert result["winner"] == summary["winner"]
+    # the digest's summary: round, figures with side, hex and HP, open doors
+    assert set(result["summary"]) == {"round", "figures", "doors"}
+    for figure in result["summary"]["figures"]:
+        assert set(figure) == {"id", "side", "hex", "hp"}
+        assert figure["side"] in ("character", "monster")
+    checked = run(["verify", str(record)], tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -346,18 +346,32 @@ def _hp_bar(
     )
 
 
-def _tie_marks(d: ImageDraw.ImageDraw, m: _Map, view: Mapping[str, Any]) -> None:
-    fnt = _f(m.size_out * 0.36, bold=True)
+def tie_mark_centres(m: _Map, view: Mapping[str, Any]) -> list[Point]:
+    """Where each option's number goes: on the hex the monster would end on (empty, since it
+    ends there), or above it when that is where the monster stands now (it stays), side by side
+    when several options end on the same hex (they attack different targets)."""
     size = m.layout.size
+    tie = view.get("tie") or {}
+    standing = next(
+        (x["hex"] for x in view.get("monsters") or [] if x["id"] == tie.get("monster")), None
+    )
     seen: dict[str, int] = {}
-    for number, option in enumerate(view.get("tie_labels") or [], start=1):
+    out = []
+    for option in view.get("tie_labels") or []:
         spot = option["move_to"]
         k = seen.get(spot, 0)
         seen[spot] = k + 1
         cx, cy = m.center(_hex(spot))
-        cx += k * size * 0.45
-        cy -= size * 0.55
-        rr = size * 0.3
+        if spot == standing:
+            cy -= size * 0.75
+        out.append((cx + k * size * 0.62, cy))
+    return out
+
+
+def _tie_marks(d: ImageDraw.ImageDraw, m: _Map, view: Mapping[str, Any]) -> None:
+    fnt = _f(m.size_out * 0.36, bold=True)
+    rr = m.layout.size * 0.3
+    for number, (cx, cy) in enumerate(tie_mark_centres(m, view), start=1):
         d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=TIE, outline=INK, width=_s(2))
         d.text((cx, cy), str(number), font=fnt, fill=INK, anchor="mm")
 

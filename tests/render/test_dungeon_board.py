@@ -100,12 +100,11 @@ def test_a_tie_numbers_its_options_on_the_map() -> None:
     assert state.phase == "tie"
     view = rules.view(state, None)
     png = board.render(view, "en", NAMES)
-    spot = view["tie_labels"][0]["move_to"]
     no_tie = board.render({**view, "tie_labels": [], "tie": None}, "en", NAMES)
-    # option 1's gold disc sits above its hex (the number is drawn in its middle)
+    # option 1's gold disc (its number is drawn in the middle: look beside it)
     m = board._Map(view["extent"]["cols"], view["extent"]["rows"])
-    x, y = m.center(parse_label(spot))
-    at = (round((x - m.layout.size * 0.2) / board.SS), round((y - m.layout.size * 0.55) / board.SS))
+    x, y = board.tie_mark_centres(m, view)[0]
+    at = (round((x - m.layout.size * 0.2) / board.SS), round(y / board.SS))
     assert open_png(png).getpixel(at) == board.TIE
     assert open_png(no_tie).getpixel(at) != board.TIE
 

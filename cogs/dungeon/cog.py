@@ -1,0 +1,167 @@
+"""The dungeon's Discord adapter: ``/dungeon start`` (a party of 1 to 4 in this channel),
+``/dungeon rules``, ``/dungeon scenarios`` and ``/dungeon classes``. Card picks, turns and the
+party's vote on a monster tie are the shared table's orders (DM text, DM buttons, ``/order``, and
+the vote's buttons under the channel post), driven by the pure engine in ``rules.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import normalize_lang, t
+from bot.i18n.translator import localized_params, ls
+from bot.ruleset import RuleError
+from bot.table import Player
+from bot.views import ChallengeButton
+from cogs.dungeon import content, present
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+
+DEFAULT_TURN_MINUTES = 30
+
+
+async def scenario_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    lang = normalize_lang(str(interaction.locale))
+    found = []
+    for sid in content.scenario_ids():
+        shown = t(lang, f"dungeon.scenario.{sid}")
+        if current.lower() in sid or current in shown:
+            found.append(app_commands.Choice(name=f"{shown} ({sid})"[:100], value=sid))
+    return found[:25]
+
+
+class DungeonCog(commands.Cog):
+    dungeon = app_commands.Group(
+        name=ls("dungeon", "cmd.dungeon"),
+        description=ls("Hex dungeon: a party against monsters the bot runs", "cmd.dungeon.desc"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: RefereeBot) -> None:
+        self.bot = bot
+
+    @dungeon.command(
+        name=ls("start", "cmd.dungeon.start"),
+        description=ls("Start a scenario here with up to three friends", "cmd.dungeon.start.desc"),
+    )
+    @app_commands.describe(
+        scenario=ls("The scenario", "cmd.opt.scenario"),
+        player2=ls("Second player (optional)", "cmd.opt.player2"),
+        player3=ls("Third player (optional)", "cmd.opt.player3"),
+        player4=ls("Fourth player (optional)", "cmd.opt.player4"),
+        minutes=ls("Minutes per step (0 = no deadline)", "cmd.opt.step_minutes"),
+    )
+    @app_commands.autocomplete(scenario=scenario_autocomplete)
+    @localized_params
+    async def start(
+        self,
+        interaction: discord.Interaction[Any],
+        scenario: str,
+        player2: discord.Member | None = None,
+        player3: discord.Member | None = None,
+        player4: discord.Member | None = None,
+        minutes: app_commands.Range[int, 0, 10080] = DEFAULT_TURN_MINUTES,
+    ) -> None:
+        table = self.bot.table
+        await table.remember_locale(interaction.user.id, str(interaction.locale))
+        friends = [m for m in (player2, player3, player4) if m is not None]
+        if any(m.bot for m in friends):
+            raise RuleError("challenge.no_bots")
+        players = [Player(interaction.user.id, interaction.user.display_name)]
+        players += [Player(m.id, m.display_name) for m in friends]
+        game = await table.challenge(
+            "dungeon",
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            players=players,
+            options={"scenario": scenario},
+            turn_seconds=minutes * 60 or None,
+        )
+        lang = await table.language(interaction.guild_id)
+        name = t(lang, f"dungeon.scenario.{scenario}")
+        if not friends:  # alone: nobody else to accept, the run starts now
+            await table.accept(game.id, interaction.user.id)
+            await interaction.response.send_message(
+                t(
+                    lang,
+                    "dungeon.start.solo",
+                    player=interaction.user.mention,
+                    scenario=name,
+                    game=game.id,
+                )
+            )
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(ChallengeButton.make(game.id, "accept", lang))
+        view.add_item(ChallengeButton.make(game.id, "decline", lang))
+        await interaction.response.send_message(
+            t(
+                lang,
+                "dungeon.start.invite",
+                player=interaction.user.mention,
+                party=" ".join(m.mention for m in friends),
+                scenario=name,
+                game=game.id,
+            ),
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=friends),
+        )
+
+    @dungeon.command(
+        name=ls("rules", "cmd.dungeon.rules"),
+        description=ls("How a round runs and how to write orders", "cmd.dungeon.rules.desc"),
+    )
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        lang = normalize_lang(str(interaction.locale))
+        await interaction.response.send_message(t(lang, "dungeon.how_to_play"), ephemeral=True)
+
+    @dungeon.command(
+        name=ls("scenarios", "cmd.dungeon.scenarios"),
+        description=ls("The scenarios you can start", "cmd.dungeon.scenarios.desc"),
+    )
+    async def scenarios(self, interaction: discord.Interaction[Any]) -> None:
+        lang = normalize_lang(str(interaction.locale))
+        lines = []
+        for sid in content.scenario_ids():
+            scen = content.scenario(sid)
+            lines.append(
+                t(
+                    lang,
+                    "dungeon.scenarios.line",
+                    name=t(lang, f"dungeon.scenario.{sid}"),
+                    id=sid,
+                    level=scen.level,
+                    rooms=len(scen.rooms),
+                    rules=scen.rules,
+                )
+            )
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @dungeon.command(
+        name=ls("classes", "cmd.dungeon.classes"),
+        description=ls("The characters and their cards", "cmd.dungeon.classes.desc"),
+    )
+    async def classes(self, interaction: discord.Interaction[Any]) -> None:
+        lang = normalize_lang(str(interaction.locale))
+        embed = discord.Embed(title=t(lang, "dungeon.classes.title"), colour=0x8E5C2E)
+        for seat, cls in zip("ABCD", content.classes().values(), strict=False):
+            cards = "\n".join(present.card_text(c.to_json(), lang) for c in cls.cards)
+            embed.add_field(
+                name=t(
+                    lang,
+                    "dungeon.classes.head",
+                    name=t(lang, f"dungeon.class.{cls.id}"),
+                    hp=cls.hp,
+                    seat=seat,
+                ),
+                value=cards[:1000],
+                inline=False,
+            )
+        await interaction.response.send_message(embed=embed, ephemeral=True)

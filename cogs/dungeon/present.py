@@ -1,0 +1,243 @@
+"""How the dungeon reads and looks: step names, tallies, the log, the DM's lines, the board.
+
+Pure (i18n and the renderer only). Figures are named in the reader's language: a character by its
+seat and player (``A · Aurora``), a monster by its type and standee number (``Guard 3`` /
+``衛兵3``). A co-operative game has no winning seat, so the outcome reads from this module
+(:func:`outcome_text`), not from the framework's "seat X wins".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.i18n import has, t
+from cogs.dungeon import board
+
+SEATS = ("A", "B", "C", "D")
+
+
+def title(lang: str) -> str:
+    return t(lang, "dungeon.title")
+
+
+def step_name(view: Mapping[str, Any], lang: str) -> str:
+    phase = view.get("phase")
+    current = view.get("current")
+    what = t(lang, f"dungeon.step.{phase}", seat=current or "")
+    return t(lang, "dungeon.step.round", round=view.get("round", 1), what=what)
+
+
+def outcome_text(outcome: str, end_reason: str | None, lang: str) -> str:
+    if end_reason == "resign":
+        return t(lang, "dungeon.outcome.resigned")
+    return t(lang, f"dungeon.outcome.{outcome}")
+
+
+def figure_name(fid: Any, lang: str, names: Mapping[str, str]) -> str:
+    text = str(fid)
+    if text in SEATS:
+        return f"{text} · {names.get(text, text)}"
+    if "-" in text:
+        mtype, number = text.rsplit("-", 1)
+        return t(
+            lang,
+            "dungeon.board.monster_name",
+            name=t(lang, f"dungeon.monster.{mtype}"),
+            number=number,
+        )
+    return text
+
+
+def card_text(card: Mapping[str, Any], lang: str) -> str:
+    """``Trample (72): move 3, jump · attack 3``, the card's name and what it does."""
+    parts = [t(lang, "dungeon.card_text.move", move=card.get("move", 0))]
+    if card.get("jump"):
+        parts[-1] += t(lang, "dungeon.card_text.jump")
+    if card.get("flying"):
+        parts[-1] += t(lang, "dungeon.card_text.flying")
+    if card.get("attack"):
+        attack = t(lang, "dungeon.card_text.attack", attack=card["attack"])
+        if card.get("range"):
+            attack += t(lang, "dungeon.card_text.range", range=card["range"])
+        if card.get("targets", 1) > 1:
+            attack += t(lang, "dungeon.card_text.targets", targets=card["targets"])
+        if card.get("push"):
+            attack += t(lang, "dungeon.card_text.push", push=card["push"])
+        if card.get("pull"):
+            attack += t(lang, "dungeon.card_text.pull", pull=card["pull"])
+        parts.append(attack)
+    if card.get("heal"):
+        heal = t(lang, "dungeon.card_text.heal", heal=card["heal"])
+        if card.get("heal_range"):
+            heal += t(lang, "dungeon.card_text.range", range=card["heal_range"])
+        parts.append(heal)
+    name = t(lang, f"dungeon.card.{card['id']}")
+    return t(
+        lang,
+        "dungeon.card_text.line",
+        name=name,
+        initiative=card.get("initiative", 0),
+        text=" · ".join(parts),
+    )
+
+
+def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    fields = []
+    for hero in view.get("heroes") or []:
+        seat = hero["seat"]
+        head = f"{seat} · {names.get(seat, seat)} · {t(lang, 'dungeon.class.' + hero['class'])}"
+        if hero.get("status") != "active":
+            fields.append((head, t(lang, f"dungeon.board.status.{hero.get('status')}")))
+            continue
+        value = t(
+            lang,
+            "dungeon.tally.hero",
+            hp=hero["hp"],
+            max=hero["max_hp"],
+            hand=hero["hand"],
+            hex=hero.get("hex") or "—",
+        )
+        if hero.get("card"):
+            value += "\n" + card_text(hero["card"], lang)
+        fields.append((head, value))
+    monsters = view.get("monsters") or []
+    rooms = view.get("rooms") or []
+    fields.append(
+        (
+            t(lang, "dungeon.tally.dungeon"),
+            t(lang, "dungeon.tally.monsters", count=len(monsters), rooms=len(rooms)),
+        )
+    )
+    return fields
+
+
+def _param(key: str, value: Any, lang: str, names: Mapping[str, str]) -> Any:
+    if key in ("figure", "attacker", "target", "monster", "seat", "by") and value is not None:
+        return figure_name(value, lang, names)
+    if key == "by":
+        return t(lang, "dungeon.event.no_one")
+    if key == "path" and isinstance(value, list):
+        return "→".join(map(str, value))
+    if key == "modifier":
+        return t(lang, f"dungeon.modifier.{value}") if value in ("miss", "x2") else f"{value:+d}"
+    if key == "reason" and isinstance(value, str):
+        return t(lang, value) if has(value) else value
+    if key in ("lost", "card") and isinstance(value, str):
+        return t(lang, f"dungeon.card.{value}")
+    if key == "rooms" and isinstance(value, list):
+        return (
+            "、".join(t(lang, f"dungeon.room.{r}") for r in value)
+            if lang == "ja"
+            else ", ".join(t(lang, f"dungeon.room.{r}") for r in value)
+        )
+    return value
+
+
+def event_lines(
+    events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+) -> list[str]:
+    lines: list[str] = []
+    sep = "、" if lang == "ja" else ", "
+    for event in events:
+        kind = str(event["type"])
+        params = {k: _param(k, v, lang, names) for k, v in event.items() if k != "type"}
+        if kind == "picks":
+            cards = sep.join(
+                f"{figure_name(s, lang, names)}: {t(lang, 'dungeon.card.' + c)}"
+                for s, c in (event.get("cards") or {}).items()
+            )
+            order = " → ".join(
+                f"{figure_name(a, lang, names)} ({i})" for a, i in event.get("order") or []
+            )
+            lines.append("**" + t(lang, "dungeon.event.picks", round=event["round"]) + "**")
+            lines.append("• " + t(lang, "dungeon.event.cards", cards=cards or "—"))
+            lines.append("• " + t(lang, "dungeon.event.order", order=order or "—"))
+            continue
+        if kind == "door_opened":
+            params["monsters"] = (
+                sep.join(f"{figure_name(m, lang, names)} ({h})" for m, h in event["monsters"])
+                or "—"
+            )
+        elif kind == "joined_round":
+            params["monsters"] = sep.join(
+                f"{figure_name(m, lang, names)} ({i})" for m, i in event.get("monsters") or []
+            )
+            params["next"] = sep.join(figure_name(m, lang, names) for m in event.get("next") or [])
+            if not event.get("next"):
+                kind = "joined_round_later"
+        elif kind == "monster_tie":
+            params["options"] = sep.join(
+                f"{i}. {option_text(o, lang)}"
+                for i, o in enumerate(event.get("options") or [], start=1)
+            )
+            params["count"] = len(event.get("options") or [])
+        elif kind == "tie_chosen":
+            params["votes"] = "·".join(map(str, event.get("votes") or [])) or "—"
+        elif kind in ("pushed", "pulled"):
+            params["to"] = (event.get("path") or ["?"])[-1]
+        elif kind == "killed" and event.get("by") is None:
+            kind = "killed_by_nothing"
+        key = f"dungeon.event.{kind}"
+        if has(key):
+            lines.append("• " + t(lang, key, **params))
+    return lines
+
+
+def option_text(option: Mapping[str, Any], lang: str) -> str:
+    attacks = option.get("attacks") or []
+    if attacks:
+        return t(
+            lang, "dungeon.option_text.attack", hex=option["move_to"], targets=" ".join(attacks)
+        )
+    return t(lang, "dungeon.option_text.move", hex=option["move_to"])
+
+
+def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    me = view.get("you") or {}
+    phase = view.get("phase")
+    lines: list[str] = []
+    if phase == "pick":
+        lines.append(t(lang, "dungeon.dm.pick"))
+        for i, card in enumerate(me.get("hand") or [], start=1):
+            lines.append(f"{i}. {card_text(card, lang)}")
+        if len(me.get("hand") or []) == 1:
+            lines.append(t(lang, "dungeon.dm.last_card"))
+    elif phase == "act":
+        hero = next((h for h in view.get("heroes") or [] if h["seat"] == seat), None)
+        if hero and hero.get("card"):
+            lines.append(t(lang, "dungeon.dm.your_turn", hex=hero.get("hex") or "—"))
+            lines.append(card_text(hero["card"], lang))
+        reach = me.get("reach") or {}
+        lines.append(t(lang, "dungeon.dm.moves", hexes=" ".join(reach.get("moves") or []) or "—"))
+        lines.append(
+            t(lang, "dungeon.dm.targets", hexes=" ".join(reach.get("targets") or []) or "—")
+        )
+        closed = (view.get("doors") or {}).get("closed") or []
+        if closed:
+            lines.append(t(lang, "dungeon.dm.doors", hexes=" ".join(closed)))
+    elif phase == "tie":
+        tie = view.get("tie") or {}
+        lines.append(
+            t(
+                lang,
+                "dungeon.dm.tie",
+                monster=figure_name(tie.get("monster"), lang, {}),
+            )
+        )
+        for i, option in enumerate(view.get("tie_labels") or [], start=1):
+            lines.append(f"{i}. {option_text(option, lang)}")
+    return lines
+
+
+def order_help(lang: str) -> str:
+    return t(lang, "dungeon.dm.help")
+
+
+def render_board(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
+    return board.render(view, lang, dict(names))
+
+
+def channel_choices(view: Mapping[str, Any]) -> bool:
+    """A monster tie is the party's vote: its buttons go under the channel post as well."""
+    return view.get("phase") == "tie"
