@@ -1,0 +1,124 @@
+"""A dungeon round by two players in SimCord: /dungeon start, Accept, secret card picks by DM (text
+and button), the monster that acts first has two equally good moves and the party settles it by
+button (one vote under the channel post, one in a DM), both characters' turns by DM text and
+/order, and the next round's picks. A solo run starts without an Accept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.dungeon import content, rules
+from cogs.dungeon.content import Card, MonsterType, label
+from tests.cogs.dungeon.helpers import use_scenario
+from tests.cogs.game.sim import field, last_dm, setup_duel, turn_posts
+
+# One guard that always plays the same card (no draw to roll) and stands where the AI finds two
+# equally good hexes to attack from: B2 and B3, both next to the character on A3.
+ROOM = {
+    "level": 1,
+    "starts": ["A2", "A3", "A4", "A5"],
+    "rooms": [{"id": "r", "area": ["A1:E5"], "monsters": [{"type": "guard", "hex": "D3"}]}],
+}
+
+
+@pytest.fixture
+def party(simcord_env, sim_clock, monkeypatch):
+    use_scenario(monkeypatch, ROOM)
+    types = dict(content.monster_types())
+    types["guard"] = MonsterType(
+        "guard", 4, 1, 6, False, (Card("guard-advance", 10, move=2, attack=2),)
+    )
+    monkeypatch.setattr(content, "monster_types", lambda: types)
+    return setup_duel(simcord_env, sim_clock)
+
+
+async def state(party: Any) -> rules.DungeonState:
+    game = await party.bot.table.game(party.game_id)
+    return rules.from_json(game.state)
+
+
+def labels(message: Any) -> list[str]:
+    return [c.label for row in message.components for c in row.children]
+
+
+async def test_a_round_with_a_monster_tie_settled_by_the_players_buttons(party) -> None:
+    await party.alice.slash(party.channel, "dungeon start", scenario="test", player2=party.bob)
+    await party.bob.click(party.channel.last_message, label="Accept")
+    party.game_id = (await party.bot.table.games_here(party.channel.id))[0].id
+
+    first = turn_posts(party)[-1]
+    assert "Round 1 · card picks" in first.embeds[0].title
+    assert first.attachments[0].filename == "board.png"
+    pick_dm = last_dm(party.alice)
+    assert "Pick one card" in pick_dm.content and "Sprint" in labels(pick_dm)
+
+    # secret picks: Alice by text, Bob by the DM's button; nothing is revealed before both
+    await party.alice.send_dm("card sprint")
+    assert "Order sealed" in last_dm(party.alice).content
+    assert (await state(party)).phase == "pick"
+    await party.bob_dm.click(last_dm(party.bob), label="Volley")
+
+    # the guard (initiative 10) acts first and has two equally good moves: the players choose
+    tie_post = turn_posts(party)[-1]
+    assert "monster tie" in tie_post.embeds[0].title
+    log = tie_post.embeds[0].description
+    assert "Cards: A · alice: Sprint, B · bob: Volley" in log
+    assert "has 2 equally good moves: 1. to B2, attacking A3, 2. to B3, attacking A3" in log
+    assert labels(tie_post) == ["Option 1", "Option 2"]
+    s = await state(party)
+    guard = s.living_monsters()[0]
+    assert s.phase == "tie" and rules.awaiting(s) == ["A", "B"]
+    assert "Option 2" in labels(last_dm(party.bob))
+
+    # one vote by the button under the channel post, one by the DM's button
+    vote = await party.alice.click(tie_post, label="Option 2")
+    assert vote.ephemeral and "Order sealed" in vote.response.content
+    await party.bob_dm.click(last_dm(party.bob), label="Option 2")
+
+    s = await state(party)
+    assert label(s.monster(guard.id).hex) == "B3"
+    after_tie = turn_posts(party)[-1]
+    log = after_tie.embeds[0].description
+    assert "Option 2 for Guard" in log and "(votes 0·2)" in log
+    assert "moves D3→" in log and "attacks B · bob" in log
+    # Bob's Volley (20) comes before Alice's Sprint (25)
+    assert s.phase == "act" and rules.awaiting(s) == ["B"]
+    assert "B's turn" in after_tie.embeds[0].title
+    turn_dm = last_dm(party.bob)
+    assert "Your turn!" in turn_dm.content and "B3" in turn_dm.content
+
+    # a refused order keeps the turn open and says why
+    await party.bob.send_dm("attack E5")
+    assert "No monster stands at E5" in last_dm(party.bob).content
+    await party.bob.send_dm("攻撃 B3")
+    s = await state(party)
+    assert s.current() == "A"
+    result = await party.alice.slash(party.channel, "order", text="move A1")
+    assert result.ephemeral
+
+    # the round is over: the next picks are asked for
+    s = await state(party)
+    assert s.round == 2 and s.phase == "pick" and rules.awaiting(s) == ["A", "B"]
+    post = turn_posts(party)[-1]
+    assert "Round 2 · card picks" in post.embeds[0].title
+    assert "End of round 1." in post.embeds[0].description
+    tally = field(post, "A · alice")
+    assert tally is not None and "hand 5" in tally.value
+    assert label(s.heroes["A"].hex) == "A1"
+
+
+async def test_alone_the_run_starts_at_once(party) -> None:
+    result = await party.alice.slash(party.channel, "dungeon start", scenario="test")
+    assert "alone" in result.response.content
+    games = await party.bot.table.games_here(party.channel.id)
+    assert games and games[0].status == "active" and len(games[0].seats) == 1
+    assert "Pick one card" in last_dm(party.alice).content
+
+
+async def test_a_bot_cannot_join_the_party(party) -> None:
+    robot = party.guild.add_member(party.env.create_user("robot", bot=True))
+    result = await party.alice.slash(party.channel, "dungeon start", scenario="test", player2=robot)
+    assert result.ephemeral
+    assert await party.bot.table.games_here(party.channel.id, ("lobby", "active")) == []
