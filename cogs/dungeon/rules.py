@@ -736,6 +736,9 @@ def _monster_turn(
     if chosen.move_to != monster.hex and path is None:
         # cannot happen while the AI and the paths agree; a test keeps them agreeing
         raise StateError("dungeon.error.no_path", monster=monster.id, hex=label(chosen.move_to))
+    if path is None and not chosen.attacks:
+        events.append(Event("monster_idle", {"monster": monster.id}))
+        return
     if path is not None:
         start = monster.hex
         _walk(state, monster, path, None, dice, events)

@@ -122,3 +122,24 @@ async def test_a_bot_cannot_join_the_party(party) -> None:
     result = await party.alice.slash(party.channel, "dungeon start", scenario="test", player2=robot)
     assert result.ephemeral
     assert await party.bot.table.games_here(party.channel.id, ("lobby", "active")) == []
+
+
+async def test_a_tie_nobody_votes_on_takes_option_one_when_time_is_up(party) -> None:
+    await party.alice.slash(
+        party.channel, "dungeon start", scenario="test", player2=party.bob, minutes=6
+    )
+    await party.bob.click(party.channel.last_message, label="Accept")
+    party.game_id = (await party.bot.table.games_here(party.channel.id))[0].id
+    await party.alice.send_dm("card sprint")
+    await party.bob.send_dm("一斉射撃")  # Volley, by its Japanese name
+    s = await state(party)
+    assert s.phase == "tie"
+    guard = s.living_monsters()[0]
+    deadline = (await party.bot.table.game(party.game_id)).deadline_at
+    assert deadline is not None
+
+    await party.env.advance_time(deadline - party.env.now().timestamp() + 60)
+    s = await state(party)
+    assert s.phase == "act" and label(s.monster(guard.id).hex) == "B2"  # option 1
+    log = turn_posts(party)[-1].embeds[0].description
+    assert "Option 1 for Guard" in log and "(votes 2·0)" in log
