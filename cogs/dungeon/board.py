@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.render import draw as prim
@@ -493,16 +494,15 @@ def _panel(
             anchor="mm",
         )
         y += 50
-    _legend(d, x0, max(y, height - 150), lang)
 
 
 def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, lang: str) -> None:
+    """One row under the map: each overlay tile as drawn on the board, and its name."""
     fnt = _f(13)
     size = _s(10)
-    kinds = ["trap", "hazardous", "difficult", "icy", "obstacle", "door"]
-    for i, kind in enumerate(kinds):
-        col, row = i % 2, i // 2
-        cx, cy = _sp((x0 + 12 + col * 140, y + 14 + row * 26))
+    x = x0 + 12
+    for kind in ("trap", "hazardous", "difficult", "icy", "obstacle", "door"):
+        cx, cy = _sp((x, y + 14))
         layout = Layout(size, (cx, cy))
         fill = DOOR if kind == "door" else TERRAIN_FILL[kind]
         prim.hex_polygon(d, layout, (0, 0), fill=fill, outline=FLOOR_LINE, width=_s(1))
@@ -510,13 +510,9 @@ def _legend(d: ImageDraw.ImageDraw, x0: float, y: float, lang: str) -> None:
             _spikes(d, (cx, cy), size)
         elif kind == "hazardous":
             _flame(d, (cx, cy), size)
-        d.text(
-            (cx + _s(16), cy),
-            t(lang, f"dungeon.board.legend.{kind}"),
-            font=fnt,
-            fill=MUTED,
-            anchor="lm",
-        )
+        name = t(lang, f"dungeon.board.legend.{kind}")
+        d.text((cx + _s(16), cy), name, font=fnt, fill=MUTED, anchor="lm")
+        x += 16 + 24 + fnt.getlength(name) / SS
 
 
 # --- the board -----------------------------------------------------------------------------------
@@ -526,15 +522,61 @@ def _seat_name(lang: str) -> Any:
     return lambda seat: t(lang, "dungeon.board.player", seat=seat)
 
 
+LEGEND_H = 40
+
+
+def _size(m: _Map) -> tuple[int, int, int]:
+    map_w = m.width + 2 * MARGIN
+    height = max(HEADER_H + m.height + 2 * MARGIN + LEGEND_H, HEADER_H + 640)
+    return map_w, map_w + PANEL_W, height
+
+
+@lru_cache(maxsize=64)
+def _base(
+    cols: int,
+    rows: int,
+    hexes: tuple[str, ...],
+    terrain: tuple[tuple[str, str], ...],
+    open_doors: tuple[str, ...],
+    closed_doors: tuple[str, ...],
+    thin_walls: tuple[tuple[str, ...], ...],
+    lang: str,
+) -> Image.Image:
+    """The map as it stands between figure moves (it changes only when a door opens or a trap is
+    sprung) and the legend: drawn once and copied for every render of that map."""
+    m = _Map(cols, rows)
+    _, width, height = _size(m)
+    img = CANVAS.new_board(width, height, HEADER_H)
+    d = ImageDraw.Draw(img, "RGBA")
+    view = {
+        "hexes": list(hexes),
+        "terrain": dict(terrain),
+        "doors": {"open": list(open_doors), "closed": list(closed_doors)},
+        "thin_walls": [list(p) for p in thin_walls],
+    }
+    _floor(d, m, view)
+    _legend(d, MARGIN, HEADER_H + m.height + 2 * MARGIN, lang)
+    return img
+
+
 def render(
     view: Mapping[str, Any], lang: str = "en", names: Mapping[str, str] | None = None
 ) -> bytes:
     extent = view.get("extent") or {"cols": 12, "rows": 6}
-    m = _Map(int(extent["cols"]), int(extent["rows"]))
-    map_w = m.width + 2 * MARGIN
-    width = map_w + PANEL_W
-    height = max(HEADER_H + m.height + 2 * MARGIN, HEADER_H + 620)
-    img = CANVAS.new_board(width, height, HEADER_H)
+    cols, rows = int(extent["cols"]), int(extent["rows"])
+    m = _Map(cols, rows)
+    map_w, width, height = _size(m)
+    doors = view.get("doors") or {}
+    img = _base(
+        cols,
+        rows,
+        tuple(view.get("hexes") or ()),
+        tuple(sorted((view.get("terrain") or {}).items())),
+        tuple(doors.get("open") or ()),
+        tuple(doors.get("closed") or ()),
+        tuple(tuple(p) for p in view.get("thin_walls") or ()),
+        lang,
+    ).copy()
     d = ImageDraw.Draw(img, "RGBA")
     seats = [h["seat"] for h in view.get("heroes") or []]
     shown_names = display_names(names, seats, _seat_name(lang))
@@ -546,7 +588,6 @@ def render(
     )
     status = t(lang, "dungeon.board.round", round=view.get("round", 1))
     CANVAS.header_text(d, title, status, height=HEADER_H, right=width - 20, sizes=(22, 19, 16))
-    _floor(d, m, view)
     _arrows(d, m, view)
     _figures(d, m, view, lang)
     _tie_marks(d, m, view)

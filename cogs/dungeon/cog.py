@@ -57,6 +57,7 @@ class DungeonCog(commands.Cog):
         player3=ls("Third player (optional)", "cmd.opt.player3"),
         player4=ls("Fourth player (optional)", "cmd.opt.player4"),
         minutes=ls("Minutes per step (0 = no deadline)", "cmd.opt.step_minutes"),
+        level=ls("Scenario level 0-7 (default: the scenario's)", "cmd.opt.scenario_level"),
     )
     @app_commands.autocomplete(scenario=scenario_autocomplete)
     @localized_params
@@ -68,6 +69,7 @@ class DungeonCog(commands.Cog):
         player3: discord.Member | None = None,
         player4: discord.Member | None = None,
         minutes: app_commands.Range[int, 0, 10080] = DEFAULT_TURN_MINUTES,
+        level: app_commands.Range[int, 0, 7] | None = None,
     ) -> None:
         table = self.bot.table
         await table.remember_locale(interaction.user.id, str(interaction.locale))
@@ -81,7 +83,7 @@ class DungeonCog(commands.Cog):
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             players=players,
-            options={"scenario": scenario},
+            options={"scenario": scenario, **({"level": level} if level is not None else {})},
             turn_seconds=minutes * 60 or None,
         )
         lang = await table.language(interaction.guild_id)

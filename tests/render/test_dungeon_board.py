@@ -115,3 +115,14 @@ def test_board_strings_draw_whole(lang: str) -> None:
     assert_catalogue_renderable("dungeon.monster.", lang)
     assert_catalogue_renderable("dungeon.card.", lang)
     assert_catalogue_renderable("dungeon.scenario.crypt", lang)
+
+
+def test_the_cached_map_layer_never_leaks_into_another_view() -> None:
+    closed = rules.view(play(4, "crypt", 2, lambda s: False), None)
+    opened = rules.view(play(4, "crypt", 2, lambda s: bool(s.open_doors)), None)
+    first = board.render(closed, "en", NAMES)
+    board.render(opened, "en", NAMES)
+    board.render(closed, "ja", NAMES)
+    assert board.render(closed, "en", NAMES) == first
+    sprung = {**closed, "terrain": {k: v for k, v in closed["terrain"].items() if v != "trap"}}
+    assert diff_box(board.render(sprung, "en", NAMES), first) is not None

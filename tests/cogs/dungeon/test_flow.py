@@ -110,10 +110,13 @@ async def test_a_round_with_a_monster_tie_settled_by_the_players_buttons(party) 
 
 
 async def test_alone_the_run_starts_at_once(party) -> None:
-    result = await party.alice.slash(party.channel, "dungeon start", scenario="test")
+    result = await party.alice.slash(party.channel, "dungeon start", scenario="test", level=3)
     assert "alone" in result.response.content
     games = await party.bot.table.games_here(party.channel.id)
     assert games and games[0].status == "active" and len(games[0].seats) == 1
+    party.game_id = games[0].id
+    s = await state(party)
+    assert s.level == 3 and s.living_monsters()[0].max_hp == 4 + 3  # hp + hp_per_level x level
     assert "Pick one card" in last_dm(party.alice).content
 
 
