@@ -122,7 +122,7 @@ def _param(key: str, value: Any, lang: str, names: Mapping[str, str]) -> Any:
     if key == "modifier":
         return t(lang, f"dungeon.modifier.{value}") if value in ("miss", "x2") else f"{value:+d}"
     if key == "reason" and isinstance(value, str):
-        return t(lang, value) if has(value) else value
+        return value  # worded in event_lines, with its own parameters
     if key in ("lost", "card") and isinstance(value, str):
         return t(lang, f"dungeon.card.{value}")
     if key == "rooms" and isinstance(value, list):
@@ -176,6 +176,10 @@ def event_lines(
             params["votes"] = "·".join(map(str, event.get("votes") or [])) or "—"
         elif kind in ("pushed", "pulled"):
             params["to"] = (event.get("path") or ["?"])[-1]
+        elif kind == "order_void":
+            reason = str(event.get("reason", ""))
+            given = dict(event.get("reason_params") or {})
+            params["reason"] = t(lang, reason, **given) if has(reason) else reason
         elif kind == "killed" and event.get("by") is None:
             kind = "killed_by_nothing"
         key = f"dungeon.event.{kind}"

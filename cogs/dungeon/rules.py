@@ -797,7 +797,12 @@ def _character_turn(
     except OrderRejected as exc:
         # an order checked when it was sealed is still legal (nothing moves in between); a
         # record edited by hand is not: it acts as a pass, and the log says why
-        events.append(Event("order_void", {"seat": hero.seat, "reason": exc.key}))
+        events.append(
+            Event(
+                "order_void",
+                {"seat": hero.seat, "reason": exc.key, "reason_params": dict(exc.params)},
+            )
+        )
         return
     if path is not None:
         start = hero.hex

@@ -470,3 +470,19 @@ def test_flying_may_end_on_an_obstacle_but_landing_there_hurts_and_moves(monkeyp
     hero = after.heroes["A"]
     assert hero.hp == hero.max_hp - 3
     assert distance(hero.hex, h("C1")) == 1 and label(hero.hex) == grounded["to"]
+
+
+def test_an_order_that_no_longer_applies_passes_and_says_why(monkeypatch) -> None:
+    # a hand-edited record: the order names a hex the card cannot reach
+    from cogs.dungeon import present
+
+    use_scenario(monkeypatch, open_room())
+    state = acting(new(classes={"A": "brute"}), "A", "heavy-swing", "A1")  # move 1
+    put_monster(state, "guard-1", "G5")
+    order = rules.Order("act", move=(h("E1"),))
+    after, events = rules.resolve(state, {"A": order}, ScriptedDice([]))
+    assert after.heroes["A"].hex == h("A1")
+    (void,) = events_of(events, "order_void")
+    assert void["reason"] == "dungeon.reject.cannot_reach"
+    lines = present.event_lines([e.to_json() for e in events], "en", {"A": "Aurora"})
+    assert any("You cannot end your move at E1 with move 1" in line for line in lines)
