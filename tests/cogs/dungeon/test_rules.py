@@ -486,3 +486,59 @@ def test_an_order_that_no_longer_applies_passes_and_says_why(monkeypatch) -> Non
     assert void["reason"] == "dungeon.reject.cannot_reach"
     lines = present.event_lines([e.to_json() for e in events], "en", {"A": "Aurora"})
     assert any("You cannot end your move at E1 with move 1" in line for line in lines)
+
+
+def _monster_after_a_pass(state, monster_id: str, card: str, dice: list[int]):
+    """A passes; then the monster acts with ``card`` (its turn run by the AI)."""
+    mtype = monster_id.rsplit("-", 1)[0]
+    state.round_cards = {mtype: card}
+    acting(state, "A", "sprint", "A1")
+    state.order, state.position = ["A", monster_id], 0
+    return rules.resolve(state, {"A": rules.parse(state, "A", "pass")}, ScriptedDice(dice))
+
+
+def hall(**room) -> dict:
+    """Two rows, A1:F2. (A one-hex-wide corridor will not do for monsters: with Gloomhaven's
+    vertex line of sight, every vertex there touches the rock, so no two of its hexes see each
+    other and a monster cannot attack along it; the AI's reference agrees.)"""
+    level = room.pop("level", 1)
+    return {
+        "level": level,
+        "starts": ["A1", "A2", "F1", "F2"],
+        "rooms": [{"id": "r", "area": ["A1:F2"], **room}],
+    }
+
+
+def test_a_walking_monster_crosses_hazards_only_when_it_must_and_is_hurt(monkeypatch) -> None:
+    use_scenario(monkeypatch, hall(hazardous=["C1", "C2"], level=2))  # a hazard wall
+    state = new(classes={"A": "brute"})
+    put_monster(state, "guard-1", "E1", hp=9)
+    after, events = _monster_after_a_pass(state, "guard-1", "guard-rush", [PLUS0] * 4)  # move 3
+    guard = after.monster("guard-1")
+    assert label(guard.hex) == "B1"  # the only way to A crosses the hazards: once, not twice
+    assert [e["hex"] in ("C1", "C2") for e in events_of(events, "hazardous")] == [True]
+    assert guard.hp == 9 - 2  # (level 2 + 2) // 2
+    assert events_of(events, "attack")[0]["target"] == "A"
+
+
+def test_a_flying_monster_passes_traps_and_leaves_them(monkeypatch) -> None:
+    use_scenario(monkeypatch, hall(traps=["C1", "C2", "D1", "D2"]))
+    state = new(classes={"A": "brute"})
+    put_monster(state, "imp-1", "E1", hp=3)
+    after, events = _monster_after_a_pass(state, "imp-1", "imp-claw", [PLUS0] * 4)  # move 3
+    imp = after.monster("imp-1")
+    assert label(imp.hex) == "B1" and imp.hp == 3
+    assert not events_of(events, "trap") and after.sprung == []
+    assert rules.view(after, None)["last"][0]["path"][-1] == "B1"
+
+
+def test_a_monster_stays_behind_traps_when_another_way_is_longer_but_free(monkeypatch) -> None:
+    # a two-row hall: the trap on B1 is avoided by the row above even though that costs the
+    # guard its attack this turn (traps count as obstacles unless no focus can be found otherwise)
+    use_scenario(monkeypatch, hall(traps=["B1"]))
+    state = new(classes={"A": "brute"})
+    put_monster(state, "guard-1", "C1", hp=9)
+    state.heroes["A"].hex = h("A1")
+    after, events = _monster_after_a_pass(state, "guard-1", "guard-brace", [PLUS0] * 4)  # move 1
+    assert not events_of(events, "trap")
+    assert label(after.monster("guard-1").hex) != "B1"
