@@ -9,6 +9,10 @@ is a list of rectangles ``"A1:E5"`` (corners included) and single hexes; terrain
 (``walls``, ``obstacles``, ``traps``, ``hazardous``, ``difficult``, ``icy``) name hexes of that
 room. A door is a hex in no room that touches the two rooms it joins. ``thin_walls`` are pairs of
 neighbouring hexes. Monsters are placed per room, optionally only from ``min_players`` players.
+
+Everything outside the rooms is rock (a wall for movement and sight). Keep corridors at least two
+hexes wide: under Gloomhaven's vertex line of sight, two hexes of a one-hex-wide corridor do not
+see each other (every vertex touches the rock), so a monster could not attack along it.
 """
 
 from __future__ import annotations
