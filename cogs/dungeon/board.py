@@ -128,8 +128,7 @@ def _floor(d: ImageDraw.ImageDraw, m: _Map, view: Mapping[str, Any]) -> None:
     } - set(shown)
     closed = {_hex(x) for x in (view.get("doors") or {}).get("closed", [])}
     for h in sorted(rock - closed):
-        if _inside(m, h):
-            prim.hex_polygon(d, m.layout, _screen(h), fill=WALL)
+        prim.hex_polygon(d, m.layout, _screen(h), fill=WALL)
     for h in shown:
         kind = terrain.get(_label(h), "")
         fill = WALL if kind == "wall" else TERRAIN_FILL.get(kind, FLOOR)
@@ -195,11 +194,6 @@ def _floor(d: ImageDraw.ImageDraw, m: _Map, view: Mapping[str, Any]) -> None:
         bx, by = m.center(b)
         near = sorted(m.corners(a), key=lambda p: (p[0] - bx) ** 2 + (p[1] - by) ** 2)[:2]
         d.line(near, fill=THIN_WALL, width=_s(5))
-
-
-def _inside(m: _Map, h: tuple[int, int]) -> bool:
-    x, y = m.center(h)
-    return x > 0 and y > _s(HEADER_H)
 
 
 def _label(h: tuple[int, int]) -> str:

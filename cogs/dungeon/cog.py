@@ -17,7 +17,7 @@ from bot.i18n.translator import localized_params, ls
 from bot.ruleset import RuleError
 from bot.table import Player
 from bot.views import ChallengeButton
-from cogs.dungeon import content, present
+from cogs.dungeon import content, present, rules
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -58,6 +58,10 @@ class DungeonCog(commands.Cog):
         player4=ls("Fourth player (optional)", "cmd.opt.player4"),
         minutes=ls("Minutes per step (0 = no deadline)", "cmd.opt.step_minutes"),
         level=ls("Scenario level 0-7 (default: the scenario's)", "cmd.opt.scenario_level"),
+        party=ls(
+            "Classes in seat order, e.g. rogue mender (default: brute scout mender rogue)",
+            "cmd.opt.party",
+        ),
     )
     @app_commands.autocomplete(scenario=scenario_autocomplete)
     @localized_params
@@ -70,6 +74,7 @@ class DungeonCog(commands.Cog):
         player4: discord.Member | None = None,
         minutes: app_commands.Range[int, 0, 10080] = DEFAULT_TURN_MINUTES,
         level: app_commands.Range[int, 0, 7] | None = None,
+        party: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         table = self.bot.table
         await table.remember_locale(interaction.user.id, str(interaction.locale))
@@ -78,12 +83,17 @@ class DungeonCog(commands.Cog):
             raise RuleError("challenge.no_bots")
         players = [Player(interaction.user.id, interaction.user.display_name)]
         players += [Player(m.id, m.display_name) for m in friends]
+        options: dict[str, Any] = {"scenario": scenario}
+        if level is not None:
+            options["level"] = level
+        if party:
+            options["classes"] = rules.parse_party(party, len(players))
         game = await table.challenge(
             "dungeon",
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             players=players,
-            options={"scenario": scenario, **({"level": level} if level is not None else {})},
+            options=options,
             turn_seconds=minutes * 60 or None,
         )
         lang = await table.language(interaction.guild_id)

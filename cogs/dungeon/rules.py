@@ -460,6 +460,30 @@ def check_options(options: Mapping[str, Any]) -> None:
                 raise OptionError("dungeon.option.unknown_class", seat=seat, cls=cls)
 
 
+def parse_party(text: str, players: int) -> dict[str, str]:
+    """``"rogue mender"`` (class ids or names, either language), one per player in seat order,
+    as the ``classes`` option; OptionError when a word is no class or the count is wrong."""
+    words = _tokens(text)
+    if len(words) != players:
+        raise OptionError("dungeon.option.party_size", players=players, given=len(words))
+    chosen = {}
+    for seat, word in zip(SEATS, words, strict=False):
+        found = next(
+            (
+                cid
+                for cid in content.classes()
+                if word.lower() == cid
+                or word in {t(lang, f"dungeon.class.{cid}") for lang in LANGS}
+                or word.lower() == t("en", f"dungeon.class.{cid}").lower()
+            ),
+            None,
+        )
+        if found is None:
+            raise OptionError("dungeon.option.unknown_class", seat=seat, cls=word)
+        chosen[seat] = found
+    return chosen
+
+
 def new_game(
     game_id: str, seats: Sequence[str], options: Mapping[str, Any], dice: Dice
 ) -> DungeonState:

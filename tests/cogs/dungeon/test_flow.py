@@ -146,3 +146,18 @@ async def test_a_tie_nobody_votes_on_takes_option_one_when_time_is_up(party) -> 
     assert s.phase == "act" and label(s.monster(guard.id).hex) == "B2"  # option 1
     log = turn_posts(party)[-1].embeds[0].description
     assert "Option 1 for Guard" in log and "(votes 2·0)" in log
+
+
+async def test_the_party_chooses_its_classes(party) -> None:
+    refused = await party.alice.slash(
+        party.channel, "dungeon start", scenario="test", player2=party.bob, party="rogue"
+    )
+    assert refused.ephemeral and "one class per player (2), not 1" in refused.response.content
+    await party.alice.slash(
+        party.channel, "dungeon start", scenario="test", player2=party.bob, party="rogue メンダー"
+    )
+    await party.bob.click(party.channel.last_message, label="Accept")
+    party.game_id = (await party.bot.table.games_here(party.channel.id))[0].id
+    s = await state(party)
+    assert s.heroes["A"].cls == "rogue" and s.heroes["B"].cls == "mender"
+    assert "Backstab" in labels(last_dm(party.alice))
