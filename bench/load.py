@@ -10,7 +10,7 @@ the gateway as Discord does. Prints, against the targets of issue 6:
 - order → acknowledgement latency p50 / p99 (the DM's MESSAGE_CREATE to the bot's reply POST,
   timed by the fake), target p99 < 100 ms with 2,000 active games;
 - turns resolved per second;
-- the bot process's peak RSS, target < 300 MB;
+- the bot's peak RSS (its process and its board-rendering child), target < 300 MB;
 - requests per resolved turn: channel messages per turn (target ≤ 1), prompt DMs per seat per
   turn (target ≤ 1), and, reported beside them, the acknowledgement replies (one per order: the
   answer to the player's own DM), progress edits and any other request.
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import sys
 import tempfile
 import time
@@ -42,10 +43,18 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """The process's resident memory plus its children's (the board renderer is one)."""
+    total = 0.0
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) / 1024
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += rss_mb(int(child))
+    except (FileNotFoundError, ProcessLookupError):
+        pass  # it exited between the listing and the read
+    return total
 
 
 async def main(args: argparse.Namespace) -> int:
@@ -92,6 +101,8 @@ async def main(args: argparse.Namespace) -> int:
         finally:
             await bot.stop()
             await fake.stop()
+            if args.log:
+                shutil.copyfile(bot.log_path, args.log)
         versions = [g["version"] for g in dump(bot.db_path)["games"]]
 
     requests = fake.requests[first_request:]
@@ -135,7 +146,7 @@ async def main(args: argparse.Namespace) -> int:
         f"turns resolved                   {resolved} in {played:.1f} s: {resolved / played:.1f}/s"
     )
     print(
-        f"{mark[ok['rss']]} bot peak RSS                {peak[0]:.0f} MB"
+        f"{mark[ok['rss']]} bot peak RSS (+ renderer)   {peak[0]:.0f} MB"
         f"   (target < {RSS_TARGET_MB:.0f})"
     )
     print(
@@ -158,6 +169,7 @@ if __name__ == "__main__":
     parser.add_argument("--think-min", type=float, default=0.5)
     parser.add_argument("--think-max", type=float, default=3.0)
     parser.add_argument("--start-concurrency", type=int, default=20)
+    parser.add_argument("--log", type=Path, help="keep the bot's log (stdout and stderr) here")
     args = parser.parse_args()
     args.turns = args.turns or None
     sys.exit(asyncio.run(main(args)))

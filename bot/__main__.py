@@ -41,7 +41,7 @@ def _run_bot() -> int:
 
     faults.arm(config.fault_point)
     configure_endpoints(config)
-    bot = RefereeBot(config)
+    bot = RefereeBot(config, render_processes=1)  # boards render beside the event loop's GIL
     bot.run(config.token, log_handler=None)
     return 0
 

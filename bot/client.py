@@ -13,7 +13,7 @@ from discord.ext import commands, tasks
 
 from bot.config import Config
 from bot.i18n.translator import CatalogueTranslator
-from bot.outbox import OutboxSender
+from bot.outbox import BoardRenderer, OutboxSender
 from bot.storage import Repository, open_repository
 from bot.table import Table
 from bot.tree import RefereeTree
@@ -41,6 +41,32 @@ def deterministic_entropy(seed: str | None) -> Callable[[int, str], bytes] | Non
     return derived
 
 
+BUCKET_SWEEP_SECONDS = 60.0
+
+
+def throttle_bucket_sweeps(http: discord.http.HTTPClient) -> None:
+    """Sweep discord.py's idle rate-limit buckets once a minute, not on every new bucket.
+
+    discord.py keeps a bucket per route and channel, and each time it creates one it scans them
+    all for buckets idle five minutes (``HTTPClient._try_clear_expired_ratelimits``). A bot with
+    a DM channel per player has thousands, and creates new ones all the time (each player's DM,
+    each game channel's edits): under load that scan was a seventh of the event loop's time, in
+    stalls of several milliseconds. Sweeping at most once a minute keeps the memory bound.
+    """
+    sweep = getattr(http, "_try_clear_expired_ratelimits", None)
+    if sweep is None:  # a discord.py without it: nothing to throttle
+        return
+    last = [float("-inf")]
+
+    def throttled() -> None:
+        now = time.monotonic()
+        if now - last[0] >= BUCKET_SWEEP_SECONDS:
+            last[0] = now
+            sweep()
+
+    http._try_clear_expired_ratelimits = throttled  # type: ignore[method-assign]
+
+
 class RefereeBot(commands.Bot):
     def __init__(
         self,
@@ -50,6 +76,7 @@ class RefereeBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         extensions: Sequence[str] = DEFAULT_EXTENSIONS,
         sync_commands: bool = True,
+        render_processes: int = 0,
         **options: Any,
     ) -> None:
         # No privileged intents: DM message content reaches bots without the message-content
@@ -62,6 +89,7 @@ class RefereeBot(commands.Bot):
             tree_cls=RefereeTree,
             **options,
         )
+        throttle_bucket_sweeps(self.http)
         self.config = config
         self.repo = repo or open_repository(config.database_url)
         self.table = Table(
@@ -71,7 +99,9 @@ class RefereeBot(commands.Bot):
             on_outbox=self._outbox_ready,
             keyed_entropy=deterministic_entropy(config.test_entropy_seed),
         )
-        self.outbox = OutboxSender(self, self.repo)
+        # ``python -m bot`` renders boards in a worker process (see BoardRenderer); in-process
+        # tests and the demo render on a thread.
+        self.outbox = OutboxSender(self, self.repo, BoardRenderer(render_processes))
         # Order builders of rulesets whose orders are whole sheets, by ruleset key (their cogs
         # register them; the DM's builder button finds them here).
         self.sheet_builders: dict[str, SheetBuilder] = {}
@@ -129,4 +159,5 @@ class RefereeBot(commands.Bot):
         if self.maintenance.is_running():
             self.maintenance.cancel()
         await super().close()
+        self.outbox.renderer.close()
         await self.repo.close()

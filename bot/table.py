@@ -17,6 +17,7 @@ from typing import Any
 from bot import dice as dicelib
 from bot import faults, messages
 from bot.i18n import normalize_lang
+from bot.priority import Foreground
 from bot.record import build_record
 from bot.ruleset import Event, Order, OrderRejected, RuleError, Ruleset, load
 from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository, SeatRow, StreamRow
@@ -89,6 +90,8 @@ class Table:
         self._keyed_entropy = keyed_entropy
         self.default_language = default_language
         self._on_outbox = on_outbox or (lambda: None)
+        # Acknowledgements go first: resolutions and the outbox step aside for them.
+        self.foreground = Foreground()
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -113,17 +116,21 @@ class Table:
         return game
 
     async def remember_locale(self, user_id: int, locale: str | None) -> None:
-        if locale:
+        if not locale:
+            return
+        # Read beside the writer; write only when it changed (it rarely does).
+        async with self.repo.read() as tx:
+            known = await tx.user_locale(user_id)
+        if known != str(locale):
             async with self.repo.transaction() as tx:
-                if await tx.user_locale(user_id) != str(locale):
-                    await tx.set_user_locale(user_id, str(locale))
+                await tx.set_user_locale(user_id, str(locale))
 
     async def set_language(self, guild_id: int, language: str) -> None:
         async with self.repo.transaction() as tx:
             await tx.set_guild_language(guild_id, normalize_lang(language))
 
     async def language(self, guild_id: int | None) -> str:
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             return await self._lang(tx, guild_id)
 
     # --- lobby --------------------------------------------------------------------------------
@@ -175,6 +182,7 @@ class Table:
         # Refused now, not when the opponent accepts: a bad option must not leave a dead lobby.
         rules.check_options(options or {})
         now = self.clock()
+        creator = players[0].user_id if created_by is None else created_by
         for player in players:
             busy = [
                 g
@@ -191,11 +199,11 @@ class Table:
             status="lobby",
             options=dict(options or {}),
             seats=[
-                SeatRow(seat, p.user_id, p.name, i)
+                SeatRow(seat, p.user_id, p.name, i, accepted=p.user_id == creator)
                 for i, (seat, p) in enumerate(zip(rules.SEATS, players, strict=False))
             ],
             turn_seconds=turn_seconds,
-            created_by=players[0].user_id if created_by is None else created_by,
+            created_by=creator,
             created_at=now,
             updated_at=now,
         )
@@ -246,7 +254,9 @@ class Table:
             return game
 
     async def accept(self, game_id: str, user_id: int) -> GameRow:
-        """The challenged player accepts: set the game up, roll turn 1, and post the prompts."""
+        """An invited player accepts. When every seat has (a party of three or four waits for
+        all of them), set the game up, roll turn 1, and post the prompts; until then the game
+        stays in the lobby (see :meth:`GameRow.awaiting_acceptance`)."""
         async with self.repo.transaction() as tx:
             game = await self._require(tx, game_id)
             if game.status != "lobby":
@@ -257,6 +267,14 @@ class Table:
             solo = len(game.seats) == 1
             if seat is None or (user_id == game.created_by and not solo):
                 raise TableError("table.not_challenged", game=game_id)
+            for row in game.seats:
+                if row.seat == seat:
+                    if row.accepted and not solo:
+                        raise TableError("table.already_accepted", game=game_id)
+                    row.accepted = True
+            await tx.set_accepted(game.id, seat)
+            if game.awaiting_acceptance():
+                return game
             await self._begin(tx, game)
         self._on_outbox()
         return game
@@ -358,7 +376,7 @@ class Table:
 
     async def games_awaiting(self, user_id: int) -> list[GameRow]:
         """Running games where this user owes (or may still replace) an order."""
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             games = await tx.games_for_user(user_id, ("active", "paused"))
         found = []
         for game in games:
@@ -453,7 +471,7 @@ class Table:
 
     async def orders_of(self, user_id: int) -> list[tuple[GameRow, str, OrderRow | None]]:
         """For ``/game orders``: each running game of the user, their seat and current order."""
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             games = await tx.games_for_user(user_id, ("active", "paused"))
             result = []
             for game in games:
@@ -472,6 +490,7 @@ class Table:
         version, so a second caller (a concurrent submit, the deadline worker, a restart) finds
         the turn already resolved and does nothing.
         """
+        await self.foreground.yield_to()
         async with self.repo.transaction() as tx:
             game = await tx.get_game(game_id)
             if game is None or game.status != "active" or game.state is None:
@@ -614,7 +633,7 @@ class Table:
     async def tick(self) -> int:
         """Send due reminders and resolve expired turns with default orders. Returns work done."""
         now = self.clock()
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             due = await tx.due_games(now)
         done = 0
         for game in due:
@@ -661,7 +680,7 @@ class Table:
 
     async def next_wakeup(self) -> float | None:
         """When the deadline worker next has something to do (None: nothing scheduled)."""
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             games = await tx.games_with_status(("active",))
         times = []
         for g in games:
@@ -674,7 +693,7 @@ class Table:
 
     async def recover(self) -> int:
         """After a start: resolve every turn whose orders were all stored before a crash."""
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             games = await tx.games_with_status(("active",))
         resolved = 0
         for game in games:
@@ -813,7 +832,7 @@ class Table:
     # --- reading ------------------------------------------------------------------------------
 
     async def game(self, game_id: str) -> GameRow:
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             return await self._require(tx, game_id)
 
     async def seat_for_click(self, game_id: str, user_id: int, turn: int) -> tuple[GameRow, str]:
@@ -834,21 +853,21 @@ class Table:
     async def games_here(
         self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES
     ) -> list[GameRow]:
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             return await tx.games_in_channel(channel_id, statuses)
 
     async def current_orders(self, game_id: str) -> dict[str, OrderRow]:
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             game = await self._require(tx, game_id)
             return await tx.orders_for_turn(game.id, game.turn)
 
     async def state_at(self, game_id: str, version: int) -> dict[str, Any] | None:
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             return await tx.get_state(game_id, version)
 
     async def export(self, game_id: str) -> dict[str, Any]:
         """The match record (``shared/spec/match-record.md``) with seeds, commitments, receipts."""
-        async with self.repo.transaction() as tx:
+        async with self.repo.read() as tx:
             game = await self._require(tx, game_id)
             orders = await tx.all_orders(game_id)
             streams = await tx.streams(game_id)

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import replies
-from bot.i18n import normalize_lang, t
+from bot.i18n import has, normalize_lang, t
 from bot.ruleset import ChoiceGroup, RuleError, load
-from bot.table import Player
+from bot.table import Player, SubmitResult
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -106,6 +106,15 @@ class OrderButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: RefereeBot = interaction.client
+        async with bot.table.foreground.serving():
+            result = await self._answer(interaction, bot)
+        if result is not None and result.complete:  # the player does not wait for the resolution
+            await bot.table.resolve_if_ready(self.game_id)
+
+    async def _answer(
+        self, interaction: discord.Interaction[Any], bot: RefereeBot
+    ) -> SubmitResult | None:
+        """The next choice group's buttons, or the sealed order's acknowledgement (its result)."""
         lang = normalize_lang(str(interaction.locale))
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         try:
@@ -125,7 +134,7 @@ class OrderButton(
                     await interaction.response.edit_message(content=text, view=view)
                 else:
                     await interaction.response.send_message(text, view=view, ephemeral=True)
-                return
+                return None
             result = await bot.table.submit(
                 self.game_id,
                 interaction.user.id,
@@ -135,14 +144,13 @@ class OrderButton(
             )
         except RuleError as exc:
             await replies.refuse(interaction, exc, lang)
-            return
+            return None
         text = replies.order_ack(result, lang)
         if len(self.tokens) > 1:
             await interaction.response.edit_message(content=text, view=None)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-        if result.complete:  # acknowledged first: the player does not wait for the resolution
-            await bot.table.resolve_if_ready(self.game_id)
+        return result
 
 
 class ChallengeButton(
@@ -180,8 +188,28 @@ class ChallengeButton(
         try:
             if self.action == "accept":
                 game = await bot.table.accept(self.game_id, interaction.user.id)
+                waiting = game.awaiting_acceptance()
+                if waiting:  # a party: the invitation stays, with who is still to answer
+                    invitation = interaction.message.content if interaction.message else ""
+                    status = t(
+                        channel_lang,
+                        "challenge.accepted_waiting",
+                        game=game.id,
+                        user=interaction.user.mention,
+                        waiting=" ".join(f"<@{s.user_id}>" for s in waiting),
+                    )
+                    await interaction.response.edit_message(
+                        content=f"{invitation.split(chr(10))[0]}\n{status}".strip(),
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                    return
+                # A ruleset may word the start its own way (a dungeon has no dice in the DMs).
+                key = f"{game.ruleset}.challenge.accepted"
                 text = t(
-                    channel_lang, "challenge.accepted", game=game.id, user=interaction.user.mention
+                    channel_lang,
+                    key if has(key) else "challenge.accepted",
+                    game=game.id,
+                    user=interaction.user.mention,
                 )
             else:
                 game = await bot.table.decline(self.game_id, interaction.user.id)

@@ -31,6 +31,7 @@ class SeatRow:
     name: str
     position: int
     dm_open: bool | None = None
+    accepted: bool = False  # in a lobby: has this player accepted (the challenger has)
 
 
 @dataclass
@@ -58,6 +59,10 @@ class GameRow:
 
     def seat_of(self, user_id: int) -> str | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+    def awaiting_acceptance(self) -> list[SeatRow]:
+        """In a lobby: the invited seats whose players have not accepted yet."""
+        return [s for s in self.seats if not s.accepted]
 
     def user_of(self, seat: str) -> int:
         return next(s.user_id for s in self.seats if s.seat == seat)
@@ -152,6 +157,8 @@ class Transaction(ABC):
         """Active games whose deadline or a reminder time has come (see ``Table.tick``)."""
 
     @abstractmethod
+    async def set_accepted(self, game_id: str, seat: str) -> None: ...
+    @abstractmethod
     async def set_dm_open(self, game_id: str, seat: str, is_open: bool) -> None: ...
     @abstractmethod
     async def next_game_number(self) -> int: ...
@@ -202,7 +209,15 @@ class Transaction(ABC):
         now: float,
     ) -> int: ...
     @abstractmethod
-    async def pending_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]: ...
+    async def pending_outbox(
+        self, now: float, limit: int = 50, *, after_id: int = 0
+    ) -> list[OutboxRow]:
+        """Due pending rows in id order; ``after_id`` skips the ones a sender has already seen.
+
+        (Several writer processes may commit ids out of order: a sender that reads after an id
+        also rescans from 0 now and then, as the outbox sender does on every maintenance tick.)
+        """
+
     @abstractmethod
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None: ...
     @abstractmethod
@@ -280,3 +295,12 @@ class Repository(ABC):
     async def close(self) -> None: ...
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+
+    def read(self) -> AbstractAsyncContextManager[Transaction]:
+        """A read-only transaction: committed data only, and it never waits for a writer.
+
+        For lookups that write nothing (SQLite: a pool of read-only WAL connections; PostgreSQL:
+        ``BEGIN READ ONLY`` on a pooled connection). A backend without one may read inside an
+        ordinary transaction, as this default does.
+        """
+        return self.transaction()

@@ -1,8 +1,17 @@
 """SQLite implementation of the repository (aiosqlite, WAL, foreign keys on).
 
-One connection per process; an asyncio lock makes each ``transaction()`` exclusive within the
-process (``BEGIN IMMEDIATE`` does the same across processes), so a coroutine never reads another's
-uncommitted writes on the shared connection.
+Writes: one write connection per process. An asyncio lock makes each ``transaction()`` exclusive
+within the process (``BEGIN IMMEDIATE`` does the same across processes), so a coroutine never
+reads another's uncommitted writes on the shared connection. (Group commit was tried and dropped:
+a body that waits for the bodies queued behind it to share its COMMIT waits longer than the
+COMMIT itself costs in WAL with ``synchronous = NORMAL``.)
+
+Reads that need no write (``read()``) use a small pool of read-only connections: WAL lets them
+read the last committed state while a write is open, so a lookup never queues behind a
+resolution or the outbox's bookkeeping.
+
+Every statement is one hop to aiosqlite's thread (``execute_fetchall``, ``RETURNING``): under
+load each hop waits a turn of the busy event loop, and the write lock is held across all of them.
 """
 
 from __future__ import annotations
@@ -72,35 +81,23 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
         self.conn = conn
 
     async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None:
-        async with self.conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
-        async with self.conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        # One hop to the connection's thread (execute, fetch and close there), not three.
+        return list(await self.conn.execute_fetchall(sql, params))
 
     # --- games ---------------------------------------------------------------------------------
 
-    async def _seats(self, game_ids: list[str]) -> dict[str, list[SeatRow]]:
-        by_game: dict[str, list[SeatRow]] = {gid: [] for gid in game_ids}
-        if not game_ids:
-            return by_game
-        marks = ",".join("?" * len(game_ids))
-        rows = await self._all(
-            f"SELECT game_id, seat, position, user_id, name, dm_open FROM seats "
-            f"WHERE game_id IN ({marks}) ORDER BY position",
-            tuple(game_ids),
-        )
-        for r in rows:
-            dm = None if r["dm_open"] is None else bool(r["dm_open"])
-            by_game[r["game_id"]].append(
-                SeatRow(r["seat"], r["user_id"], r["name"], r["position"], dm)
-            )
-        return by_game
-
     async def _games(self, where: str, params: tuple[Any, ...]) -> list[GameRow]:
-        rows = await self._all(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params)
-        seats = await self._seats([r["id"] for r in rows])
+        # The seats come along as a JSON array in the same statement: one hop, not two.
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS}, (SELECT json_group_array(json_array(s.seat, "
+            "s.position, s.user_id, s.name, s.dm_open, s.accepted)) FROM seats s "
+            f"WHERE s.game_id = games.id) AS seats_json FROM games WHERE {where}",
+            params,
+        )
         return [
             GameRow(
                 id=r["id"],
@@ -109,7 +106,22 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 channel_id=r["channel_id"],
                 status=r["status"],
                 options=json.loads(r["options"]),
-                seats=seats[r["id"]],
+                seats=sorted(
+                    (
+                        SeatRow(
+                            seat,
+                            user_id,
+                            name,
+                            position,
+                            None if dm is None else bool(dm),
+                            bool(accepted),
+                        )
+                        for seat, position, user_id, name, dm, accepted in json.loads(
+                            r["seats_json"]
+                        )
+                    ),
+                    key=lambda seat: seat.position,
+                ),
                 state=json.loads(r["state"]) if r["state"] else None,
                 version=r["version"],
                 turn=r["turn"],
@@ -153,9 +165,12 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
             ),
         )
         await self.conn.executemany(
-            "INSERT INTO seats (game_id, seat, position, user_id, name, dm_open) "
-            "VALUES (?,?,?,?,?,?)",
-            [(game.id, s.seat, s.position, s.user_id, s.name, s.dm_open) for s in game.seats],
+            "INSERT INTO seats (game_id, seat, position, user_id, name, dm_open, accepted) "
+            "VALUES (?,?,?,?,?,?,?)",
+            [
+                (game.id, s.seat, s.position, s.user_id, s.name, s.dm_open, int(s.accepted))
+                for s in game.seats
+            ],
         )
 
     async def get_game(self, game_id: str) -> GameRow | None:
@@ -217,6 +232,11 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
             (now,),
         )
 
+    async def set_accepted(self, game_id: str, seat: str) -> None:
+        await self.conn.execute(
+            "UPDATE seats SET accepted = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+        )
+
     async def set_dm_open(self, game_id: str, seat: str, is_open: bool) -> None:
         await self.conn.execute(
             "UPDATE seats SET dm_open = ? WHERE game_id = ? AND seat = ?",
@@ -260,13 +280,13 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
         )
 
     async def put_order(self, order: OrderRow) -> OrderRow:
-        await self.conn.execute(
+        row = await self._one(
             "INSERT INTO orders (game_id, turn, seat, text, salt, receipt, user_id, defaulted, "
             "revisions, submitted_at) VALUES (?,?,?,?,?,?,?,?,1,?) "
             "ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text, "
             "salt = excluded.salt, receipt = excluded.receipt, user_id = excluded.user_id, "
             "defaulted = excluded.defaulted, revisions = orders.revisions + 1, "
-            "submitted_at = excluded.submitted_at",
+            "submitted_at = excluded.submitted_at RETURNING *",
             (
                 order.game_id,
                 order.turn,
@@ -278,10 +298,6 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 int(order.defaulted),
                 order.submitted_at,
             ),
-        )
-        row = await self._one(
-            "SELECT * FROM orders WHERE game_id = ? AND turn = ? AND seat = ?",
-            (order.game_id, order.turn, order.seat),
         )
         assert row is not None
         return self._order(row)
@@ -401,21 +417,23 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
         ref_id: int | None = None,
         now: float,
     ) -> int:
-        cur = await self.conn.execute(
+        row = await self._one(
             "INSERT INTO outbox (game_id, kind, target_id, ref_id, payload, nonce, created_at) "
-            "VALUES (?,?,?,?,?,?,?) ON CONFLICT (nonce) DO NOTHING",
+            "VALUES (?,?,?,?,?,?,?) ON CONFLICT (nonce) DO NOTHING RETURNING id",
             (game_id, kind, target_id, ref_id, _dumps(payload), nonce, now),
         )
-        if cur.rowcount == 1 and cur.lastrowid is not None:
-            return int(cur.lastrowid)
-        row = await self._one("SELECT id FROM outbox WHERE nonce = ?", (nonce,))
+        if row is None:  # enqueued before (a retried transaction): the stored row's id
+            row = await self._one("SELECT id FROM outbox WHERE nonce = ?", (nonce,))
         assert row is not None
         return int(row["id"])
 
-    async def pending_outbox(self, now: float, limit: int = 50) -> list[OutboxRow]:
+    async def pending_outbox(
+        self, now: float, limit: int = 50, *, after_id: int = 0
+    ) -> list[OutboxRow]:
         rows = await self._all(
-            "SELECT * FROM outbox WHERE status = 'pending' AND not_before <= ? ORDER BY id LIMIT ?",
-            (now, limit),
+            "SELECT * FROM outbox WHERE status = 'pending' AND not_before <= ? AND id > ? "
+            "ORDER BY id LIMIT ?",
+            (now, after_id, limit),
         )
         return [self._outbox(r) for r in rows]
 
@@ -499,28 +517,47 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
 
 
 class SqliteRepository(Repository):
+    READERS = 2
+
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._conn: aiosqlite.Connection | None = None
+        self._readers: list[aiosqlite.Connection] = []
+        self._idle_readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
         self._lock = asyncio.Lock()
 
-    async def open(self) -> None:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
+    @staticmethod
+    async def _connect(path: str, pragmas: tuple[str, ...]) -> aiosqlite.Connection:
+        conn = await aiosqlite.connect(path, isolation_level=None)
         conn.row_factory = aiosqlite.Row
         # Each PRAGMA cursor is closed at once: an unfinished statement (journal_mode returns a
         # row) would make the migration's COMMIT fail with "SQL statements in progress".
-        for pragma in (
-            "PRAGMA journal_mode = WAL",
-            "PRAGMA foreign_keys = ON",
-            "PRAGMA synchronous = NORMAL",
-            "PRAGMA busy_timeout = 5000",
-        ):
+        for pragma in pragmas:
             async with conn.execute(pragma) as cur:
                 await cur.fetchall()
-        self._conn = conn
+        return conn
+
+    async def open(self) -> None:
+        memory = self.path == ":memory:"
+        if not memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._conn = await self._connect(
+            self.path,
+            (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA foreign_keys = ON",
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA busy_timeout = 5000",
+            ),
+        )
         await self._migrate()
+        if not memory:  # a second connection to :memory: would open another, empty database
+            for _ in range(self.READERS):
+                reader = await self._connect(
+                    self.path, ("PRAGMA query_only = ON", "PRAGMA busy_timeout = 5000")
+                )
+                self._readers.append(reader)
+                self._idle_readers.put_nowait(reader)
 
     async def _migrate(self) -> None:
         conn = self.conn
@@ -548,9 +585,16 @@ class SqliteRepository(Repository):
         return self._conn
 
     async def close(self) -> None:
-        if self._conn is not None:
-            await self._conn.close()
-            self._conn = None
+        if self._conn is None:
+            return
+        for reader in self._readers:
+            await reader.close()
+        self._readers.clear()
+        self._idle_readers = asyncio.Queue()
+        await self._conn.close()
+        self._conn = None
+
+    # --- writes: one transaction at a time ---------------------------------------------------
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
@@ -567,8 +611,26 @@ class SqliteRepository(Repository):
 
     @staticmethod
     async def _run(conn: aiosqlite.Connection, sql: str) -> None:
-        async with conn.execute(sql):
-            pass
+        await conn.execute(sql)  # one hop; the statement returns no rows
+
+    # --- reads: committed data only, beside the writer ------------------------------------------
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Transaction]:
+        if not self._readers:
+            async with self.transaction() as tx:
+                yield tx
+            return
+        conn = await self._idle_readers.get()
+        try:
+            # One snapshot for the whole block (a deferred BEGIN: it starts at the first read).
+            await self._run(conn, "BEGIN")
+            try:
+                yield SqliteTransaction(conn)
+            finally:
+                await self._run(conn, "ROLLBACK")  # read-only (query_only): nothing to keep
+        finally:
+            self._idle_readers.put_nowait(conn)
 
 
 def open_repository(database_url: str) -> Repository:

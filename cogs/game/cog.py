@@ -315,11 +315,12 @@ class GameCog(commands.Cog):
         self, interaction: discord.Interaction[Any], text: str, game: str | None = None
     ) -> None:
         lang = _lang(interaction)
-        row = await self._pick(interaction, game, player=True)
-        result = await self.table.submit(
-            row.id, interaction.user.id, text, source="slash", resolve=False
-        )
-        await interaction.response.send_message(replies.order_ack(result, lang), ephemeral=True)
+        async with self.table.foreground.serving():
+            row = await self._pick(interaction, game, player=True)
+            result = await self.table.submit(
+                row.id, interaction.user.id, text, source="slash", resolve=False
+            )
+            await interaction.response.send_message(replies.order_ack(result, lang), ephemeral=True)
         if result.complete:  # acknowledged first: the player does not wait for the resolution
             await self.table.resolve_if_ready(row.id)
 
@@ -329,27 +330,30 @@ class GameCog(commands.Cog):
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or message.guild is not None or not message.content:
             return
-        lang = normalize_lang(await self._dm_locale(message.author.id))
-        games = await self.table.games_awaiting(message.author.id)
-        if not games:
-            await _reply(message, t(lang, "dm.no_game"))
-            return
-        if len(games) > 1:
-            await _reply(message, t(lang, "dm.several_games", games=", ".join(g.id for g in games)))
-            return
-        try:
-            result = await self.table.submit(
-                games[0].id, message.author.id, message.content, source="dm", resolve=False
-            )
-        except RuleError as exc:
-            await _reply(message, "⚠️ " + replies.reason(exc, lang))
-            return
-        await _reply(message, replies.order_ack(result, lang))
+        async with self.table.foreground.serving():
+            lang = normalize_lang(await self._dm_locale(message.author.id))
+            games = await self.table.games_awaiting(message.author.id)
+            if len(games) != 1:
+                text = (
+                    t(lang, "dm.several_games", games=", ".join(g.id for g in games))
+                    if games
+                    else t(lang, "dm.no_game")
+                )
+                await _reply(message, text)
+                return
+            try:
+                result = await self.table.submit(
+                    games[0].id, message.author.id, message.content, source="dm", resolve=False
+                )
+            except RuleError as exc:
+                await _reply(message, "⚠️ " + replies.reason(exc, lang))
+                return
+            await _reply(message, replies.order_ack(result, lang))
         if result.complete:  # acknowledged first: the player does not wait for the resolution
             await self.table.resolve_if_ready(games[0].id)
 
     async def _dm_locale(self, user_id: int) -> str:
-        async with self.bot.repo.transaction() as tx:
+        async with self.bot.repo.read() as tx:
             return await tx.user_locale(user_id) or self.bot.config.default_language
 
     # --- /roll and /verify ----------------------------------------------------------------------

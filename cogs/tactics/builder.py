@@ -472,20 +472,21 @@ async def _seal(
     interaction: discord.Interaction[Any], bot: RefereeBot, ctx: _Context, lines: list[str]
 ) -> None:
     text = sheet_text(ctx.step, lines)
-    try:
-        result = await bot.table.submit(
-            ctx.game.id, interaction.user.id, text, source="builder", resolve=False
-        )
-    except RuleError as exc:
+    async with bot.table.foreground.serving():
+        try:
+            result = await bot.table.submit(
+                ctx.game.id, interaction.user.id, text, source="builder", resolve=False
+            )
+        except RuleError as exc:
+            await interaction.response.edit_message(
+                content=_message(ctx, lines, "⚠️ " + replies.reason(exc, ctx.lang)),
+                view=_main_view(ctx, lines),
+            )
+            return
+        sealed = "\n".join(f"{i}. {_pretty(ctx, line)}" for i, line in enumerate(lines, start=1))
         await interaction.response.edit_message(
-            content=_message(ctx, lines, "⚠️ " + replies.reason(exc, ctx.lang)),
-            view=_main_view(ctx, lines),
+            content=(sealed + "\n" if sealed else "") + replies.order_ack(result, ctx.lang),
+            view=None,
         )
-        return
-    sealed = "\n".join(f"{i}. {_pretty(ctx, line)}" for i, line in enumerate(lines, start=1))
-    await interaction.response.edit_message(
-        content=(sealed + "\n" if sealed else "") + replies.order_ack(result, ctx.lang),
-        view=None,
-    )
     if result.complete:  # acknowledged first: the player does not wait for the resolution
         await bot.table.resolve_if_ready(ctx.game.id)

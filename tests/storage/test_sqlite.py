@@ -4,7 +4,6 @@ game version, the outbox, and transactions that roll back."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -35,16 +34,6 @@ def game_row(game_id: str = "g-0001", version: int = 0) -> GameRow:
         created_at=1.0,
         updated_at=1.0,
     )
-
-
-@pytest.fixture
-async def repo(db_path: Path) -> AsyncIterator[SqliteRepository]:
-    repository = SqliteRepository(db_path)
-    await repository.open()
-    try:
-        yield repository
-    finally:
-        await repository.close()
 
 
 async def pragma(repo: SqliteRepository, name: str) -> object:

@@ -161,3 +161,46 @@ async def test_the_party_chooses_its_classes(party) -> None:
     s = await state(party)
     assert s.heroes["A"].cls == "rogue" and s.heroes["B"].cls == "mender"
     assert "Backstab" in labels(last_dm(party.alice))
+
+
+async def test_a_party_of_three_starts_when_everyone_invited_has_accepted(party) -> None:
+    carol = party.guild.add_member(party.env.create_user("carol"))
+    await party.alice.slash(
+        party.channel, "dungeon start", scenario="test", player2=party.bob, player3=carol
+    )
+    invitation = party.channel.last_message
+    assert "everyone invited has pressed Accept" in invitation.content
+
+    await party.bob.click(invitation, label="Accept")
+    games = await party.bot.table.games_here(party.channel.id, ("lobby", "active"))
+    assert [g.status for g in games] == ["lobby"]
+    party.game_id = games[0].id
+    # the invitation stays, its buttons too, and says who is still to answer
+    invitation = party.channel.last_message
+    assert f"accepted {party.game_id}. Still waiting for: {carol.mention}" in invitation.content
+    assert "Accept" in labels(invitation)
+    assert turn_posts(party) == [] and not [m for m in party.bob.user.dm_channel.history()]
+
+    again = await party.bob.click(invitation, label="Accept")
+    assert again.ephemeral and "already accepted" in again.response.content
+    challenger = await party.alice.click(invitation, label="Accept")
+    assert challenger.ephemeral and "Only the challenged player" in challenger.response.content
+
+    await carol.click(invitation, label="Accept")
+    game = await party.bot.table.game(party.game_id)
+    assert game.status == "active" and len(game.seats) == 3
+    assert "The party enters" in party.channel.last_message.content or any(
+        "The party enters" in (m.content or "") for m in party.channel.history()
+    )
+    assert "Pick one card" in last_dm(party.alice).content
+
+
+async def test_one_decline_calls_a_party_off(party) -> None:
+    carol = party.guild.add_member(party.env.create_user("carol"))
+    await party.alice.slash(
+        party.channel, "dungeon start", scenario="test", player2=party.bob, player3=carol
+    )
+    await party.bob.click(party.channel.last_message, label="Accept")
+    await carol.click(party.channel.last_message, label="Decline")
+    games = await party.bot.table.games_here(party.channel.id, ("lobby", "active", "abandoned"))
+    assert [g.status for g in games] == ["abandoned"]

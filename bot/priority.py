@@ -1,0 +1,55 @@
+"""Player-facing replies first: background work steps aside while an order is being acknowledged.
+
+asyncio runs ready callbacks in arrival order, so under load an order's acknowledgement (a dozen
+hops between the event loop and the SQLite thread, then the reply's request) queues behind every
+board post, progress edit and resolution that is in flight at the time. Those can wait a little;
+the player who just sent an order is looking at their DMs. Background work calls
+:meth:`Foreground.yield_to` before each step (each outbox message, each resolution), which waits
+while any acknowledgement is being served, never longer than ``max_wait`` so it cannot starve.
+
+Pure asyncio: no discord, no storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+from collections.abc import AsyncIterator
+
+# Set inside a served block: that task's own background steps (a resolution it starts before it
+# leaves the block) must not wait for itself.
+_serving: contextvars.ContextVar[bool] = contextvars.ContextVar("serving", default=False)
+
+
+class Foreground:
+    def __init__(self, max_wait: float = 0.25) -> None:
+        self.max_wait = max_wait
+        self._active = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @property
+    def busy(self) -> bool:
+        return self._active > 0
+
+    @contextlib.asynccontextmanager
+    async def serving(self) -> AsyncIterator[None]:
+        """Mark the block as an acknowledgement in progress."""
+        self._active += 1
+        self._idle.clear()
+        token = _serving.set(True)
+        try:
+            yield
+        finally:
+            _serving.reset(token)
+            self._active -= 1
+            if not self._active:
+                self._idle.set()
+
+    async def yield_to(self) -> None:
+        """Wait while acknowledgements are being served (at most ``max_wait``)."""
+        if not self._active or _serving.get():
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), self.max_wait)
