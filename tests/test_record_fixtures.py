@@ -1,0 +1,36 @@
+"""Records made before a change keep replaying the same: one real export of each ruleset (a
+seeded demo game) and the exact ``python -m bot replay --events`` output it gave when it was made.
+
+If a ruleset's rules change on purpose, the fixture is regenerated in the same commit and the
+commit says why; otherwise a difference here is a regression.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+
+RECORDS = Path(__file__).parent / "data" / "records"
+FIXTURES = sorted(p.stem for p in RECORDS.glob("*.json"))
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_replay_output_is_unchanged(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(RECORDS / f"{name}.json"), "--events"]) == 0
+    expected = (RECORDS / f"{name}.replay.jsonl").read_text("utf-8")
+    assert capsys.readouterr().out == expected
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_record_still_verifies(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(RECORDS / f"{name}.json")]) == 0
+    assert "FAILED" not in capsys.readouterr().out
+
+
+def test_every_ruleset_has_a_fixture() -> None:
+    rulesets = {json.loads((RECORDS / f"{n}.json").read_text("utf-8"))["ruleset"] for n in FIXTURES}
+    assert {"arena", "tactics", "dungeon"} <= rulesets
