@@ -1,10 +1,10 @@
 """``python -m bot`` runs the bot; ``demo``, ``replay`` and ``verify`` work offline.
 
 python -m bot                         run the bot (needs DISCORD_TOKEN; SQLite by default)
-python -m bot demo arena|tactics|dungeon [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
+python -m bot demo RULESET [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
 python -m bot replay FILE [--events]
 python -m bot verify FILE
-python -m bot monster-ai FILE [--rules gloomhaven|frosthaven|jotl] [--id N] [--check]
+python -m bot <command> …             a ruleset's own tools (``--help`` lists them)
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import logging
 import sys
 from pathlib import Path
 
+from bot import registry
 from bot.config import Config, ConfigError
 from bot.i18n import t
 from bot.record import RecordError, replay, verify
-from bot.ruleset import RULESETS
 
 
 def _run_bot() -> int:
@@ -106,17 +106,12 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if failed or not checks else 0
 
 
-def _monster_ai(args: argparse.Namespace) -> int:
-    from cogs.dungeon.cli import run
-
-    return run(args)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help="play a whole game between built-in AI players, offline")
-    demo.add_argument("ruleset", choices=RULESETS)
+    playable = [key for key, spec in registry.rulesets().items() if spec.demo_player]
+    demo.add_argument("ruleset", choices=playable)
     demo.add_argument(
         "--out", type=Path, default=Path("demo-out"), help="folder for boards and transcript"
     )
@@ -133,13 +128,16 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--events", action="store_true", help="also print every event, one per line")
     ver = sub.add_parser("verify", help="check a record's commitments, receipts and rolls")
     ver.add_argument("file", type=Path)
-    from cogs.dungeon.cli import add_arguments as monster_ai_arguments
-
-    monster_ai_arguments(sub.add_parser("monster-ai", help="solve dungeon monster-AI situations"))
+    commands = {"demo": _demo, "replay": _replay, "verify": _verify}
+    # Each ruleset may add tools of its own (the dungeon's monster-AI solver).
+    for spec in registry.rulesets().values():
+        for command in spec.cli:
+            module = command.module.load()
+            module.add_arguments(sub.add_parser(command.name, help=command.help))
+            commands[command.name] = module.run
     args = parser.parse_args(argv)
     if args.command is None:
         return _run_bot()
-    commands = {"demo": _demo, "replay": _replay, "verify": _verify, "monster-ai": _monster_ai}
     return commands[args.command](args)
 
 

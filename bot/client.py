@@ -11,17 +11,17 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
+from bot import registry
 from bot.config import Config
 from bot.i18n.translator import CatalogueTranslator
 from bot.outbox import BoardRenderer, OutboxSender
 from bot.storage import Repository, open_repository
 from bot.table import Table
 from bot.tree import RefereeTree
-from bot.views import DYNAMIC_ITEMS, SheetBuilder
+from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-DEFAULT_EXTENSIONS = ("cogs.game", "cogs.arena", "cogs.tactics", "cogs.dungeon", "cogs.league")
 MAINTENANCE_SECONDS = 10.0
 
 
@@ -74,7 +74,7 @@ class RefereeBot(commands.Bot):
         *,
         repo: Repository | None = None,
         clock: Callable[[], float] = time.time,
-        extensions: Sequence[str] = DEFAULT_EXTENSIONS,
+        extensions: Sequence[str] | None = None,
         sync_commands: bool = True,
         render_processes: int = 0,
         **options: Any,
@@ -102,14 +102,12 @@ class RefereeBot(commands.Bot):
         # ``python -m bot`` renders boards in a worker process (see BoardRenderer); in-process
         # tests and the demo render on a thread.
         self.outbox = OutboxSender(self, self.repo, BoardRenderer(render_processes))
-        # Order builders of rulesets whose orders are whole sheets, by ruleset key (their cogs
-        # register them; the DM's builder button finds them here).
-        self.sheet_builders: dict[str, SheetBuilder] = {}
         # Periodic work of cogs (a league's draft clock, say), run by the one maintenance loop
         # after the table's deadlines: each is an idempotent coroutine that catches up on what
         # fell due, so a restart or a missed tick loses nothing.
         self.maintenance_hooks: list[Callable[[], Awaitable[object]]] = []
-        self._extensions = tuple(extensions)
+        # The shared cogs and every ruleset's (bot.registry), unless a test names its own.
+        self._extensions = tuple(registry.extensions() if extensions is None else extensions)
         self._sync_commands = sync_commands
         self._started = False
 

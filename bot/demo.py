@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib
 import itertools
 import json
 import random
@@ -19,11 +18,10 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from bot import messages
+from bot import messages, registry
 from bot.i18n import t
-from bot.ruleset import load, load_presenter
+from bot.ruleset import DemoPlayer
 from bot.storage import OutboxRow, SqliteRepository
 from bot.table import Player, Table
 
@@ -83,12 +81,9 @@ class FileSink:
         board = payload.get("board")
         if board and row.game_id:
             game = await self.table.game(row.game_id)
-            rules = load(game.ruleset)
-            state = await self.table.state_at(row.game_id, board["version"])
-            assert state is not None
-            view = rules.view(rules.from_json(state), None)
+            present = registry.get(game.ruleset).presenter
             png = await asyncio.to_thread(
-                load_presenter(game.ruleset).render_board, view, payload["lang"], board["names"]
+                present.render_board, board["view"], payload["lang"], board["names"]
             )
             path = self.out / f"{row.game_id}-v{board['version']:03d}.png"
             path.write_bytes(png)
@@ -122,9 +117,10 @@ async def play(
     record: Path | None = None,
     db: Path | None = None,
 ) -> DemoResult:
-    rules = load(ruleset)
-    # The built-in players; a ruleset whose ``ai`` module is its own monster AI names them.
-    ai: Any = importlib.import_module(getattr(rules, "DEMO_AI", f"cogs.{ruleset}.ai"))
+    spec = registry.get(ruleset)
+    if spec.demo_player is None:
+        raise ValueError(f"the {ruleset} ruleset has no demo players")
+    ai: DemoPlayer = spec.demo_player.load()
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     clock_now = [1_800_000_000.0]  # a fixed fake clock keeps the transcript reproducible
@@ -139,28 +135,27 @@ async def play(
             table = Table(repo, clock=clock, default_language=lang, entropy=_entropy(seed))
             sink = FileSink(table, out, lang)
             names = DEMO_PLAYERS.get(lang, DEMO_PLAYERS["en"])
-            seats = getattr(rules, "DEMO_SEATS", rules.SEATS)  # a party ruleset: a party of two
+            seats = spec.seats.for_demo()
             players = [Player(1000 + i, names[i % len(names)]) for i in range(len(seats))]
             game = await table.challenge(
                 ruleset, guild_id=None, channel_id=1, players=players, turn_seconds=None
             )
-            game = await table.accept(game.id, players[1].user_id)
+            for player in players[1:] or players:  # everyone invited accepts (alone: oneself)
+                game = await table.accept(game.id, player.user_id)
             await sink.drain()
             for _ in range(MAX_TURNS):
                 game = await table.game(game.id)
                 if game.status != "active":
                     break
-                state = rules.from_json(game.state or {})
-                for seat in rules.awaiting(state):
+                state = spec.engine.from_json(game.state or {})
+                for seat in spec.engine.awaiting(state):
                     text = ai.choose(state, seat, rng)
                     await table.submit(game.id, game.user_of(seat), text, source="demo")
                 clock_now[0] += 60
                 await sink.drain()
             game = await table.game(game.id)
             transcript = out / f"transcript-{lang}.txt"
-            header = t(
-                lang, "demo.header", ruleset=load_presenter(ruleset).title(lang), game=game.id
-            )
+            header = t(lang, "demo.header", ruleset=spec.presenter.title(lang), game=game.id)
             transcript.write_text(header + "\n\n" + "\n".join(sink.lines), "utf-8")
             result = DemoResult(game.id, game.turn, game.outcome, sink.boards, transcript)
             if record is not None:

@@ -143,6 +143,10 @@ class NoDice:
         raise DiceError("dice.none_expected", sides=sides)
 
 
+# What an engine that asked for no secret stream is handed as ``secret``: a draw is a bug.
+NO_SECRET = NoDice()
+
+
 def shuffle(dice: Dice, items: MutableSequence[T]) -> None:
     """Fisher–Yates from the end, drawing ``roll(i + 1) - 1`` for i = m-1 … 1 (in place)."""
     for i in range(len(items) - 1, 0, -1):

@@ -2,7 +2,7 @@
 
 The table decides *what* to say; this module decides how it reads. Payloads are stored in the
 outbox and turned into discord.py objects by ``bot/outbox.py``; the board image is rendered there
-(off the event loop) from the state version the payload names.
+(off the event loop) from the view the payload carries.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import t
-from bot.ruleset import DRAW, Ruleset, load, load_presenter
 
 if TYPE_CHECKING:
+    from bot.match import Match
     from bot.storage.base import GameRow, OrderRow, StreamRow
 
 EMBED_COLOUR = 0xC8A24A
@@ -30,33 +30,25 @@ def player_line(game: GameRow) -> str:
     return " · ".join(f"**{s.seat}** <@{s.user_id}>" for s in game.seats)
 
 
-def outcome_text(game: GameRow, lang: str) -> str:
+def outcome_text(match: Match, lang: str) -> str:
+    """The result line of a game that has ended ("" while it goes on)."""
+    game = match.game
     if game.status == "abandoned":
         return t(lang, "game.outcome.abandoned")
-    if game.outcome == DRAW:
-        return t(lang, "game.outcome.draw")
-    # A co-operative ruleset has no winning seat; its presenter words the outcome itself.
-    worded = getattr(load_presenter(game.ruleset), "outcome_text", None)
-    if game.outcome and worded is not None:
-        return worded(game.outcome, game.end_reason, lang)
-    if game.outcome:
-        user = game.user_of(game.outcome)
-        key = "game.outcome.resigned" if game.end_reason == "resign" else "game.outcome.winner"
-        return t(lang, key, seat=game.outcome, user=f"<@{user}>")
-    return ""
+    outcome = match.outcome()
+    if not outcome.finished:
+        return ""
+    users = {s.seat: s.user_id for s in game.seats}
+    return match.presenter.outcome_text(outcome, lang, users, game.end_reason)
 
 
-def step_name(game: GameRow, view: Mapping[str, Any], lang: str) -> str:
+def step_name(match: Match, lang: str) -> str:
     """What this step of the game is called ("Turn 3", or a ruleset's own: "Deployment")."""
-    present = load_presenter(game.ruleset)
-    named = getattr(present, "step_name", None)  # optional: only rulesets with setup steps
-    return named(view, lang) if named else t(lang, "game.step.turn", turn=game.turn)
+    return match.presenter.step_name(match.view(None), lang, match.game.turn)
 
 
 def turn_message(
-    game: GameRow,
-    rules: Ruleset,
-    state: Any,
+    match: Match,
     *,
     lang: str,
     events: list[dict[str, Any]],
@@ -66,15 +58,15 @@ def turn_message(
     first: bool,
 ) -> dict[str, Any]:
     """The one channel message of a turn: what happened, the board, and the next prompt."""
-    present = load_presenter(game.ruleset)
-    view = rules.view(state, None)
+    game, present = match.game, match.presenter
+    view = match.view(None)
     names = game.names
     lines = present.event_lines(events, lang, names)
     if first:
         lines.insert(0, t(lang, "game.started", players=player_line(game)))
     finished = game.status in ("finished", "abandoned")
     if finished:
-        lines.append("**" + outcome_text(game, lang) + "**")
+        lines.append("**" + outcome_text(match, lang) + "**")
     fields: list[dict[str, Any]] = [
         {"name": name, "value": _clip(value, FIELD_LIMIT), "inline": True}
         for name, value in present.tallies(view, lang, names)
@@ -123,7 +115,7 @@ def turn_message(
             title_key,
             ruleset=present.title(lang),
             game=game.id,
-            step=step_name(game, view, lang),
+            step=step_name(match, lang),
         ),
         "description": _clip("\n".join(lines), DESCRIPTION_LIMIT) or None,
         "color": FINISHED_COLOUR if finished else EMBED_COLOUR,
@@ -131,31 +123,31 @@ def turn_message(
         "image": {"url": "attachment://board.png"},
         "footer": {"text": t(lang, "game.footer", game=game.id)},
     }
-    awaited = rules.awaiting(state) if game.status == "active" else []
+    awaited = match.awaiting() if game.status == "active" else []
     payload: dict[str, Any] = {
         "lang": lang,
         "content": player_line(game) if first else None,
         "mentions": [s.user_id for s in game.seats] if first else [],
         "embed": embed,
-        "board": {"version": game.version, "seat": None, "names": names},
+        # The render worker draws the view computed here: it needs no state, only the presenter.
+        "board": {"version": game.version, "seat": None, "names": names, "view": view},
         "progress": {"in": [], "awaited": awaited, "receipts": {}} if awaited else None,
     }
     # A step every player answers with the same public buttons (the dungeon's vote on a monster
     # tie) gets them under the channel post too; each click orders for the clicker's own seat.
-    public = getattr(present, "channel_choices", None)
-    if awaited and public is not None and public(view):
+    if awaited and present.channel_choices(view):
         payload["view"] = {
             "kind": "orders",
             "game": game.id,
             "turn": game.turn,
             "seat": None,
-            "groups": _groups(rules, state, awaited[0], lang),
+            "groups": _groups(match, awaited[0], lang),
             "builder": None,
         }
     return payload
 
 
-def _groups(rules: Ruleset, state: Any, seat: str, lang: str) -> list[dict[str, Any]]:
+def _groups(match: Match, seat: str, lang: str) -> list[dict[str, Any]]:
     """A seat's choice groups with their labels in ``lang`` (an order view's buttons)."""
     return [
         {
@@ -166,7 +158,7 @@ def _groups(rules: Ruleset, state: Any, seat: str, lang: str) -> list[dict[str, 
                 for c in g.choices
             ],
         }
-        for g in rules.choices(state, seat)
+        for g in match.engine.choices(match.state, seat)
     ]
 
 
@@ -193,29 +185,27 @@ def compose(
     return {"content": payload.get("content"), "embed": embed}
 
 
-def seat_dm(
-    game: GameRow, rules: Ruleset, state: Any, seat: str, *, lang: str, awaited: bool
-) -> dict[str, Any] | None:
+def seat_dm(match: Match, seat: str, *, lang: str, awaited: bool) -> dict[str, Any] | None:
     """The DM a seat gets each turn: its private information and, if it owes one, the order view."""
-    present = load_presenter(game.ruleset)
+    game, present = match.game, match.presenter
     guild = f"<#{game.channel_id}>" if game.channel_id else ""
     if game.status in ("finished", "abandoned"):
         return {
             "lang": lang,
             "content": t(
-                lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(game, lang)
+                lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(match, lang)
             ),
         }
     if not awaited:
         return None
-    view = rules.view(state, seat)
+    view = match.view(seat)
     lines = [
         t(
             lang,
             "dm.turn_header",
             ruleset=present.title(lang),
             game=game.id,
-            step=step_name(game, view, lang),
+            step=step_name(match, lang),
             seat=seat,
             channel=guild,
         ),
@@ -224,7 +214,7 @@ def seat_dm(
     if game.deadline_at is not None:
         lines.append(t(lang, "dm.deadline", deadline=f"<t:{int(game.deadline_at)}:R>"))
     lines.append(present.order_help(lang))
-    groups = _groups(rules, state, seat, lang)
+    groups = _groups(match, seat, lang)
     return {
         "lang": lang,
         "content": "\n".join(lines),
@@ -236,17 +226,14 @@ def seat_dm(
             "groups": groups,
             # A ruleset whose orders are too rich for one row of buttons (a whole action sheet)
             # offers a step-by-step builder behind one button; its cog registers the builder.
-            "builder": t(lang, "order.builder")
-            if getattr(present, "SHEET_BUILDER", False)
-            else None,
+            "builder": t(lang, "order.builder") if match.spec.sheet_builder else None,
         },
     }
 
 
-def reminder(game: GameRow, missing: list[str], *, lang: str) -> dict[str, Any]:
+def reminder(match: Match, missing: list[str], *, lang: str) -> dict[str, Any]:
+    game = match.game
     users = [game.user_of(s) for s in missing]
-    rules = load(game.ruleset)
-    view = rules.view(rules.from_json(game.state or {}), None)
     return {
         "lang": lang,
         "content": t(
@@ -254,7 +241,7 @@ def reminder(game: GameRow, missing: list[str], *, lang: str) -> dict[str, Any]:
             "game.reminder",
             users=" ".join(f"<@{u}>" for u in users),
             game=game.id,
-            step=step_name(game, view, lang),
+            step=step_name(match, lang),
             deadline=f"<t:{int(game.deadline_at or 0)}:R>",
         ),
         "mentions": users,

@@ -3,7 +3,8 @@
 Every message carries a stable nonce with ``enforce_nonce`` (discord.py sets it when a nonce is
 given), so if the process dies between Discord accepting a message and the row being marked sent,
 the retry after the restart returns the same message instead of posting a second one. Edits are
-naturally idempotent. Boards are rendered here, off the event loop, from the stored state version.
+naturally idempotent. Boards are rendered here, off the event loop, from the view the payload
+carries (computed once, when the table composed the message).
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import faults, messages
-from bot.ruleset import load, load_presenter
+from bot import faults, messages, registry
 from bot.storage import OutboxRow, Repository
 
 if TYPE_CHECKING:
@@ -35,13 +35,9 @@ CANNOT_DM = 50007
 RETRY_DELAYS = (2, 10, 30, 120, 600)
 
 
-def render_board(
-    ruleset: str, state_json: dict[str, Any], seat: str | None, lang: str, names: dict[str, str]
-) -> bytes:
-    """The board PNG of a stored state, as ``seat`` (None: the public view) sees it."""
-    rules = load(ruleset)
-    view = rules.view(rules.from_json(state_json), seat)
-    return load_presenter(ruleset).render_board(view, lang, names)
+def render_board(ruleset: str, view: dict[str, Any], lang: str, names: dict[str, str]) -> bytes:
+    """The board PNG of a view (the public one, or a seat's for its own DM)."""
+    return registry.get(ruleset).presenter.render_board(view, lang, names)
 
 
 def _render_process_init(parent: int) -> None:
@@ -87,14 +83,9 @@ class BoardRenderer:
         return self._pool
 
     async def render(
-        self,
-        ruleset: str,
-        state_json: dict[str, Any],
-        seat: str | None,
-        lang: str,
-        names: dict[str, str],
+        self, ruleset: str, view: dict[str, Any], lang: str, names: dict[str, str]
     ) -> bytes:
-        args = (ruleset, state_json, seat, lang, names)
+        args = (ruleset, view, lang, names)
         if not self.processes:
             return await asyncio.to_thread(render_board, *args)
         loop = asyncio.get_running_loop()
@@ -165,15 +156,20 @@ class OutboxSender:
             return None
         async with self.repo.read() as tx:  # one snapshot, beside the writer
             game = await tx.get_game(row.game_id)
-            state_json = await tx.get_state(row.game_id, spec["version"])
-        if game is None or state_json is None:
+            # A row queued by a version that did not carry the view yet: compute it.
+            state_json = (
+                None if "view" in spec else await tx.get_state(row.game_id, spec["version"])
+            )
+        if game is None:
             return None
+        view = spec.get("view")
+        if view is None:
+            if state_json is None:
+                return None
+            engine = registry.get(game.ruleset).engine
+            view = engine.view(engine.from_json(state_json), spec.get("seat"))
         png = await self.renderer.render(
-            game.ruleset,
-            state_json,
-            spec.get("seat"),
-            row.payload.get("lang", "en"),
-            dict(spec.get("names") or game.names),
+            game.ruleset, view, row.payload.get("lang", "en"), dict(spec.get("names") or game.names)
         )
         return discord.File(io.BytesIO(png), filename="board.png")
 

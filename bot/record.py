@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot import dice as dicelib
+from bot import registry
 from bot.i18n import t
-from bot.ruleset import DRAW, Event, Order, RuleError, Ruleset, load
+from bot.ruleset import DRAW, Engine, Event, Order, RuleError
 
 if TYPE_CHECKING:
     from bot.storage.base import GameRow, OrderRow, StreamRow
@@ -104,14 +105,14 @@ class Replay:
     orders: list[dict[str, str]] = field(default_factory=list)  # canonical text used per turn
 
     def result(self) -> dict[str, Any]:
-        rules = load(self.ruleset)
-        winner = rules.outcome(self.state)
+        engine = registry.get(self.ruleset).engine
+        outcome = engine.outcome(self.state)
         return {
             "ruleset": self.ruleset,
             "turns_resolved": self.turns_resolved,
-            "finished": winner is not None,
-            "winner": winner,
-            "summary": rules.summary(self.state),
+            "finished": outcome.finished,
+            "winner": outcome.winner,
+            "summary": engine.summary(self.state),
         }
 
 
@@ -163,11 +164,12 @@ def replay(record: Mapping[str, Any]) -> Replay:
     if record.get("format", FORMAT) != FORMAT:
         raise RecordError(f"unknown format {record.get('format')!r} (expected {FORMAT})")
     try:
-        rules: Ruleset = load(str(record.get("ruleset")))
+        spec = registry.get(str(record.get("ruleset")))
     except RuleError:
         raise RecordError(f"unknown ruleset {record.get('ruleset')!r}") from None
+    rules: Engine[Any, Any] = spec.engine
     game_id = str(record.get("game_id", "replay"))
-    seats = record.get("seats") or list(rules.SEATS)
+    seats = record.get("seats") or list(spec.seats.names)
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise RecordError("seats must be a list of seat names")
     options = record.get("options") or {}
@@ -177,20 +179,20 @@ def replay(record: Mapping[str, Any]) -> Replay:
     turns = record.get("turns") or []
     if not isinstance(turns, list):
         raise RecordError("turns must be a list")
-    out = Replay(rules.NAME, None, 0)
+    out = Replay(spec.key, None, 0)
 
     if not isinstance(setup, Mapping):
         raise RecordError("setup is a JSON object", turn=0)
     setup_dice = _scripted(setup, 0) or _dice_for(setup, game_id, 0, dicelib.PRE, None)
     try:
-        state = rules.new_game(game_id, seats, options, setup_dice)
+        state = rules.new_game(game_id, seats, options, setup_dice, dicelib.NO_SECRET)
     except (RuleError, dicelib.DiceError) as exc:
         raise RecordError(_reason(exc), turn=0) from None
 
     for index, block in enumerate(turns, start=1):
         if not isinstance(block, Mapping):
             raise RecordError("each turn is a JSON object", turn=index)
-        if rules.outcome(state) is not None:
+        if rules.outcome(state).finished:
             raise RecordError("the game was already over", turn=index)
         scripted = _scripted(block, index)
         inputs = block.get("inputs") or {}
@@ -205,7 +207,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
         try:
             turn = rules.turn(state) + 1
             pre = scripted or _dice_for(block, game_id, turn, dicelib.PRE, None)
-            state, started = rules.start_turn(state, pre)
+            state, started = rules.start_turn(state, pre, dicelib.NO_SECRET)
             out.events.extend((turn, e) for e in started)
             orders: dict[str, Order] = {}
             for seat in rules.awaiting(state):
@@ -221,7 +223,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
             resolve = scripted or _dice_for(
                 block, game_id, turn, dicelib.RESOLVE, _orders_digest(block, seats)
             )
-            state, events = rules.resolve(state, orders, resolve)
+            state, events = rules.resolve(state, orders, resolve, dicelib.NO_SECRET)
             out.events.extend((turn, e) for e in events)
         except (RuleError, dicelib.DiceError) as exc:
             raise RecordError(_reason(exc), turn=index, seat=seat) from None
@@ -264,8 +266,7 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
     # Replay first: it refuses anything that is not a record (a JSON list, an unknown ruleset…)
     # with a RecordError that names the problem, before any field is read here.
     replayed = replay(record)
-    rules = load(replayed.ruleset)
-    seats = list(record.get("seats") or rules.SEATS)
+    seats = list(record.get("seats") or registry.get(replayed.ruleset).seats.names)
 
     def unhex(value: Any) -> bytes | None:
         try:

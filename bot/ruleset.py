@@ -1,11 +1,16 @@
-"""The contract every ruleset's pure engine offers, and the types they share.
+"""The ruleset contract: one registered, typed value per game.
 
-A ruleset is a module (``cogs/<name>/rules.py``) with the functions of :class:`Ruleset`; the
-framework never knows a particular game. Engines are pure: no discord, no storage, no clock, no
-randomness except the :class:`bot.dice.Dice` they are handed.
+A ruleset is one folder, ``cogs/<name>/``, whose ``__init__.py`` exports ``RULESET``, a
+:class:`RulesetSpec`: the key, the pure engine (an :class:`Engine` over the ruleset's own state
+and order types), the presenter (a :class:`Presenter` subclass), the seats, and the optional parts
+(the cog's extension, a sheet builder, the demo players, command-line subcommands, stored view
+kinds, and the hooks of hidden-information games). :mod:`bot.registry` discovers the specs; the
+framework never names a game.
 
-Errors carry a message key (``"arena.reject.wall"``) and parameters; the i18n layer turns them into
-a sentence in the reader's language. Events likewise are data that the i18n layer renders.
+Engines are pure: no discord, no storage, no clock, no randomness except the :class:`bot.dice.Dice`
+they are handed. Errors carry a message key (``"arena.reject.wall"``) and parameters; the i18n
+layer turns them into a sentence in the reader's language. Events likewise are data that the
+presenter words.
 """
 
 from __future__ import annotations
@@ -13,12 +18,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from bot.dice import Dice
+from bot.i18n import t
 
 JSON = dict[str, Any]
-DRAW = "draw"
+DRAW = "draw"  # the legacy ``winner`` of a drawn game in records and replay output
 
 
 class RuleError(ValueError):
@@ -38,6 +45,10 @@ class StateError(RuleError):
     """A stored state or record the engine cannot load."""
 
 
+class UnknownRuleset(RuleError):
+    pass
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, as data: ``type`` picks the sentence, ``data`` fills it."""
@@ -47,11 +58,6 @@ class Event:
 
     def to_json(self) -> JSON:
         return {"type": self.type, **self.data}
-
-    @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> Event:
-        data = dict(obj)
-        return cls(data.pop("type"), data)
 
 
 @dataclass(frozen=True)
@@ -80,11 +86,111 @@ class Order(Protocol):
         ...
 
 
-class Ruleset(Protocol):
-    """What ``cogs/<name>/rules.py`` provides (module-level functions and constants)."""
+# --- outcomes ------------------------------------------------------------------------------------
 
-    NAME: str
-    SEATS: tuple[str, ...]
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game stands, as data (python-chess's ``Outcome(termination, winner)``).
+
+    ``finished`` is False while the game goes on. A finished game has ``winners`` (one seat, or
+    several), or is a ``draw``, or ends with a co-operative result (``coop``: the dungeon's
+    ``"party"`` or ``"monsters"``). ``reason`` is the termination (``"annihilation"``, ``"dp"``,
+    ``"resign"``…), ``grades`` per seat where a ruleset grades every player (Esper's A–D).
+    """
+
+    finished: bool = False
+    winners: tuple[str, ...] = ()
+    draw: bool = False
+    coop: str | None = None
+    reason: str | None = None
+    grades: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def ongoing(cls) -> Outcome:
+        return cls()
+
+    @classmethod
+    def win(cls, *seats: str, reason: str | None = None, **grades: str) -> Outcome:
+        return cls(True, tuple(seats), reason=reason, grades=dict(grades))
+
+    @classmethod
+    def drawn(cls, reason: str | None = None) -> Outcome:
+        return cls(True, draw=True, reason=reason)
+
+    @classmethod
+    def cooperative(cls, result: str, reason: str | None = None) -> Outcome:
+        return cls(True, coop=result, reason=reason)
+
+    @property
+    def winner(self) -> str | list[str] | None:
+        """The record's ``winner``: a seat, ``"draw"``, a co-op result, several seats as a list,
+        or None while the game goes on (``shared/spec/match-record.md``)."""
+        if not self.finished:
+            return None
+        if self.draw:
+            return DRAW
+        if self.coop is not None:
+            return self.coop
+        if len(self.winners) == 1:
+            return self.winners[0]
+        return list(self.winners) if self.winners else None
+
+    def to_json(self) -> JSON:
+        obj: JSON = {"finished": self.finished}
+        if self.winners:
+            obj["winners"] = list(self.winners)
+        if self.draw:
+            obj["draw"] = True
+        if self.coop is not None:
+            obj["coop"] = self.coop
+        if self.reason is not None:
+            obj["reason"] = self.reason
+        if self.grades:
+            obj["grades"] = dict(self.grades)
+        return obj
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any] | None) -> Outcome:
+        if not obj:
+            return cls()
+        return cls(
+            bool(obj.get("finished")),
+            tuple(obj.get("winners") or ()),
+            bool(obj.get("draw")),
+            obj.get("coop"),
+            obj.get("reason"),
+            dict(obj.get("grades") or {}),
+        )
+
+    @classmethod
+    def from_winner(cls, winner: str | None, seats: Sequence[str] = ()) -> Outcome:
+        """Read a stored legacy ``winner`` (a seat, ``"draw"`` or a co-op word)."""
+        if winner is None:
+            return cls()
+        if winner == DRAW:
+            return cls.drawn()
+        if winner in seats:
+            return cls.win(winner)
+        return cls.cooperative(winner)
+
+
+# --- the engine ----------------------------------------------------------------------------------
+
+StateT = TypeVar("StateT")
+OrderT = TypeVar("OrderT", bound=Order)
+
+
+class Engine(Protocol[StateT, OrderT]):
+    """What a ruleset's pure engine offers (``cogs/<name>/rules.py``: module-level functions).
+
+    ``StateT`` is the ruleset's state, ``OrderT`` its order type. ``dice`` is the step's
+    committed stream (``pre`` in :meth:`start_turn`, ``resolve`` in :meth:`resolve`); ``secret``
+    is the handle for the game's secret stream (hidden random facts, revealed only at the end,
+    ``shared/spec/dice-and-receipts.md``). No ruleset asks for one yet, so the table hands every
+    engine :data:`bot.dice.NO_SECRET`, on which a draw is an error rather than a silent leak.
+    """
+
     SCHEMA_VERSION: int
 
     def check_options(self, options: Mapping[str, Any]) -> None:
@@ -92,56 +198,188 @@ class Ruleset(Protocol):
         ...
 
     def new_game(
-        self, game_id: str, seats: Sequence[str], options: Mapping[str, Any], dice: Dice
-    ) -> Any: ...
-    def start_turn(self, state: Any, dice: Dice) -> tuple[Any, list[Event]]: ...
-    def awaiting(self, state: Any) -> list[str]: ...
-    def parse(self, state: Any, seat: str, text: str) -> Order: ...
-    def choices(self, state: Any, seat: str) -> list[ChoiceGroup]: ...
-    def default_order(self, state: Any, seat: str) -> Order: ...
+        self,
+        game_id: str,
+        seats: Sequence[str],
+        options: Mapping[str, Any],
+        dice: Dice,
+        secret: Dice,
+    ) -> StateT: ...
+    def start_turn(self, state: StateT, dice: Dice, secret: Dice) -> tuple[StateT, list[Event]]: ...
+    def awaiting(self, state: StateT) -> list[str]: ...
+    def parse(self, state: StateT, seat: str, text: str) -> OrderT: ...
+    def choices(self, state: StateT, seat: str) -> list[ChoiceGroup]: ...
+    def default_order(self, state: StateT, seat: str) -> OrderT: ...
     def resolve(
-        self, state: Any, orders: Mapping[str, Order], dice: Dice
-    ) -> tuple[Any, list[Event]]: ...
-    def resign(self, state: Any, seat: str) -> tuple[Any, list[Event]]: ...
-    def view(self, state: Any, seat: str | None) -> JSON: ...
-    def outcome(self, state: Any) -> str | None: ...
-    def summary(self, state: Any) -> JSON: ...
-    def turn(self, state: Any) -> int: ...
-    def to_json(self, state: Any) -> JSON: ...
-    def from_json(self, obj: Mapping[str, Any]) -> Any: ...
+        self, state: StateT, orders: Mapping[str, OrderT], dice: Dice, secret: Dice
+    ) -> tuple[StateT, list[Event]]: ...
+    def resign(self, state: StateT, seat: str) -> tuple[StateT, list[Event]]: ...
+    def view(self, state: StateT, seat: str | None) -> JSON: ...
+    def outcome(self, state: StateT) -> Outcome: ...
+    def summary(self, state: StateT) -> JSON: ...
+    def turn(self, state: StateT) -> int: ...
+    def to_json(self, state: StateT) -> JSON: ...
+    def from_json(self, obj: Mapping[str, Any]) -> StateT: ...
 
 
-# Rulesets the bot knows, by key. The framework loads them by name and knows nothing else of them.
-RULESETS: tuple[str, ...] = ("arena", "tactics", "dungeon")
+# --- the presenter -------------------------------------------------------------------------------
 
 
-class UnknownRuleset(RuleError):
-    pass
+class Presenter:
+    """How a ruleset reads and looks (pure: i18n and its renderer).
 
+    The defaults read the ruleset's catalogue by convention (``<key>.title``,
+    ``<key>.event.<type>``, ``<key>.dm.help``, ``<key>.challenge``, ``<key>.how_to_play``); a
+    ruleset overrides what it words differently, as d20's ``Stringifier`` subclasses do.
+    """
 
-def load(name: str) -> Ruleset:
-    """The pure engine of a ruleset by its key (``"arena"``)."""
-    if name not in RULESETS:
-        raise UnknownRuleset("ruleset.unknown", name=name)
-    module: Any = importlib.import_module(f"cogs.{name}.rules")
-    return module
+    def __init__(self, key: str) -> None:
+        self.key = key
 
+    # the game as a whole
+    def title(self, lang: str) -> str:
+        return t(lang, f"{self.key}.title")
 
-class Presenter(Protocol):
-    """What ``cogs/<name>/present.py`` provides: how a ruleset reads and looks (pure)."""
+    def how_to_play(self, lang: str) -> str:
+        return t(lang, f"{self.key}.how_to_play")
 
-    def title(self, lang: str) -> str: ...
-    def tallies(self, view: JSON, lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]: ...
+    def challenge_text(self, lang: str, **params: Any) -> str:
+        """The invitation posted with Accept/Decline."""
+        return t(lang, f"{self.key}.challenge", **params)
+
+    def accepted_text(self, lang: str, **params: Any) -> str:
+        """The line that replaces the invitation when the game starts."""
+        return t(lang, "challenge.accepted", **params)
+
+    def step_name(self, view: Mapping[str, Any], lang: str, turn: int) -> str:
+        """What this step is called ("Turn 3", or the ruleset's own: "Deployment")."""
+        return t(lang, "game.step.turn", turn=turn)
+
+    def outcome_text(
+        self, outcome: Outcome, lang: str, users: Mapping[str, int], end_reason: str | None
+    ) -> str:
+        """The result line. ``users``: each seat's Discord user id (for a mention)."""
+        if outcome.draw:
+            return t(lang, "game.outcome.draw")
+        if outcome.coop is not None:
+            return t(lang, f"{self.key}.outcome.{outcome.coop}")
+        if len(outcome.winners) == 1:
+            seat = outcome.winners[0]
+            key = "game.outcome.resigned" if end_reason == "resign" else "game.outcome.winner"
+            return t(lang, key, seat=seat, user=f"<@{users.get(seat, 0)}>")
+        if outcome.winners:
+            winners = " ".join(f"{s} (<@{users.get(s, 0)}>)" for s in outcome.winners)
+            return t(lang, "game.outcome.winners", winners=winners)
+        return t(lang, "game.outcome.nobody")
+
+    # the channel post
+    def tallies(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]
+    ) -> list[tuple[str, str]]:
+        return []
+
+    def event_key(self, event: Mapping[str, Any]) -> str | None:
+        """The catalogue key that words ``event``; None for bookkeeping the log leaves out."""
+        return f"{self.key}.event.{event['type']}"
+
+    def event_params(
+        self, event: Mapping[str, Any], lang: str, names: Mapping[str, str]
+    ) -> dict[str, Any]:
+        return {k: v for k, v in event.items() if k != "type"}
+
     def event_lines(
-        self, events: Sequence[JSON], lang: str, names: Mapping[str, str]
-    ) -> list[str]: ...
-    def private_lines(self, view: JSON, seat: str, lang: str) -> list[str]: ...
-    def order_help(self, lang: str) -> str: ...
-    def render_board(self, view: JSON, lang: str, names: Mapping[str, str]) -> bytes: ...
+        self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+    ) -> list[str]:
+        lines = []
+        for event in events:
+            key = self.event_key(event)
+            if key is not None:
+                lines.append("• " + t(lang, key, **self.event_params(event, lang, names)))
+        return lines
+
+    def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
+        raise NotImplementedError(f"{type(self).__name__} draws no board")
+
+    def channel_choices(self, view: Mapping[str, Any]) -> bool:
+        """Whether the awaited seats' buttons also go under the channel post (a step every
+        player answers with the same public choices, such as a vote)."""
+        return False
+
+    # the seat's DM
+    def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return []
+
+    def order_help(self, lang: str) -> str:
+        return t(lang, f"{self.key}.dm.help")
 
 
-def load_presenter(name: str) -> Presenter:
-    if name not in RULESETS:
-        raise UnknownRuleset("ruleset.unknown", name=name)
-    module: Any = importlib.import_module(f"cogs.{name}.present")
-    return module
+# --- the spec ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A lazily imported object, ``"package.module:attribute"`` (or a whole module).
+
+    Specs name the parts that import discord (a cog's builder) or are heavy (the demo players)
+    this way, so that reading the registry imports neither.
+    """
+
+    path: str
+
+    def load(self) -> Any:
+        module_name, _, attribute = self.path.partition(":")
+        module = importlib.import_module(module_name)
+        return getattr(module, attribute) if attribute else module
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Seat names in order, the player counts a game may start with, and the demo's seats."""
+
+    names: tuple[str, ...]
+    counts: tuple[int, ...] = ()
+    demo: tuple[str, ...] = ()
+
+    def allowed(self) -> tuple[int, ...]:
+        return self.counts or (len(self.names),)
+
+    def for_demo(self) -> tuple[str, ...]:
+        return self.demo or self.names
+
+
+class DemoPlayer(Protocol):
+    def choose(self, state: Any, seat: str, rng: Any) -> str:
+        """An order text for ``seat`` (the demo's built-in players, and the tests')."""
+        ...
+
+
+@dataclass(frozen=True)
+class CliCommand:
+    """A ``python -m bot <name>`` subcommand a ruleset adds: ``module`` offers
+    ``add_arguments(parser)`` and ``run(args) -> int``."""
+
+    name: str
+    help: str
+    module: Ref
+
+
+@dataclass(frozen=True)
+class RulesetSpec(Generic[StateT, OrderT]):
+    """One ruleset, whole: what the framework needs to run, show and test its games.
+
+    ``private_view_fields`` names the top-level fields of ``view(state, seat)`` that may differ
+    from the public view ``view(state, None)``: a seat's own dice or hand. The conformance test
+    holds every ruleset to it, so a field added to a view cannot leak a private fact unnoticed.
+    """
+
+    key: str
+    engine: Engine[StateT, OrderT]
+    presenter: Presenter
+    seats: SeatSpec
+    extension: str | None = None  # the discord.py extension with the ruleset's commands
+    sheet_builder: Ref | None = None  # an order builder behind one DM button (a whole sheet)
+    demo_player: Ref | None = None  # a DemoPlayer (module or object)
+    cli: tuple[CliCommand, ...] = ()
+    view_kinds: Mapping[str, Ref] = field(default_factory=dict)
+    locales: Path | None = None  # the ruleset's catalogues (default: its package's locales/)
+    private_view_fields: frozenset[str] = frozenset()

@@ -2,8 +2,10 @@
 
 The table owns the lifecycle of every game: seats, sealed orders, committed dice, resolution in one
 transaction, deadlines, and the outbox of messages to post. It speaks to the rules engines only
-through :mod:`bot.ruleset` and to Discord only through outbox rows (Discord-shaped JSON that
-``bot/outbox.py`` posts). Every public method is safe to call concurrently and after a restart.
+through the registered :class:`~bot.ruleset.RulesetSpec` (a :class:`~bot.match.Match` holds a
+game, its spec and its decoded state) and to Discord only through outbox rows (Discord-shaped
+JSON that ``bot/outbox.py`` posts). Every public method is safe to call concurrently and after
+a restart.
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import dice as dicelib
-from bot import faults, messages
+from bot import faults, messages, registry
 from bot.i18n import normalize_lang
+from bot.match import Match, StateCache
 from bot.priority import Foreground
 from bot.record import build_record
-from bot.ruleset import Event, Order, OrderRejected, RuleError, Ruleset, load
+from bot.ruleset import Event, Order, OrderRejected, RuleError
 from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository, SeatRow, StreamRow
 from bot.storage.base import Transaction
 
@@ -92,6 +95,7 @@ class Table:
         self._on_outbox = on_outbox or (lambda: None)
         # Acknowledgements go first: resolutions and the outbox step aside for them.
         self.foreground = Foreground()
+        self.states = StateCache()
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -114,6 +118,10 @@ class Table:
         if game is None:
             raise TableError("table.no_such_game", game=game_id)
         return game
+
+    async def _match(self, tx: Transaction, game_id: str) -> Match:
+        """The game, its ruleset and its decoded state (decoded once per version)."""
+        return self.states.match(await self._require(tx, game_id))
 
     async def remember_locale(self, user_id: int, locale: str | None) -> None:
         if not locale:
@@ -172,15 +180,14 @@ class Table:
         turn_seconds: int | None,
         created_by: int | None = None,
     ) -> GameRow:
-        rules = load(ruleset)
+        spec = registry.get(ruleset)
         if len({p.user_id for p in players}) != len(players):
             raise TableError("table.same_player")
-        # A ruleset may take a range of players (the dungeon's party of 1 to 4): SEAT_COUNTS.
-        counts = getattr(rules, "SEAT_COUNTS", (len(rules.SEATS),))
-        if len(players) not in counts:
-            raise TableError("table.wrong_player_count", needed=len(rules.SEATS))
+        # A ruleset may take a range of players (the dungeon's party of 1 to 4).
+        if len(players) not in spec.seats.allowed():
+            raise TableError("table.wrong_player_count", needed=len(spec.seats.names))
         # Refused now, not when the opponent accepts: a bad option must not leave a dead lobby.
-        rules.check_options(options or {})
+        spec.engine.check_options(options or {})
         now = self.clock()
         creator = players[0].user_id if created_by is None else created_by
         for player in players:
@@ -200,7 +207,7 @@ class Table:
             options=dict(options or {}),
             seats=[
                 SeatRow(seat, p.user_id, p.name, i, accepted=p.user_id == creator)
-                for i, (seat, p) in enumerate(zip(rules.SEATS, players, strict=False))
+                for i, (seat, p) in enumerate(zip(spec.seats.names, players, strict=False))
             ],
             turn_seconds=turn_seconds,
             created_by=creator,
@@ -281,14 +288,16 @@ class Table:
 
     async def _begin(self, tx: Transaction, game: GameRow) -> None:
         """Set a lobby game up, open its first turn and queue the first prompts."""
-        rules = load(game.ruleset)
+        match = self.states.match(game)
         setup = await self._pre_stream(tx, game.id, 0)
-        state = rules.new_game(game.id, game.seat_order, game.options, setup)
+        match.advance(
+            match.engine.new_game(game.id, game.seat_order, game.options, setup, dicelib.NO_SECRET)
+        )
         await self._record_drawn(tx, game.id, 0, dicelib.PRE, setup.rolls, reveal=True)
-        state, events = await self._start_turn(tx, game, rules, state)
+        events = await self._start_turn(tx, match)
         game.status = "active"
-        await self._store(tx, game, rules, state, events)
-        await self._enqueue_turn(tx, game, rules, state, result_events=[], first=True)
+        await self._store(tx, match, events)
+        await self._enqueue_turn(tx, match, result_events=[], first=True)
 
     # --- dice streams -------------------------------------------------------------------------
 
@@ -335,40 +344,38 @@ class Table:
                 row.orders_digest = orders_digest or row.orders_digest
                 await tx.update_stream(row)
 
-    async def _start_turn(
-        self, tx: Transaction, game: GameRow, rules: Ruleset, state: Any
-    ) -> tuple[Any, list[Event]]:
-        turn = rules.turn(state) + 1
+    async def _start_turn(self, tx: Transaction, match: Match) -> list[Event]:
+        """Open the next step: commit its streams, draw its ``pre`` dice, start its clock."""
+        game = match.game
+        turn = match.engine.turn(match.state) + 1
         pre = await self._pre_stream(tx, game.id, turn)
         # The resolve stream is committed now too, so its commitment is public before any order.
         await self._commit_stream(tx, game.id, turn, dicelib.RESOLVE)
-        state, events = rules.start_turn(state, pre)
+        state, events = match.engine.start_turn(match.state, pre, dicelib.NO_SECRET)
+        match.advance(state)
         await self._record_drawn(tx, game.id, turn, dicelib.PRE, pre.rolls, reveal=False)
         game.deadline_at = self.clock() + game.turn_seconds if game.turn_seconds else None
         game.reminders_sent = 0
-        return state, events
+        return events
 
-    async def _store(
-        self,
-        tx: Transaction,
-        game: GameRow,
-        rules: Ruleset,
-        state: Any,
-        events: list[Event],
-    ) -> None:
+    async def _store(self, tx: Transaction, match: Match, events: list[Event]) -> None:
         """Store the next version of the state (compare-and-set on the version read)."""
+        game = match.game
         expect = game.version
         game.version += 1
-        game.turn = rules.turn(state)
-        game.state = rules.to_json(state)
+        game.turn = match.engine.turn(match.state)
+        game.state = match.engine.to_json(match.state)
         game.updated_at = self.clock()
-        result = rules.outcome(state)
-        if result is not None and game.status in ACTIVE_STATUSES:
-            game.status, game.outcome = "finished", result
+        outcome = match.outcome()
+        if outcome.finished and game.status in ACTIVE_STATUSES:
+            winner = outcome.winner
+            game.status = "finished"
+            game.outcome = winner if isinstance(winner, str) else None
             game.end_reason = game.end_reason or "rules"
             game.deadline_at = None
         await tx.update_game(game, expect_version=expect)
         await tx.put_state(game.id, game.version, game.turn, game.state)
+        self.states.remember(game, match.state)
         if events:
             await tx.add_events(game.id, game.turn, [e.to_json() for e in events])
 
@@ -378,13 +385,7 @@ class Table:
         """Running games where this user owes (or may still replace) an order."""
         async with self.repo.read() as tx:
             games = await tx.games_for_user(user_id, ("active", "paused"))
-        found = []
-        for game in games:
-            seat = game.seat_of(user_id)
-            rules = load(game.ruleset)
-            if game.state and seat in rules.awaiting(rules.from_json(game.state)):
-                found.append(game)
-        return found
+        return [g for g in games if g.seat_of(user_id) in self.states.match(g).awaiting()]
 
     async def submit(
         self, game_id: str, user_id: int, text: str, *, source: str = "dm", resolve: bool = True
@@ -398,36 +399,19 @@ class Table:
         if len(text) > MAX_ORDER_CHARS:
             raise OrderRejected("order.too_long", limit=MAX_ORDER_CHARS)
         async with self.repo.transaction() as tx:
-            game = await self._require(tx, game_id)
+            match = await self._match(tx, game_id)
+            game = match.game
             seat = game.seat_of(user_id)
             if seat is None:
                 raise TableError("table.not_your_game", game=game_id)
             if game.status not in ("active", "paused"):
                 raise TableError("table.not_running", game=game_id)
-            rules = load(game.ruleset)
-            state = rules.from_json(game.state or {})
-            if seat not in rules.awaiting(state):
+            awaited = match.awaiting()
+            if seat not in awaited:
                 raise TableError("table.not_awaiting_you", game=game_id)
-            order = rules.parse(state, seat, text)
-            canonical = order.canonical()
-            salt_key = f"salt:{game.id}:{game.turn}:{seat}:{canonical}"
-            salt = self._draw(dicelib.SALT_BYTES, salt_key)
-            row = await tx.put_order(
-                OrderRow(
-                    game.id,
-                    game.turn,
-                    seat,
-                    canonical,
-                    salt.hex(),
-                    dicelib.receipt(salt, canonical),
-                    user_id,
-                    False,
-                    1,
-                    self.clock(),
-                )
-            )
+            canonical = match.engine.parse(match.state, seat, text).canonical()
+            row = await tx.put_order(self._sealed(game, seat, canonical, user_id=user_id))
             orders = await tx.orders_for_turn(game.id, game.turn)
-            awaited = rules.awaiting(state)
             submitted = sum(1 for s in awaited if s in orders)
             await self._enqueue_progress(tx, game, orders, awaited)
             faults.point("order-storing")
@@ -445,6 +429,23 @@ class Table:
             len(awaited),
             resolved,
             complete,
+        )
+
+    def _sealed(self, game: GameRow, seat: str, canonical: str, *, user_id: int | None) -> OrderRow:
+        """The seat's order for the current step, sealed with a fresh salt (``user_id`` None: a
+        default filled in when the deadline passed)."""
+        salt = self._draw(dicelib.SALT_BYTES, f"salt:{game.id}:{game.turn}:{seat}:{canonical}")
+        return OrderRow(
+            game.id,
+            game.turn,
+            seat,
+            canonical,
+            salt.hex(),
+            dicelib.receipt(salt, canonical),
+            user_id=user_id,
+            defaulted=user_id is None,
+            revisions=1,
+            submitted_at=self.clock(),
         )
 
     async def _enqueue_progress(
@@ -495,54 +496,32 @@ class Table:
             game = await tx.get_game(game_id)
             if game is None or game.status != "active" or game.state is None:
                 return False
-            rules = load(game.ruleset)
-            state = rules.from_json(game.state)
-            awaited = rules.awaiting(state)
+            match = self.states.match(game)
+            awaited = match.awaiting()
             orders = await tx.orders_for_turn(game.id, game.turn)
             missing = [s for s in awaited if s not in orders]
             if not awaited or (missing and not fill_defaults):
                 return False
             for seat in missing:
-                default = rules.default_order(state, seat).canonical()
-                salt_key = f"salt:{game.id}:{game.turn}:{seat}:{default}"
-                salt = self._draw(dicelib.SALT_BYTES, salt_key)
-                orders[seat] = await tx.put_order(
-                    OrderRow(
-                        game.id,
-                        game.turn,
-                        seat,
-                        default,
-                        salt.hex(),
-                        dicelib.receipt(salt, default),
-                        None,
-                        True,
-                        1,
-                        self.clock(),
-                    )
-                )
-            await self._resolve(tx, game, rules, state, orders)
+                default = match.engine.default_order(match.state, seat).canonical()
+                orders[seat] = await tx.put_order(self._sealed(game, seat, default, user_id=None))
+            await self._resolve(tx, match, orders)
             faults.point("resolve-computing")
         faults.point("resolve-committed")
         self._on_outbox()
         return True
 
-    async def _resolve(
-        self,
-        tx: Transaction,
-        game: GameRow,
-        rules: Ruleset,
-        state: Any,
-        orders: Mapping[str, OrderRow],
-    ) -> None:
+    async def _resolve(self, tx: Transaction, match: Match, orders: Mapping[str, OrderRow]) -> None:
+        game, engine, state = match.game, match.engine, match.state
         turn = game.turn
         parsed: dict[str, Order] = {}
         for seat, row in orders.items():
             try:
-                parsed[seat] = rules.parse(state, seat, row.text)
+                parsed[seat] = engine.parse(state, seat, row.text)
             except OrderRejected:
                 # The state has not changed since the order was accepted, so this cannot happen
                 # unless a ruleset changed between versions; the default keeps the game going.
-                parsed[seat] = rules.default_order(state, seat)
+                parsed[seat] = engine.default_order(state, seat)
         digest = dicelib.orders_digest(orders[s].receipt for s in game.seat_order if s in orders)
         streams = {s.phase: s for s in await tx.streams(game.id, turn)}
         resolve_row = streams[dicelib.RESOLVE]
@@ -551,7 +530,8 @@ class Table:
             dicelib.stream_label(game.id, turn, dicelib.RESOLVE),
             digest,
         )
-        state, events = rules.resolve(state, parsed, stream)
+        state, events = engine.resolve(state, parsed, stream, dicelib.NO_SECRET)
+        match.advance(state)
         await self._record_drawn(
             tx, game.id, turn, dicelib.RESOLVE, stream.rolls, reveal=True, orders_digest=digest
         )
@@ -560,23 +540,22 @@ class Table:
         )
         await tx.add_events(game.id, turn, [e.to_json() for e in events])
         next_events: list[Event] = []
-        if rules.outcome(state) is None:
-            state, next_events = await self._start_turn(tx, game, rules, state)
-        await self._store(tx, game, rules, state, next_events)
-        await self._enqueue_turn(tx, game, rules, state, result_events=events, resolved_turn=turn)
+        if not match.outcome().finished:
+            next_events = await self._start_turn(tx, match)
+        await self._store(tx, match, next_events)
+        await self._enqueue_turn(tx, match, result_events=events, resolved_turn=turn)
 
     async def _enqueue_turn(
         self,
         tx: Transaction,
-        game: GameRow,
-        rules: Ruleset,
-        state: Any,
+        match: Match,
         *,
         result_events: list[Event],
         resolved_turn: int | None = None,
         first: bool = False,
     ) -> None:
         """One channel message (result + next prompt) and one DM per awaited seat."""
+        game = match.game
         lang = await self._lang(tx, game.guild_id)
         now = self.clock()
         revealed = []
@@ -591,9 +570,7 @@ class Table:
             else []
         )
         payload = messages.turn_message(
-            game,
-            rules,
-            state,
+            match,
             lang=lang,
             events=[e.to_json() for e in result_events],
             revealed_streams=revealed,
@@ -612,11 +589,11 @@ class Table:
         if game.status == "active":
             game.prompt_outbox_id = channel_outbox
             await tx.update_game(game)
-        awaited = rules.awaiting(state) if game.status == "active" else []
+        awaited = match.awaiting() if game.status == "active" else []
         for seat in game.seat_order:
             user_id = game.user_of(seat)
             user_lang = await self._user_lang(tx, user_id, game.guild_id)
-            dm = messages.seat_dm(game, rules, state, seat, lang=user_lang, awaited=seat in awaited)
+            dm = messages.seat_dm(match, seat, lang=user_lang, awaited=seat in awaited)
             if dm is None:
                 continue
             await tx.enqueue(
@@ -658,10 +635,9 @@ class Table:
             game = await tx.get_game(game_id)
             if game is None or game.version != version or game.reminders_sent != step:
                 return False
-            rules = load(game.ruleset)
-            state = rules.from_json(game.state or {})
+            match = self.states.match(game)
             orders = await tx.orders_for_turn(game.id, game.turn)
-            missing = [s for s in rules.awaiting(state) if s not in orders]
+            missing = [s for s in match.awaiting() if s not in orders]
             # Skip reminders that are no longer due (a later one may already be due).
             game.reminders_sent = last + 1
             await tx.update_game(game, expect_version=version)
@@ -671,7 +647,7 @@ class Table:
                     game_id=game.id,
                     kind="channel",
                     target_id=game.channel_id,
-                    payload=messages.reminder(game, missing, lang=lang),
+                    payload=messages.reminder(match, missing, lang=lang),
                     nonce=outbox_nonce(game.id, game.turn, "remind", last),
                     now=self.clock(),
                 )
@@ -705,19 +681,20 @@ class Table:
 
     async def resign(self, game_id: str, user_id: int) -> GameRow:
         async with self.repo.transaction() as tx:
-            game = await self._require(tx, game_id)
+            match = await self._match(tx, game_id)
+            game = match.game
             seat = game.seat_of(user_id)
             if seat is None:
                 raise TableError("table.not_your_game", game=game_id)
             if game.status not in ACTIVE_STATUSES:
                 raise TableError("table.not_running", game=game_id)
-            rules = load(game.ruleset)
-            state, events = rules.resign(rules.from_json(game.state or {}), seat)
+            state, events = match.engine.resign(match.state, seat)
+            match.advance(state)
             game.end_reason = "resign"
             if game.status == "paused":
                 game.status = "active"
-            await self._store(tx, game, rules, state, events)
-            await self._enqueue_turn(tx, game, rules, state, result_events=events)
+            await self._store(tx, match, events)
+            await self._enqueue_turn(tx, match, result_events=events)
         self._on_outbox()
         return game
 

@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 
 from bot import replies
-from bot.i18n import normalize_lang, t
+from bot.checks import reader_lang
+from bot.i18n import t
 from bot.ruleset import RuleError
 
 log = logging.getLogger(__name__)
@@ -20,7 +21,7 @@ class RefereeTree(app_commands.CommandTree):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         original = getattr(error, "original", error)
         # A refusal on purpose (not your game, bad order…) is an answer, not an error: the user
         # gets the reason and nothing is logged.

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import replies
-from bot.i18n import has, normalize_lang, t
-from bot.ruleset import ChoiceGroup, RuleError, load
+from bot import registry, replies
+from bot.checks import reader_lang
+from bot.i18n import t
+from bot.ruleset import ChoiceGroup, RuleError
 from bot.table import Player, SubmitResult
 
 if TYPE_CHECKING:
@@ -55,16 +56,29 @@ def build_view(spec: dict[str, Any]) -> discord.ui.View:
             view.add_item(item)
     if spec.get("kind") == "orders" and spec.get("builder"):
         view.add_item(BuilderButton.make(spec["game"], spec["turn"], spec["builder"]))
-    make_items = VIEW_KINDS.get(str(spec.get("kind")))
+    make_items = view_kind(str(spec.get("kind")))
     if make_items is not None:
         for item in make_items(spec):
             view.add_item(item)
     return view
 
 
-# Other kinds of stored components, by the ``kind`` of their payload: cogs register how their
-# persistent items are made from the spec (a league's draft and ante menus, say).
-VIEW_KINDS: dict[str, Callable[[dict[str, Any]], list[discord.ui.Item[Any]]]] = {}
+ViewItems = Callable[[dict[str, Any]], list[discord.ui.Item[Any]]]
+
+# Other kinds of stored components, by the ``kind`` of their payload: the shared cogs register how
+# their persistent items are made from the spec (a league's draft and ante menus, say); a ruleset
+# names its own in its spec's ``view_kinds``.
+VIEW_KINDS: dict[str, ViewItems] = {}
+
+
+def view_kind(kind: str) -> ViewItems | None:
+    if kind in VIEW_KINDS:
+        return VIEW_KINDS[kind]
+    for spec in registry.rulesets().values():
+        if kind in spec.view_kinds:
+            made: ViewItems = spec.view_kinds[kind].load()
+            return made
+    return None
 
 
 def _localized_groups(groups: list[ChoiceGroup], lang: str) -> list[dict[str, Any]]:
@@ -115,14 +129,14 @@ class OrderButton(
         self, interaction: discord.Interaction[Any], bot: RefereeBot
     ) -> SubmitResult | None:
         """The next choice group's buttons, or the sealed order's acknowledgement (its result)."""
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         try:
             game, seat = await bot.table.seat_for_click(
                 self.game_id, interaction.user.id, self.turn
             )
-            rules = load(game.ruleset)
-            groups = rules.choices(rules.from_json(game.state or {}), seat)
+            match = bot.table.states.match(game)
+            groups = match.engine.choices(match.state, seat)
             if len(self.tokens) < len(groups):
                 view = discord.ui.View(timeout=None)
                 spec = _localized_groups(groups, lang)[len(self.tokens)]
@@ -182,7 +196,7 @@ class ChallengeButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: RefereeBot = interaction.client
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         channel_lang = await bot.table.language(interaction.guild_id)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         try:
@@ -204,12 +218,9 @@ class ChallengeButton(
                     )
                     return
                 # A ruleset may word the start its own way (a dungeon has no dice in the DMs).
-                key = f"{game.ruleset}.challenge.accepted"
-                text = t(
-                    channel_lang,
-                    key if has(key) else "challenge.accepted",
-                    game=game.id,
-                    user=interaction.user.mention,
+                present = registry.get(game.ruleset).presenter
+                text = present.accepted_text(
+                    channel_lang, game=game.id, user=interaction.user.mention
                 )
             else:
                 game = await bot.table.decline(self.game_id, interaction.user.id)
@@ -229,13 +240,12 @@ async def post_challenge(
     *,
     options: dict[str, Any] | None,
     turn_seconds: int | None,
-    text_key: str,
     text_params: Callable[[str], dict[str, Any]] = lambda lang: {},
 ) -> None:
     """A ``/<ruleset> challenge``: open the lobby and post the invitation with Accept/Decline.
 
-    ``text_key`` is the ruleset's invitation sentence; ``text_params(lang)`` fills the parts of
-    it that depend on the channel's language (a map's name, say).
+    The invitation is the presenter's ``challenge_text``; ``text_params(lang)`` fills the parts
+    of it that depend on the channel's language (a map's name, say).
     """
     bot: RefereeBot = interaction.client
     await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
@@ -256,9 +266,8 @@ async def post_challenge(
     view = discord.ui.View(timeout=None)
     view.add_item(ChallengeButton.make(game.id, "accept", lang))
     view.add_item(ChallengeButton.make(game.id, "decline", lang))
-    text = t(
+    text = registry.get(ruleset).presenter.challenge_text(
         lang,
-        text_key,
         challenger=interaction.user.mention,
         opponent=opponent.mention,
         game=game.id,
@@ -277,7 +286,7 @@ class BuilderButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"pbp:b:(?P<game>[^:]+):(?P<turn>\d+)",
 ):
-    """Opens the ruleset's own order builder (registered in ``bot.sheet_builders`` by its cog)."""
+    """Opens the ruleset's own order builder (its spec's ``sheet_builder``)."""
 
     def __init__(self, item: discord.ui.Button[Any], game_id: str, turn: int) -> None:
         super().__init__(item)
@@ -306,15 +315,16 @@ class BuilderButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: RefereeBot = interaction.client
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         try:
             game, seat = await bot.table.seat_for_click(
                 self.game_id, interaction.user.id, self.turn
             )
-            builder = bot.sheet_builders.get(game.ruleset)
-            if builder is None:
+            ref = registry.get(game.ruleset).sheet_builder
+            if ref is None:
                 raise RuleError("order.no_builder")
+            builder: SheetBuilder = ref.load()
         except RuleError as exc:
             await replies.refuse(interaction, exc, lang)
             return

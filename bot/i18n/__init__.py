@@ -24,6 +24,14 @@ _SOURCES = [
 ]
 
 
+def add_source(folder: Path) -> None:
+    """Merge the catalogues of ``folder`` too (a ruleset found outside ``cogs/``)."""
+    folder = Path(folder).resolve()
+    if folder not in _SOURCES:
+        _SOURCES.append(folder)
+        catalogue.cache_clear()
+
+
 def normalize_lang(locale: str | None) -> str:
     """Map a Discord locale (``ja``, ``en-US``, ``en-GB``…) to a catalogue language."""
     if not locale:

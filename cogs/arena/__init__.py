@@ -8,8 +8,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.ruleset import Ref, RulesetSpec, SeatSpec
+from cogs.arena import rules
+from cogs.arena.present import PRESENTER
+
 
 async def setup(bot: Any) -> None:
     from cogs.arena.cog import ArenaCog
 
     await bot.add_cog(ArenaCog(bot))
+
+
+RULESET = RulesetSpec(
+    key="arena",
+    engine=rules,
+    presenter=PRESENTER,
+    seats=SeatSpec(rules.SEATS),
+    extension=__name__,
+    demo_player=Ref("cogs.arena.ai"),
+    private_view_fields=frozenset({"dice"}),  # each seat sees its own three dice
+)

@@ -10,9 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import normalize_lang, t
+from bot.checks import reader_lang
 from bot.i18n.translator import localized_params, ls
 from bot.views import post_challenge
+from cogs.arena import RULESET
 from cogs.arena import rules as arena_rules
 
 if TYPE_CHECKING:
@@ -58,7 +59,6 @@ class ArenaCog(commands.Cog):
             opponent,
             options={"obstacles": arena_rules.parse_obstacles(obstacles)} if obstacles else None,
             turn_seconds=round(hours * 3600) or None,
-            text_key="arena.challenge",
         )
 
     @arena.command(
@@ -66,5 +66,5 @@ class ArenaCog(commands.Cog):
         description=ls("How to play and how to write orders", "cmd.arena.rules.desc"),
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        lang = normalize_lang(str(interaction.locale))
-        await interaction.response.send_message(t(lang, "arena.how_to_play"), ephemeral=True)
+        lang = reader_lang(interaction)
+        await interaction.response.send_message(RULESET.presenter.how_to_play(lang), ephemeral=True)

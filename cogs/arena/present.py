@@ -6,19 +6,16 @@ Pure (i18n and the renderer only). Hexes read as ``q,r`` like the labels on the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from bot.i18n import t
+from bot.ruleset import Presenter
 from cogs.arena import board
 from cogs.arena.rules import START_STAMINA
 
 FACINGS = ("N", "NE", "SE", "S", "SW", "NW")
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-
-
-def title(lang: str) -> str:
-    return t(lang, "arena.title")
 
 
 def _param(value: Any, lang: str) -> Any:
@@ -31,63 +28,61 @@ def _param(value: Any, lang: str) -> Any:
     return value
 
 
-def event_lines(
-    events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
-) -> list[str]:
-    lines = []
-    for event in events:
-        kind = event["type"]
-        if kind == "turn_started":
-            continue  # the turn header says it
+class ArenaPresenter(Presenter):
+    def event_key(self, event: Mapping[str, Any]) -> str | None:
+        if event["type"] == "turn_started":
+            return None  # the turn header says it
+        return f"arena.event.{event['type']}"
+
+    def event_params(
+        self, event: Mapping[str, Any], lang: str, names: Mapping[str, str]
+    ) -> dict[str, Any]:
         params = {k: _param(v, lang) for k, v in event.items() if k != "type"}
         # ``move_key="arena.move.front_right"`` shows ``move`` in the reader's language.
         for name, key in event.items():
             if name.endswith("_key") and isinstance(key, str):
                 params[name.removesuffix("_key")] = t(lang, key)
-        lines.append("• " + t(lang, f"arena.event.{kind}", **params))
-    return lines
+        return params
+
+    def tallies(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]
+    ) -> list[tuple[str, str]]:
+        fields = []
+        for seat in ("A", "B"):
+            f = view["fighters"][seat]
+            marks = []
+            if f["may_charge"]:
+                marks.append(t(lang, "arena.tally.may_charge"))
+            if f["no_retreat"]:
+                marks.append(t(lang, "arena.tally.no_retreat"))
+            value = t(
+                lang,
+                "arena.tally.fighter",
+                stamina=max(f["stamina"], 0),
+                max=START_STAMINA,
+                facing=t(lang, f"arena.facing.{f['facing']}"),
+                hex=_param(f["hex"], lang),
+            )
+            if marks:
+                value += "\n" + " · ".join(marks)
+            fields.append((f"{seat} · {names.get(seat, seat)}", value))
+        return fields
+
+    def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        dice = view.get("dice", {}).get(seat)
+        lines = []
+        if dice:
+            faces = " ".join(f"{DIE_FACES[d - 1]} **{d}**" for d in dice)
+            lines.append(t(lang, "arena.dm.dice", dice=faces))
+        me = view["fighters"][seat]
+        if me["may_charge"]:
+            lines.append(t(lang, "arena.dm.may_charge"))
+        if me["no_retreat"]:
+            lines.append(t(lang, "arena.dm.no_retreat"))
+        return lines
+
+    def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
+        return board.render(view, lang, dict(names))
 
 
-def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
-    fields = []
-    for seat in ("A", "B"):
-        f = view["fighters"][seat]
-        marks = []
-        if f["may_charge"]:
-            marks.append(t(lang, "arena.tally.may_charge"))
-        if f["no_retreat"]:
-            marks.append(t(lang, "arena.tally.no_retreat"))
-        value = t(
-            lang,
-            "arena.tally.fighter",
-            stamina=max(f["stamina"], 0),
-            max=START_STAMINA,
-            facing=t(lang, f"arena.facing.{f['facing']}"),
-            hex=_param(f["hex"], lang),
-        )
-        if marks:
-            value += "\n" + " · ".join(marks)
-        fields.append((f"{seat} · {names.get(seat, seat)}", value))
-    return fields
-
-
-def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
-    dice = view.get("dice", {}).get(seat)
-    lines = []
-    if dice:
-        faces = " ".join(f"{DIE_FACES[d - 1]} **{d}**" for d in dice)
-        lines.append(t(lang, "arena.dm.dice", dice=faces))
-    me = view["fighters"][seat]
-    if me["may_charge"]:
-        lines.append(t(lang, "arena.dm.may_charge"))
-    if me["no_retreat"]:
-        lines.append(t(lang, "arena.dm.no_retreat"))
-    return lines
-
-
-def order_help(lang: str) -> str:
-    return t(lang, "arena.dm.help")
-
-
-def render_board(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
-    return board.render(view, lang, dict(names))
+PRESENTER = ArenaPresenter("arena")

@@ -22,8 +22,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.dice import Dice
-from bot.ruleset import DRAW, Choice, ChoiceGroup, Event, OrderRejected, RuleError, StateError
+from bot.dice import NO_SECRET, Dice
+from bot.ruleset import (
+    DRAW,
+    Choice,
+    ChoiceGroup,
+    Event,
+    OrderRejected,
+    Outcome,
+    RuleError,
+    StateError,
+)
 
 NAME = "arena"
 SEATS: tuple[str, ...] = ("A", "B")
@@ -332,7 +341,11 @@ def parse_obstacles(text: str) -> list[list[int]]:
 
 
 def new_game(
-    game_id: str, seats: Sequence[str], options: Mapping[str, Any], dice: Dice
+    game_id: str,
+    seats: Sequence[str],
+    options: Mapping[str, Any],
+    dice: Dice,
+    secret: Dice = NO_SECRET,
 ) -> ArenaState:
     """Both figures at their doors, facing each other; turn 0, no dice yet (setup draws none)."""
     if tuple(seats) != SEATS:
@@ -341,7 +354,9 @@ def new_game(
     return ArenaState(str(game_id), 0, fighters, {}, _obstacles_from_options(options or {}))
 
 
-def start_turn(state: ArenaState, dice: Dice) -> tuple[ArenaState, list[Event]]:
+def start_turn(
+    state: ArenaState, dice: Dice, secret: Dice = NO_SECRET
+) -> tuple[ArenaState, list[Event]]:
     """Open the next turn: draw A's dice 1, 2, 3 then B's dice 1, 2, 3."""
     if state.finished:
         raise TurnError("arena.error.finished")
@@ -364,8 +379,12 @@ def turn(state: ArenaState) -> int:
     return state.turn
 
 
-def outcome(state: ArenaState) -> str | None:
-    return state.winner
+def outcome(state: ArenaState) -> Outcome:
+    if state.winner is None:
+        return Outcome.ongoing()
+    if state.winner == DRAW:
+        return Outcome.drawn("stamina")
+    return Outcome.win(state.winner, reason="resign" if state.resigned else "stamina")
 
 
 def default_order(state: ArenaState, seat: str) -> Order:
@@ -914,7 +933,7 @@ def _prepare_orders(state: ArenaState, orders: Mapping[str, Any]) -> dict[str, O
 
 
 def resolve(
-    state: ArenaState, orders: Mapping[str, Order], dice: Dice
+    state: ArenaState, orders: Mapping[str, Order], dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[ArenaState, list[Event]]:
     """Resolve the open turn with both orders (digest steps 1-8). Draws no dice."""
     if state.finished:

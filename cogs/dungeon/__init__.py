@@ -12,8 +12,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.ruleset import CliCommand, Ref, RulesetSpec, SeatSpec
+from cogs.dungeon import rules
+from cogs.dungeon.present import PRESENTER
+
 
 async def setup(bot: Any) -> None:
     from cogs.dungeon.cog import DungeonCog
 
     await bot.add_cog(DungeonCog(bot))
+
+
+RULESET = RulesetSpec(
+    key="dungeon",
+    engine=rules,
+    presenter=PRESENTER,
+    # A party of 1 to 4; the demo plays a party of two.
+    seats=SeatSpec(rules.SEATS, counts=(1, 2, 3, 4), demo=("A", "B")),
+    extension=__name__,
+    # The built-in party (``ai`` is the monsters' own AI).
+    demo_player=Ref("cogs.dungeon.players"),
+    cli=(CliCommand("monster-ai", "solve dungeon monster-AI situations", Ref("cogs.dungeon.cli")),),
+    private_view_fields=frozenset({"you"}),  # the seat's own hand and reach
+)

@@ -12,12 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import normalize_lang, t
+from bot.checks import reader_lang
+from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
 from bot.ruleset import RuleError
 from bot.table import Player
 from bot.views import ChallengeButton
-from cogs.dungeon import content, present, rules
+from cogs.dungeon import RULESET, content, present, rules
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -28,7 +29,7 @@ DEFAULT_TURN_MINUTES = 30
 async def scenario_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    lang = normalize_lang(str(interaction.locale))
+    lang = reader_lang(interaction)
     found = []
     for sid in content.scenario_ids():
         shown = t(lang, f"dungeon.scenario.{sid}")
@@ -131,15 +132,15 @@ class DungeonCog(commands.Cog):
         description=ls("How a round runs and how to write orders", "cmd.dungeon.rules.desc"),
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        lang = normalize_lang(str(interaction.locale))
-        await interaction.response.send_message(t(lang, "dungeon.how_to_play"), ephemeral=True)
+        lang = reader_lang(interaction)
+        await interaction.response.send_message(RULESET.presenter.how_to_play(lang), ephemeral=True)
 
     @dungeon.command(
         name=ls("scenarios", "cmd.dungeon.scenarios"),
         description=ls("The scenarios you can start", "cmd.dungeon.scenarios.desc"),
     )
     async def scenarios(self, interaction: discord.Interaction[Any]) -> None:
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         lines = []
         for sid in content.scenario_ids():
             scen = content.scenario(sid)
@@ -161,7 +162,7 @@ class DungeonCog(commands.Cog):
         description=ls("The characters and their cards", "cmd.dungeon.classes.desc"),
     )
     async def classes(self, interaction: discord.Interaction[Any]) -> None:
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         embed = discord.Embed(title=t(lang, "dungeon.classes.title"), colour=0x8E5C2E)
         for seat, cls in zip("ABCD", content.classes().values(), strict=False):
             cards = "\n".join(present.card_text(c.to_json(), lang) for c in cls.cards)

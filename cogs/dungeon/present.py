@@ -3,7 +3,7 @@
 Pure (i18n and the renderer only). Figures are named in the reader's language: a character by its
 seat and player (``A · Aurora``), a monster by its type and standee number (``Guard 3`` /
 ``衛兵3``). A co-operative game has no winning seat, so the outcome reads from this module
-(:func:`outcome_text`), not from the framework's "seat X wins".
+(:meth:`DungeonPresenter.outcome_text`), not from the framework's "seat X wins".
 """
 
 from __future__ import annotations
@@ -12,26 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.i18n import has, t
+from bot.ruleset import Outcome, Presenter
 from cogs.dungeon import board
 
 SEATS = ("A", "B", "C", "D")
-
-
-def title(lang: str) -> str:
-    return t(lang, "dungeon.title")
-
-
-def step_name(view: Mapping[str, Any], lang: str) -> str:
-    phase = view.get("phase")
-    current = view.get("current")
-    what = t(lang, f"dungeon.step.{phase}", seat=current or "")
-    return t(lang, "dungeon.step.round", round=view.get("round", 1), what=what)
-
-
-def outcome_text(outcome: str, end_reason: str | None, lang: str) -> str:
-    if end_reason == "resign":
-        return t(lang, "dungeon.outcome.resigned")
-    return t(lang, f"dungeon.outcome.{outcome}")
 
 
 def figure_name(fid: Any, lang: str, names: Mapping[str, str]) -> str:
@@ -82,7 +66,7 @@ def card_text(card: Mapping[str, Any], lang: str) -> str:
     )
 
 
-def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+def _tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
     fields = []
     for hero in view.get("heroes") or []:
         seat = hero["seat"]
@@ -134,13 +118,23 @@ def _param(key: str, value: Any, lang: str, names: Mapping[str, str]) -> Any:
     return value
 
 
-def event_lines(
+def _event_kind(event: Mapping[str, Any]) -> str:
+    """The sentence an event reads as (some read differently when a field is empty)."""
+    kind = str(event["type"])
+    if kind == "joined_round" and not event.get("next"):
+        return "joined_round_later"
+    if kind == "killed" and event.get("by") is None:
+        return "killed_by_nothing"
+    return kind
+
+
+def _event_lines(
     events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
 ) -> list[str]:
     lines: list[str] = []
     sep = "、" if lang == "ja" else ", "
     for event in events:
-        kind = str(event["type"])
+        kind = _event_kind(event)
         params = {k: _param(k, v, lang, names) for k, v in event.items() if k != "type"}
         if kind == "picks":
             cards = sep.join(
@@ -159,13 +153,11 @@ def event_lines(
                 sep.join(f"{figure_name(m, lang, names)} ({h})" for m, h in event["monsters"])
                 or "—"
             )
-        elif kind == "joined_round":
+        elif kind in ("joined_round", "joined_round_later"):
             params["monsters"] = sep.join(
                 f"{figure_name(m, lang, names)} ({i})" for m, i in event.get("monsters") or []
             )
             params["next"] = sep.join(figure_name(m, lang, names) for m in event.get("next") or [])
-            if not event.get("next"):
-                kind = "joined_round_later"
         elif kind == "monster_tie":
             params["options"] = sep.join(
                 f"{i}. {option_text(o, lang)}"
@@ -180,8 +172,6 @@ def event_lines(
             reason = str(event.get("reason", ""))
             given = dict(event.get("reason_params") or {})
             params["reason"] = t(lang, reason, **given) if has(reason) else reason
-        elif kind == "killed" and event.get("by") is None:
-            kind = "killed_by_nothing"
         key = f"dungeon.event.{kind}"
         if has(key):
             lines.append("• " + t(lang, key, **params))
@@ -197,7 +187,7 @@ def option_text(option: Mapping[str, Any], lang: str) -> str:
     return t(lang, "dungeon.option_text.move", hex=option["move_to"])
 
 
-def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     me = view.get("you") or {}
     phase = view.get("phase")
     lines: list[str] = []
@@ -234,14 +224,46 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     return lines
 
 
-def order_help(lang: str) -> str:
-    return t(lang, "dungeon.dm.help")
+class DungeonPresenter(Presenter):
+    def accepted_text(self, lang: str, **params: Any) -> str:
+        return t(lang, "dungeon.challenge.accepted", **params)  # no dice in a dungeon's DMs
+
+    def step_name(self, view: Mapping[str, Any], lang: str, turn: int) -> str:
+        phase = view.get("phase")
+        current = view.get("current")
+        what = t(lang, f"dungeon.step.{phase}", seat=current or "")
+        return t(lang, "dungeon.step.round", round=view.get("round", 1), what=what)
+
+    def outcome_text(
+        self, outcome: Outcome, lang: str, users: Mapping[str, int], end_reason: str | None
+    ) -> str:
+        # A co-operative game has no winning seat: the party wins or falls together.
+        if end_reason == "resign":
+            return t(lang, "dungeon.outcome.resigned")
+        return t(lang, f"dungeon.outcome.{outcome.coop}")
+
+    def tallies(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]
+    ) -> list[tuple[str, str]]:
+        return _tallies(view, lang, names)
+
+    def event_key(self, event: Mapping[str, Any]) -> str | None:
+        return f"dungeon.event.{_event_kind(event)}"
+
+    def event_lines(
+        self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+    ) -> list[str]:
+        return _event_lines(events, lang, names)
+
+    def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return _private_lines(view, seat, lang)
+
+    def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
+        return board.render(view, lang, dict(names))
+
+    def channel_choices(self, view: Mapping[str, Any]) -> bool:
+        """A monster tie is the party's vote: its buttons go under the channel post as well."""
+        return view.get("phase") == "tie"
 
 
-def render_board(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
-    return board.render(view, lang, dict(names))
-
-
-def channel_choices(view: Mapping[str, Any]) -> bool:
-    """A monster tie is the party's vote: its buttons go under the channel post as well."""
-    return view.get("phase") == "tie"
+PRESENTER = DungeonPresenter("dungeon")

@@ -27,9 +27,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.dice import Dice, shuffle
+from bot.dice import NO_SECRET, Dice, shuffle
 from bot.i18n import LANGS, t
 from bot.ruleset import Choice, ChoiceGroup, Event, OrderRejected, RuleError, StateError
+from bot.ruleset import Outcome as GameOutcome
 from cogs.dungeon import content
 from cogs.dungeon.ai import RULES, Character, DungeonMap, MonsterAction, Outcome, Situation, solve
 from cogs.dungeon.content import Card, Scenario, label, parse_label
@@ -38,9 +39,6 @@ from cogs.dungeon.movement import Ground, Mover, Path, follow, forced, paths
 
 NAME = "dungeon"
 SEATS = ("A", "B", "C", "D")
-SEAT_COUNTS = (1, 2, 3, 4)  # a party of 1 to 4 players
-DEMO_SEATS = ("A", "B")
-DEMO_AI = "cogs.dungeon.players"
 SCHEMA_VERSION = 1
 DEFAULT_SCENARIO = "crypt"
 DEFAULT_CLASSES = ("brute", "scout", "mender", "rogue")
@@ -485,7 +483,11 @@ def parse_party(text: str, players: int) -> dict[str, str]:
 
 
 def new_game(
-    game_id: str, seats: Sequence[str], options: Mapping[str, Any], dice: Dice
+    game_id: str,
+    seats: Sequence[str],
+    options: Mapping[str, Any],
+    dice: Dice,
+    secret: Dice = NO_SECRET,
 ) -> DungeonState:
     seats = list(seats)
     if not 1 <= len(seats) <= len(SEATS) or seats != list(SEATS[: len(seats)]):
@@ -538,7 +540,9 @@ def _set_up_room(state: DungeonState, room_id: str, opener: Hex, dice: Dice) -> 
 # --- the table's hooks ---------------------------------------------------------------------------
 
 
-def start_turn(state: DungeonState, dice: Dice) -> tuple[DungeonState, list[Event]]:
+def start_turn(
+    state: DungeonState, dice: Dice, secret: Dice = NO_SECRET
+) -> tuple[DungeonState, list[Event]]:
     new = copy.deepcopy(state)
     new.step_no += 1
     return new, []
@@ -557,8 +561,10 @@ def awaiting(state: DungeonState) -> list[str]:
     return [h.seat for h in state.heroes_in_play()]
 
 
-def outcome(state: DungeonState) -> str | None:
-    return state.outcome
+def outcome(state: DungeonState) -> GameOutcome:
+    if state.outcome is None:
+        return GameOutcome.ongoing()
+    return GameOutcome.cooperative(state.outcome)
 
 
 def choices(state: DungeonState, seat: str) -> list[ChoiceGroup]:
@@ -599,7 +605,7 @@ def default_order(state: DungeonState, seat: str) -> Order:
 
 
 def resolve(
-    state: DungeonState, orders: Mapping[str, Order], dice: Dice
+    state: DungeonState, orders: Mapping[str, Order], dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[DungeonState, list[Event]]:
     new = copy.deepcopy(state)
     new.resolved = new.step_no

@@ -15,10 +15,11 @@ from discord.ext import commands
 
 from bot import dice as dicelib
 from bot import replies, rollexpr
+from bot.checks import is_moderator, reader_lang
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
 from bot.record import RecordError, verify
-from bot.ruleset import RuleError, load, load_presenter
+from bot.ruleset import RuleError
 from bot.storage import ACTIVE_STATUSES, GameRow
 from bot.table import TableError
 
@@ -29,10 +30,6 @@ MAX_RECORD_BYTES = 2_000_000
 log = logging.getLogger(__name__)
 
 
-def _lang(interaction: discord.Interaction[Any]) -> str:
-    return normalize_lang(str(interaction.locale))
-
-
 async def _reply(message: discord.Message, text: str) -> None:
     """Answer a DM. The order (if any) is already stored, so a failed answer loses nothing:
     the player can see it with ``/game orders``, and the channel's progress goes via the outbox."""
@@ -40,11 +37,6 @@ async def _reply(message: discord.Message, text: str) -> None:
         await message.reply(text, mention_author=False)
     except discord.HTTPException as exc:
         log.warning("could not answer DM %s of user %s: %s", message.id, message.author.id, exc)
-
-
-def is_moderator(interaction: discord.Interaction[Any]) -> bool:
-    perms = interaction.permissions
-    return bool(perms.manage_guild or perms.administrator)
 
 
 class GameCog(commands.Cog):
@@ -132,11 +124,11 @@ class GameCog(commands.Cog):
     @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
     @localized_params
     async def status(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         row = await self._pick(interaction, game, player=False)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rules = load(row.ruleset)
-        present = load_presenter(row.ruleset)
+        match = self.table.states.match(row)
+        present = match.presenter
         embed = discord.Embed(
             title=t(lang, "status.title", ruleset=present.title(lang), game=row.id, turn=row.turn),
             description=t(lang, f"status.{row.status}"),
@@ -144,14 +136,13 @@ class GameCog(commands.Cog):
         for seat in row.seats:
             embed.add_field(name=seat.seat, value=f"<@{seat.user_id}>", inline=True)
         files: list[discord.File] = []
-        if row.state is not None:
-            state = rules.from_json(row.state)
-            view = rules.view(state, None)
+        if match.state is not None:
+            view = match.view(None)
             for name, value in present.tallies(view, lang, row.names):
                 embed.add_field(name=name, value=value, inline=True)
             if row.status in ("active", "paused"):
                 orders = await self.table.current_orders(row.id)
-                awaited = rules.awaiting(state)
+                awaited = match.awaiting()
                 marks = [("✅ " if s in orders else "⌛ ") + s for s in awaited]
                 embed.add_field(
                     name=t(
@@ -181,7 +172,7 @@ class GameCog(commands.Cog):
         ),
     )
     async def orders(self, interaction: discord.Interaction[Any]) -> None:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         lines = []
         for row, seat, order in await self.table.orders_of(interaction.user.id):
             if order is None:
@@ -214,7 +205,7 @@ class GameCog(commands.Cog):
     async def resign(
         self, interaction: discord.Interaction[Any], confirm: bool, game: str | None = None
     ) -> None:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         row = await self._pick(interaction, game, player=True)
         if not confirm:
             raise TableError("resign.not_confirmed")
@@ -228,7 +219,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
     @localized_params
     async def export(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         row = await self._pick(interaction, game, player=False)
         record = await self.table.export(row.id)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode()
@@ -247,7 +238,7 @@ class GameCog(commands.Cog):
     async def pause(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.pause((await self._moderated(interaction, game)).id)
         await interaction.response.send_message(
-            t(_lang(interaction), "mod.paused", game=row.id), ephemeral=True
+            t(reader_lang(interaction), "mod.paused", game=row.id), ephemeral=True
         )
 
     @game.command(
@@ -259,7 +250,7 @@ class GameCog(commands.Cog):
     async def resume(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.resume((await self._moderated(interaction, game)).id)
         await interaction.response.send_message(
-            t(_lang(interaction), "mod.resumed", game=row.id), ephemeral=True
+            t(reader_lang(interaction), "mod.resumed", game=row.id), ephemeral=True
         )
 
     @game.command(
@@ -281,7 +272,7 @@ class GameCog(commands.Cog):
             (await self._moderated(interaction, game)).id, round(hours * 3600)
         )
         await interaction.response.send_message(
-            t(_lang(interaction), "mod.extended", game=row.id), ephemeral=True
+            t(reader_lang(interaction), "mod.extended", game=row.id), ephemeral=True
         )
 
     @game.command(
@@ -293,7 +284,7 @@ class GameCog(commands.Cog):
     async def abandon(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.abandon((await self._moderated(interaction, game)).id)
         await interaction.response.send_message(
-            t(_lang(interaction), "mod.abandoned", game=row.id), ephemeral=True
+            t(reader_lang(interaction), "mod.abandoned", game=row.id), ephemeral=True
         )
 
     for _command in (status, resign, export, pause, resume, extend, abandon):
@@ -314,7 +305,7 @@ class GameCog(commands.Cog):
     async def order(
         self, interaction: discord.Interaction[Any], text: str, game: str | None = None
     ) -> None:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         async with self.table.foreground.serving():
             row = await self._pick(interaction, game, player=True)
             result = await self.table.submit(
@@ -367,7 +358,7 @@ class GameCog(commands.Cog):
     )
     @localized_params
     async def roll(self, interaction: discord.Interaction[Any], expression: str) -> None:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         try:
             rollexpr.parse(expression)  # refused before a committed seed is spent on it
         except rollexpr.RollError as exc:
@@ -432,7 +423,7 @@ class GameCog(commands.Cog):
         count: app_commands.Range[int, 1, 100] = 6,
         orders_digest: str | None = None,
     ) -> None:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         label = label.strip()
         if label.rsplit(":", 1)[-1] == dicelib.RESOLVE and not orders_digest:
             # A resolve stream's key binds the turn's sealed orders: without them no roll is known.
@@ -469,7 +460,7 @@ class GameCog(commands.Cog):
     async def verify_record(
         self, interaction: discord.Interaction[Any], record: discord.Attachment
     ) -> None:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         if record.size > MAX_RECORD_BYTES:
             await interaction.response.send_message(
                 "⚠️ " + t(lang, "verify.too_big"), ephemeral=True

@@ -19,7 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import replies
-from bot.i18n import normalize_lang, t
+from bot.checks import is_moderator, reader_lang
+from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
 from bot.ruleset import RuleError
 from bot.table import Player
@@ -40,17 +41,9 @@ LEAGUE_OPTION = ls("Which league (default: this channel's)", "cmd.opt.league")
 COLOUR = 0x7A5CC4
 
 
-def _lang(interaction: discord.Interaction[Any]) -> str:
-    return normalize_lang(str(interaction.locale))
-
-
 def is_league_moderator(interaction: discord.Interaction[Any], league: League) -> bool:
     """Manage Server, or the league's moderator role."""
-    perms = interaction.permissions
-    if perms.manage_guild or perms.administrator:
-        return True
-    roles = getattr(interaction.user, "roles", ())
-    return league.moderator_role is not None and any(r.id == league.moderator_role for r in roles)
+    return is_moderator(interaction, roles=[league.moderator_role])
 
 
 class LeaguePick(
@@ -89,7 +82,7 @@ class LeaguePick(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: RefereeBot = interaction.client
         service: LeagueService = bot.leagues
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         unit = interaction.data.get("values", [""])[0]  # type: ignore[union-attr]
         try:
@@ -145,7 +138,7 @@ class LeagueCog(commands.Cog):
         """Before the tree answers a refusal: units named as the reader knows them."""
         original = getattr(error, "original", error)
         if isinstance(original, RuleError):
-            with_unit_names(original, _lang(interaction))
+            with_unit_names(original, reader_lang(interaction))
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         await self.bot.table.remember_locale(interaction.user.id, str(interaction.locale))
@@ -194,7 +187,7 @@ class LeagueCog(commands.Cog):
 
     async def _say(self, interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
         await interaction.response.send_message(
-            t(_lang(interaction), key, **params), ephemeral=True
+            t(reader_lang(interaction), key, **params), ephemeral=True
         )
 
     # --- creating and joining ---------------------------------------------------------------
@@ -235,8 +228,7 @@ class LeagueCog(commands.Cog):
         rounds: app_commands.Range[int, 1, 9] = 9,
         ruleset: str = "tactics",
     ) -> None:
-        perms = interaction.permissions
-        if not (perms.manage_guild or perms.administrator):
+        if not is_moderator(interaction):
             raise LeagueError("league.moderators_only")
         assert interaction.guild_id is not None and interaction.channel_id is not None
         options = Options(
@@ -272,7 +264,7 @@ class LeagueCog(commands.Cog):
     @localized_params
     async def info(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._find(interaction, league)
-        embed = info_embed(found, _lang(interaction))
+        embed = info_embed(found, reader_lang(interaction))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @league.command(
@@ -328,8 +320,7 @@ class LeagueCog(commands.Cog):
     async def modrole(
         self, interaction: discord.Interaction[Any], role: discord.Role, league: str | None = None
     ) -> None:
-        perms = interaction.permissions
-        if not (perms.manage_guild or perms.administrator):  # the role cannot appoint itself
+        if not is_moderator(interaction):  # the league's role cannot appoint itself
             raise LeagueError("league.manage_server_only")
         found = await self._find(interaction, league)
         await self.service.set_moderator_role(found.id, role.id)
@@ -353,7 +344,7 @@ class LeagueCog(commands.Cog):
     async def pick_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         choices = []
         for found in await self.service.of_player(interaction.user.id):
             if found.draft is None or found.draft.over:
@@ -384,7 +375,7 @@ class LeagueCog(commands.Cog):
             raise LeagueError("league.draft.not_started")
         number = found.draft.number  # the pick due now: a pick made meanwhile is refused
         updated = await self.service.draft_pick(found.id, interaction.user.id, unit.strip(), number)
-        name = for_ruleset(updated.ruleset).unit_name(unit.strip(), _lang(interaction))
+        name = for_ruleset(updated.ruleset).unit_name(unit.strip(), reader_lang(interaction))
         await self._say(interaction, "league.draft.you_picked", unit=name, league=updated.name)
 
     @league.command(
@@ -580,7 +571,7 @@ class LeagueCog(commands.Cog):
         updated = await self.service.declare_ante(
             found.id, match.strip(), interaction.user.id, unit.strip()
         )
-        name = for_ruleset(updated.ruleset).unit_name(unit.strip(), _lang(interaction))
+        name = for_ruleset(updated.ruleset).unit_name(unit.strip(), reader_lang(interaction))
         await self._say(interaction, "league.ante.you_declared", unit=name, match=match)
 
     @league.command(
@@ -595,7 +586,7 @@ class LeagueCog(commands.Cog):
     @localized_params
     async def antes(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._moderated(interaction, league)
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         rules = for_ruleset(found.ruleset)
         embed = discord.Embed(title=t(lang, "league.antes.title", league=found.name), colour=COLOUR)
         for a in open_antes(found.antes)[:25]:
@@ -728,7 +719,7 @@ class LeagueCog(commands.Cog):
         self, interaction: discord.Interaction[Any], league: str | None = None
     ) -> None:
         found = await self._find(interaction, league)
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         rows = found.standings()
         embed = discord.Embed(
             title=t(lang, "league.standings.title", league=found.name, season=found.season),
@@ -787,7 +778,7 @@ class LeagueCog(commands.Cog):
         league: str | None = None,
     ) -> None:
         found = await self._find(interaction, league)
-        lang = _lang(interaction)
+        lang = reader_lang(interaction)
         who = player or interaction.user
         if str(who.id) not in found.players:
             raise LeagueError("league.not_a_player_named", player=who.display_name)

@@ -8,8 +8,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.ruleset import Ref, RulesetSpec, SeatSpec
+from cogs.tactics import rules
+from cogs.tactics.present import PRESENTER
+
 
 async def setup(bot: Any) -> None:
     from cogs.tactics.cog import TacticsCog
 
     await bot.add_cog(TacticsCog(bot))
+
+
+RULESET = RulesetSpec(
+    key="tactics",
+    engine=rules,
+    presenter=PRESENTER,
+    seats=SeatSpec(rules.SEATS),
+    extension=__name__,
+    # A sheet is too rich for one row of buttons: the DM's 📝 opens a step-by-step builder.
+    sheet_builder=Ref("cogs.tactics.builder:open_builder"),
+    demo_player=Ref("cogs.tactics.ai"),
+)

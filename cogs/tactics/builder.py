@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import replies
-from bot.i18n import normalize_lang, t
-from bot.ruleset import RuleError, load
-from cogs.tactics import master, units
-from cogs.tactics.present import unit_label
+from bot.checks import reader_lang
+from bot.i18n import t
+from bot.ruleset import RuleError
+from cogs.tactics import master, rules, units
+from cogs.tactics.present import PRESENTER, unit_label
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -164,21 +165,15 @@ class _Context:
         self.game = game
         self.seat = seat
         self.lang = lang
-        self.rules: Any = load("tactics")
+        self.rules = rules
         self.state = self.rules.from_json(game.state or {})
         self.view = self.rules.view(self.state, seat)
         self.step = str(self.view["step"])
         self.units = {str(u["id"]): u for u in self.view["units"]}
 
     def header(self) -> str:
-        from cogs.tactics.present import step_name
-
-        return t(
-            self.lang,
-            "tactics.builder.header",
-            game=self.game.id,
-            step=step_name(self.view, self.lang),
-        )
+        step = PRESENTER.step_name(self.view, self.lang, self.game.turn)
+        return t(self.lang, "tactics.builder.header", game=self.game.id, step=step)
 
     def check(self, lines: Sequence[str]) -> None:
         """Raise the engine's own rejection if the draft would not be accepted."""
@@ -356,7 +351,7 @@ def _actions_view(ctx: _Context, uid: str, origin: str, dest: str) -> discord.ui
 
 async def open_builder(interaction: discord.Interaction[Any], game: GameRow, seat: str) -> None:
     """The prompt's 📝 button: a fresh builder for this seat's current step."""
-    ctx = _Context(game, seat, normalize_lang(str(interaction.locale)))
+    ctx = _Context(game, seat, reader_lang(interaction))
     await interaction.response.send_message(
         _message(ctx, []), view=_main_view(ctx, []), ephemeral=True
     )
@@ -371,7 +366,7 @@ async def _handle(
     values: Sequence[str],
 ) -> None:
     bot: RefereeBot = interaction.client
-    lang = normalize_lang(str(interaction.locale))
+    lang = reader_lang(interaction)
     try:
         game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
     except RuleError as exc:

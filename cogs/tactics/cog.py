@@ -11,10 +11,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import normalize_lang, t
+from bot.checks import reader_lang
+from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
 from bot.views import post_challenge
-from cogs.tactics import builder, maps, master, units
+from cogs.tactics import RULESET, builder, maps, master, units
 from cogs.tactics.effects import EFFECTS
 from cogs.tactics.units import TARGETS
 
@@ -51,7 +52,7 @@ MASTER_CHOICES = {
 async def map_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    lang = normalize_lang(str(interaction.locale))
+    lang = reader_lang(interaction)
     found = []
     for name in maps.names():
         shown = maps.load(name).title(lang)
@@ -70,11 +71,9 @@ class TacticsCog(commands.Cog):
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
-        bot.sheet_builders["tactics"] = builder.open_builder
         bot.add_dynamic_items(*builder.DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.sheet_builders.pop("tactics", None)
         self.bot.remove_dynamic_items(*builder.DYNAMIC_ITEMS)
 
     @tactics.command(
@@ -110,7 +109,6 @@ class TacticsCog(commands.Cog):
             opponent,
             options={"map": chosen, "cost_cap": cost_cap, "tie_break": tie_break},
             turn_seconds=minutes * 60 or None,
-            text_key="tactics.challenge",
             text_params=lambda lang: {
                 "map": maps.load(chosen).title(lang),
                 "minutes": minutes or "∞",
@@ -123,8 +121,8 @@ class TacticsCog(commands.Cog):
         description=ls("How a match runs and how to write a sheet", "cmd.tactics.rules.desc"),
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        lang = normalize_lang(str(interaction.locale))
-        await interaction.response.send_message(t(lang, "tactics.how_to_play"), ephemeral=True)
+        lang = reader_lang(interaction)
+        await interaction.response.send_message(RULESET.presenter.how_to_play(lang), ephemeral=True)
 
     @tactics.command(
         name=ls("units", "cmd.tactics.units"),
@@ -133,7 +131,7 @@ class TacticsCog(commands.Cog):
         ),
     )
     async def units_command(self, interaction: discord.Interaction[Any]) -> None:
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         embed = discord.Embed(title=t(lang, "tactics.units.title"), colour=0x4A90D9)
         lines = [units_line(unit, lang) for unit in units.pool()]
         # Embed descriptions hold 4,096 characters; the pool is listed in as many as it needs.
@@ -153,7 +151,7 @@ class TacticsCog(commands.Cog):
         description=ls("The maps a match can be played on", "cmd.tactics.maps.desc"),
     )
     async def maps_command(self, interaction: discord.Interaction[Any]) -> None:
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         lines = []
         for name in maps.names():
             board_map = maps.load(name)
@@ -205,7 +203,7 @@ class TacticsCog(commands.Cog):
         stat: str = "atk",
         turns: int = 1,
     ) -> None:
-        lang = normalize_lang(str(interaction.locale))
+        lang = reader_lang(interaction)
         spec = master.spec_from(
             name_en=name_en,
             name_ja=name_ja,

@@ -10,22 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.i18n import has, t
+from bot.ruleset import Presenter
 from cogs.tactics import board
 
-# The DM's prompt offers a step-by-step sheet builder (one button) instead of order buttons.
-SHEET_BUILDER = True
 SEATS = ("A", "B")
-
-
-def title(lang: str) -> str:
-    return t(lang, "tactics.title")
-
-
-def step_name(view: Mapping[str, Any], lang: str) -> str:
-    step = view.get("step")
-    if step in ("roster", "deploy"):
-        return t(lang, f"tactics.step.{step}")
-    return t(lang, "tactics.step.turn", turn=view.get("turn", 0), max=view.get("max_turns", 10))
 
 
 def unit_label(unit: Mapping[str, Any] | None, lang: str, fallback: str = "?") -> str:
@@ -37,7 +25,7 @@ def unit_label(unit: Mapping[str, Any] | None, lang: str, fallback: str = "?") -
     return f"{name} {unit.get('id', '')}".strip()
 
 
-def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+def _tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
     fields = []
     mana = view.get("mana") or {}
     for seat in SEATS:
@@ -106,21 +94,28 @@ def _named(event: Mapping[str, Any], uid: str) -> Mapping[str, Any] | None:
     return {"id": uid, "name": name} if name else None
 
 
-def event_lines(
+def _event_key(event: Mapping[str, Any]) -> str | None:
+    kind = str(event["type"])
+    if kind in QUIET:
+        return None  # bookkeeping the log does not need (the tally shows the mana)
+    # Nothing moved: "only moves" would mislead, the sentence says the unit does not act.
+    if kind == "fallback.move_only" and not event.get("moved", True):
+        return "tactics.event.fallback.no_action"
+    return "tactics.event." + kind
+
+
+def _event_lines(
     events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
 ) -> list[str]:
     units = _units_by_id(events)
     lines: list[str] = []
     for event in events:
-        kind = str(event["type"])
-        # Nothing moved: "only moves" would mislead, the sentence says the unit does not act.
-        quiet_move = kind == "fallback.move_only" and not event.get("moved", True)
-        key = "tactics.event." + ("fallback.no_action" if quiet_move else kind)
-        if not has(key) or kind in QUIET:
-            continue  # bookkeeping the log does not need (the tally shows the mana)
+        key = _event_key(event)
+        if key is None or not has(key):
+            continue
         params = _params(event, lang, units)
         params.update(_derived(event, lang, names))
-        if kind == "phase":
+        if event["type"] == "phase":
             lines.append("")
             lines.append("**" + t(lang, key, **params) + "**")
             continue
@@ -163,7 +158,7 @@ def _derived(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> d
     return extra
 
 
-def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     """What only this seat is told in its DM: its step's task and its own units' state."""
     step = view.get("step")
     lines = []
@@ -206,9 +201,31 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     return lines
 
 
-def order_help(lang: str) -> str:
-    return t(lang, "tactics.dm.help")
+class TacticsPresenter(Presenter):
+    def step_name(self, view: Mapping[str, Any], lang: str, turn: int) -> str:
+        step = view.get("step")
+        if step in ("roster", "deploy"):
+            return t(lang, f"tactics.step.{step}")
+        return t(lang, "tactics.step.turn", turn=view.get("turn", 0), max=view.get("max_turns", 10))
+
+    def tallies(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]
+    ) -> list[tuple[str, str]]:
+        return _tallies(view, lang, names)
+
+    def event_key(self, event: Mapping[str, Any]) -> str | None:
+        return _event_key(event)
+
+    def event_lines(
+        self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+    ) -> list[str]:
+        return _event_lines(events, lang, names)
+
+    def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return _private_lines(view, seat, lang)
+
+    def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
+        return board.render(view, lang, dict(names))
 
 
-def render_board(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
-    return board.render(view, lang, dict(names))
+PRESENTER = TacticsPresenter("tactics")

@@ -61,9 +61,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.dice import Dice
+from bot.dice import NO_SECRET, Dice
 from bot.render.squaregrid import label, try_parse
-from bot.ruleset import DRAW, Event, OrderRejected, RuleError, StateError  # noqa: F401
+from bot.ruleset import DRAW, Event, OrderRejected, Outcome, RuleError, StateError  # noqa: F401
 from cogs.tactics import effects, maps, master, movement, sheet, units
 from cogs.tactics.sheet import (  # noqa: F401  (re-exported for the builder, the AI, tests)
     KEYWORDS,
@@ -235,7 +235,11 @@ def _set_roster(state: TacticsState, seat: str, types: Sequence[UnitType]) -> No
 
 
 def new_game(
-    game_id: str, seats: Sequence[str], options: Mapping[str, Any], dice: Dice
+    game_id: str,
+    seats: Sequence[str],
+    options: Mapping[str, Any],
+    dice: Dice,
+    secret: Dice = NO_SECRET,
 ) -> TacticsState:
     if tuple(seats) != SEATS:
         raise OptionError("tactics.option.seats")
@@ -249,7 +253,9 @@ def new_game(
     return state
 
 
-def start_turn(state: TacticsState, dice: Dice) -> tuple[TacticsState, list[Event]]:
+def start_turn(
+    state: TacticsState, dice: Dice, secret: Dice = NO_SECRET
+) -> tuple[TacticsState, list[Event]]:
     new = copy.deepcopy(state)
     new.step_no += 1
     return new, []
@@ -265,8 +271,12 @@ def turn(state: TacticsState) -> int:
     return state.step_no
 
 
-def outcome(state: TacticsState) -> str | None:
-    return state.winner
+def outcome(state: TacticsState) -> Outcome:
+    if state.winner is None:
+        return Outcome.ongoing()
+    if state.winner == DRAW:
+        return Outcome.drawn(state.end_reason)
+    return Outcome.win(state.winner, reason=state.end_reason)
 
 
 # --- text (cogs/tactics/sheet.py) -----------------------------------------------------------
@@ -468,7 +478,7 @@ def _unit_view(unit: Unit, turn: int, playing: bool) -> dict[str, Any]:
 
 
 def resolve(
-    state: TacticsState, orders: Mapping[str, Order], dice: Dice
+    state: TacticsState, orders: Mapping[str, Order], dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[TacticsState, list[Event]]:
     if not awaiting(state):
         raise RuleError("tactics.error.not_open")

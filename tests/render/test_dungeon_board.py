@@ -25,7 +25,7 @@ def play(seed: int, scenario: str, seats: int, until: Any) -> rules.DungeonState
         "g", list(rules.SEATS[:seats]), {"scenario": scenario}, DiceStream(b"\x07" * 32, "s")
     )
     for step in range(1, 200):
-        if until(state) or rules.outcome(state):
+        if until(state) or rules.outcome(state).finished:
             return state
         state, _ = rules.start_turn(state, DiceStream(bytes([seed, step % 256]) * 16, "p"))
         orders = {

@@ -19,21 +19,22 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"A": "Aurora", "B": "ボレアリス"}
 
 
-def arena_state() -> dict:
+def arena_view() -> dict:
+    """The public view of an arena game's first turn (what a turn's payload carries)."""
     state = rules.new_game("g-0001", rules.SEATS, {}, ScriptedDice([]))
     state, _ = rules.start_turn(state, ScriptedDice([3, 4, 5, 6, 1, 2]))
-    return rules.to_json(state)
+    return rules.view(state, None)
 
 
 async def test_a_worker_process_renders_the_same_board_as_a_thread() -> None:
-    state = arena_state()
+    view = arena_view()
     renderer = BoardRenderer(processes=1)
     try:
-        png = await renderer.render("arena", state, None, "ja", NAMES)
+        png = await renderer.render("arena", view, "ja", NAMES)
     finally:
         renderer.close()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert png == render_board("arena", state, None, "ja", NAMES)
+    assert png == render_board("arena", view, "ja", NAMES)
 
 
 def test_the_worker_leaves_when_the_bot_is_killed() -> None:
@@ -41,11 +42,11 @@ def test_the_worker_leaves_when_the_bot_is_killed() -> None:
         """
         import asyncio, multiprocessing
         from bot.outbox import BoardRenderer
-        from tests.render.test_render_process import NAMES, arena_state
+        from tests.render.test_render_process import NAMES, arena_view
 
         async def main():
             renderer = BoardRenderer(processes=1)
-            await renderer.render("arena", arena_state(), None, "en", NAMES)
+            await renderer.render("arena", arena_view(), "en", NAMES)
             print(*(p.pid for p in multiprocessing.active_children()), flush=True)
             await asyncio.sleep(600)
 

@@ -130,15 +130,11 @@ def test_charge_check(a: tuple[int, ...], b: tuple[int, ...], expected: tuple[bo
 # --- lifecycle -----------------------------------------------------------------------------------
 
 
-def test_module_is_a_ruleset() -> None:
-    from bot.ruleset import Ruleset, load
+def test_module_is_the_registered_engine() -> None:
+    from bot import registry
 
-    assert load("arena") is rules
-    for name in Ruleset.__annotations__:
-        assert hasattr(rules, name), name
-    for name in dir(Ruleset):
-        if not name.startswith("_"):
-            assert callable(getattr(rules, name)), name
+    # The whole contract is checked for every ruleset in tests/test_rulesets.py.
+    assert registry.get("arena").engine is rules
     assert (rules.NAME, rules.SEATS, rules.SCHEMA_VERSION) == ("arena", ("A", "B"), 1)
 
 
@@ -148,7 +144,7 @@ def test_new_game_doors_and_first_turn() -> None:
     assert where(state, "B") == ((0, -2), "S", 15)
     assert rules.turn(state) == 0
     assert rules.awaiting(state) == []  # nobody owes an order before the first start_turn
-    assert rules.outcome(state) is None
+    assert not rules.outcome(state).finished
     dice = ScriptedDice([1, 2, 3, 4, 5, 6])
     new, events = rules.start_turn(state, dice)
     assert dice.rolls == [1, 2, 3, 4, 5, 6]
@@ -595,7 +591,7 @@ def test_death_and_winner() -> None:
     new, events = play(at(stamina=(1, 2)), "stay", "stay")
     assert only(events, "death").data == {"seat": "A"}
     assert only(events, "game_over").data == {"winner": "B"}
-    assert rules.outcome(new) == "B"
+    assert rules.outcome(new).winner == "B"
     assert rules.awaiting(new) == []
     assert new.fighters["A"].stamina == 0 and new.fighters["B"].stamina == 1
     assert rules.view(new, None)["outcome"] == "B"
@@ -608,7 +604,7 @@ def test_death_and_winner() -> None:
 def test_both_dead_is_a_draw() -> None:
     new, events = play(at(stamina=(1, 1)), "forward", "forward")
     assert "game_over_draw" in types(events)
-    assert rules.outcome(new) == "draw"
+    assert rules.outcome(new).winner == "draw"
     assert where(new, "A")[0] == (0, 1)  # the final positions are kept
 
 
@@ -618,14 +614,14 @@ def test_damage_kills_only_at_the_end_of_the_turn() -> None:
     new, events = play(state, "fl right", "forward", (1, 1, 1), (1, 6, 1))
     assert where(new, "A") == ((0, 0), "SE", 0)
     assert types(events).index("death") > types(events).index("turn_right")
-    assert rules.outcome(new) == "B"
+    assert rules.outcome(new).winner == "B"
 
 
 def test_resign() -> None:
     state = opened(at())
     new, events = rules.resign(state, "A")
     assert events == [Event("resigned", {"seat": "A", "winner": "B"})]
-    assert rules.outcome(new) == "B" and rules.awaiting(new) == [] and new.resigned == "A"
+    assert rules.outcome(new).winner == "B" and rules.awaiting(new) == [] and new.resigned == "A"
     assert rules.view(new, "A")["dice"] == {}
     with pytest.raises(OrderRejected):
         rules.resign(new, "B")

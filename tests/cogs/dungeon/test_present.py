@@ -10,6 +10,7 @@ import pytest
 
 from bot.dice import DiceStream
 from bot.i18n import has
+from bot.ruleset import Outcome
 from cogs.dungeon import players, present, rules
 
 NAMES = {"A": "Aurora", "B": "ボレアリス", "C": "Cirrus"}
@@ -28,7 +29,7 @@ def games(count: int = 12):
             DiceStream(bytes([seed]) * 32, "s"),
         )
         for step in range(1, 200):
-            if rules.outcome(state):
+            if rules.outcome(state).finished:
                 break
             state, _ = rules.start_turn(state, DiceStream(bytes([seed, step % 256]) * 16, "p"))
             before = state
@@ -51,7 +52,7 @@ def test_every_event_reads_whole_in_both_languages(played) -> None:
     kinds = set()
     for _, _, events in played:
         for lang in ("en", "ja"):
-            for line in present.event_lines(events, lang, NAMES):
+            for line in present.PRESENTER.event_lines(events, lang, NAMES):
                 assert not PLACEHOLDER.search(line), line
         kinds |= {e["type"] for e in events}
     # the games did show the interesting things
@@ -72,7 +73,7 @@ def test_dm_lines_for_each_step(played) -> None:
     seen = set()
     for before, _, _ in played:
         for seat in rules.awaiting(before):
-            lines = present.private_lines(rules.view(before, seat), seat, "ja")
+            lines = present.PRESENTER.private_lines(rules.view(before, seat), seat, "ja")
             assert lines and not any(PLACEHOLDER.search(x) for x in lines)
             seen.add(before.phase)
     assert seen == {"pick", "act", "tie"}
@@ -81,12 +82,14 @@ def test_dm_lines_for_each_step(played) -> None:
 def test_tallies_and_step_names(played) -> None:
     _, after, _ = played[5]
     view = rules.view(after, None)
-    fields = present.tallies(view, "en", NAMES)
+    fields = present.PRESENTER.tallies(view, "en", NAMES)
     assert fields[0][0].startswith("A · Aurora")
-    assert "Round" in present.step_name(view, "en") and "ラウンド" in present.step_name(view, "ja")
+    assert "Round" in present.PRESENTER.step_name(view, "en", 1)
+    assert "ラウンド" in present.PRESENTER.step_name(view, "ja", 1)
 
 
 def test_the_outcome_is_the_partys_not_a_seats() -> None:
-    assert "party" in present.outcome_text("party", "rules", "en")
-    assert "モンスター" in present.outcome_text("monsters", "rules", "ja")
-    assert "leaves" in present.outcome_text("monsters", "resign", "en")
+    words = present.PRESENTER.outcome_text
+    assert "party" in words(Outcome.cooperative("party"), "en", {}, "rules")
+    assert "モンスター" in words(Outcome.cooperative("monsters"), "ja", {}, "rules")
+    assert "leaves" in words(Outcome.cooperative("monsters"), "en", {}, "resign")

@@ -347,7 +347,7 @@ def test_the_round_ends_with_cards_discarded_then_rest_then_exhaustion(monkeypat
     acting(after, "A", "grab")
     final, events = rules.resolve(after, {"A": rules.parse(after, "A", "pass")}, ScriptedDice([]))
     assert events_of(events, "exhausted") == [{"seat": "A"}]
-    assert rules.outcome(final) == rules.MONSTERS
+    assert rules.outcome(final).winner == rules.MONSTERS
 
 
 def test_killing_the_last_monster_with_every_room_open_wins(monkeypatch) -> None:
@@ -357,7 +357,7 @@ def test_killing_the_last_monster_with_every_room_open_wins(monkeypatch) -> None
     after, events = rules.resolve(
         state, {"A": rules.parse(state, "A", "attack D3")}, ScriptedDice([PLUS0])
     )
-    assert rules.outcome(after) == rules.PARTY and events_of(events, "won")
+    assert rules.outcome(after).winner == rules.PARTY and events_of(events, "won")
     assert rules.awaiting(after) == []
 
 
@@ -368,7 +368,7 @@ def test_a_closed_room_keeps_the_scenario_going(monkeypatch) -> None:
     after, _ = rules.resolve(
         state, {"A": rules.parse(state, "A", "attack B2")}, ScriptedDice([PLUS0])
     )
-    assert rules.outcome(after) is None and after.phase == "pick"
+    assert not rules.outcome(after).finished and after.phase == "pick"
 
 
 def test_monster_attacks_can_kill_the_last_character(monkeypatch) -> None:
@@ -384,7 +384,7 @@ def test_monster_attacks_can_kill_the_last_character(monkeypatch) -> None:
     after, events = rules.resolve(
         state, {"A": rules.Order("card", card="aimed-shot")}, ScriptedDice([1, PLUS0])
     )
-    assert rules.outcome(after) == rules.MONSTERS and events_of(events, "lost")
+    assert rules.outcome(after).winner == rules.MONSTERS and events_of(events, "lost")
 
 
 def test_orders_in_japanese_and_english_mean_the_same(monkeypatch) -> None:
@@ -484,7 +484,7 @@ def test_an_order_that_no_longer_applies_passes_and_says_why(monkeypatch) -> Non
     assert after.heroes["A"].hex == h("A1")
     (void,) = events_of(events, "order_void")
     assert void["reason"] == "dungeon.reject.cannot_reach"
-    lines = present.event_lines([e.to_json() for e in events], "en", {"A": "Aurora"})
+    lines = present.PRESENTER.event_lines([e.to_json() for e in events], "en", {"A": "Aurora"})
     assert any("You cannot end your move at E1 with move 1" in line for line in lines)
 
 

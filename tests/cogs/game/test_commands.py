@@ -12,10 +12,10 @@ import discord
 import pytest
 from simcord.backend.errors import SetupError
 
+from bot import registry
 from bot.__main__ import main as cli
 from bot.i18n import t
 from bot.record import replay, verify
-from bot.ruleset import load
 from tests.cogs.game.sim import dms, field, last_dm, setup_duel, start_duel, turn_posts
 
 MODERATOR_PERMISSIONS = [
@@ -184,7 +184,7 @@ async def test_export_attaches_a_record_that_replays_the_game(duel, tmp_path, ca
     assert running and not any(seed in data.decode() for seed in running)
 
     replayed = replay(record)
-    rules = load("arena")
+    rules = registry.get("arena").engine
     assert replayed.turns_resolved == 2
     # The stored state has turn 3 started (its dice rolled); the replay stops after turn 2.
     stored = await duel.bot.table.state_at(duel.game_id, 3)
