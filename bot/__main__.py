@@ -15,6 +15,7 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot import registry
 from bot.config import Config, ConfigError
@@ -29,8 +30,9 @@ def _run_bot() -> int:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
     if not config.token:
-        # In the operator's language (LOCALE=ja in .env or the shell).
-        print(t(config.default_language, "cli.no_token"), file=sys.stderr)
+        # In the operator's language (LOCALE=ja in .env or the shell), pointing at a demo.
+        demo = next((k for k, s in registry.rulesets().items() if s.demo_player), "RULESET")
+        print(t(config.default_language, "cli.no_token", ruleset=demo), file=sys.stderr)
         return 2
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -69,7 +71,8 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_record(path: Path) -> dict:
+def _load_record(path: Path) -> Any:
+    """The file's JSON, unchecked: ``replay`` and ``verify`` refuse what is not a record."""
     try:
         return json.loads(path.read_text("utf-8"))
     except FileNotFoundError:

@@ -22,7 +22,7 @@ from bot.i18n import normalize_lang
 from bot.match import Match, StateCache
 from bot.priority import Foreground
 from bot.record import build_record
-from bot.ruleset import Event, Order, OrderRejected, RuleError
+from bot.ruleset import Event, Order, OrderRejected, Outcome, RuleError
 from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository, SeatRow, StreamRow
 from bot.storage.base import Transaction
 
@@ -119,6 +119,10 @@ class Table:
             raise TableError("table.no_such_game", game=game_id)
         return game
 
+    def outcome(self, game: GameRow) -> Outcome:
+        """How ``game`` stands, as the ruleset's typed :class:`Outcome` (read from its state)."""
+        return self.states.match(game).outcome()
+
     async def _match(self, tx: Transaction, game_id: str) -> Match:
         """The game, its ruleset and its decoded state (decoded once per version)."""
         return self.states.match(await self._require(tx, game_id))
@@ -206,7 +210,7 @@ class Table:
             status="lobby",
             options=dict(options or {}),
             seats=[
-                SeatRow(seat, p.user_id, p.name, i, accepted=p.user_id == creator)
+                SeatRow(seat, p.user_id, p.name, position=i, accepted=p.user_id == creator)
                 for i, (seat, p) in enumerate(zip(spec.seats.names, players, strict=False))
             ],
             turn_seconds=turn_seconds,
@@ -319,7 +323,9 @@ class Table:
     async def _commit_stream(self, tx: Transaction, game_id: str, turn: int, phase: str) -> bytes:
         """Draw and store a fresh secret seed; its commitment is public from now on."""
         seed = self._draw(dicelib.SEED_BYTES, f"seed:{game_id}:{turn}:{phase}")
-        await tx.put_stream(StreamRow(game_id, turn, phase, seed.hex(), dicelib.commitment(seed)))
+        await tx.put_stream(
+            StreamRow(game_id, turn, phase, seed=seed.hex(), commitment=dicelib.commitment(seed))
+        )
         return seed
 
     async def _pre_stream(self, tx: Transaction, game_id: str, turn: int) -> dicelib.DiceStream:
@@ -439,9 +445,9 @@ class Table:
             game.id,
             game.turn,
             seat,
-            canonical,
-            salt.hex(),
-            dicelib.receipt(salt, canonical),
+            text=canonical,
+            salt=salt.hex(),
+            receipt=dicelib.receipt(salt, canonical),
             user_id=user_id,
             defaulted=user_id is None,
             revisions=1,
@@ -658,7 +664,7 @@ class Table:
         """When the deadline worker next has something to do (None: nothing scheduled)."""
         async with self.repo.read() as tx:
             games = await tx.games_with_status(("active",))
-        times = []
+        times: list[float] = []
         for g in games:
             if g.deadline_at is None or g.turn_seconds is None:
                 continue

@@ -152,3 +152,35 @@ def test_importing_the_pure_modules_loads_no_discord() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == []
+
+
+# --- layering: the framework never names a game ------------------------------------------------
+
+FRAMEWORK_FILES = sorted(ROOT.glob("bot/**/*.py"))
+
+
+@pytest.mark.parametrize("path", FRAMEWORK_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_framework_imports_no_cog(path: Path) -> None:
+    """``bot/`` finds rulesets through :mod:`bot.registry` and never imports a ``cogs`` module,
+    not even lazily inside a function: a game is added without editing the framework."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text("utf-8"))
+    cogs = sorted({m for m in _imports(tree, package, nested=True) if m.split(".")[0] == "cogs"})
+    assert cogs == [], f"{name} imports {cogs}"
+
+
+def test_importing_the_framework_loads_no_cog() -> None:
+    """At run time too: every ``bot`` module imports without loading a ``cogs`` module (only the
+    registry's discovery, when asked, imports the rulesets)."""
+    modules = [module_name(p) for p in FRAMEWORK_FILES if p.name != "__main__.py"]
+    script = (
+        "import sys, json\n"
+        f"for m in {modules!r}: __import__(m)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'cogs')))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == []

@@ -1,17 +1,20 @@
 """Records made before a change keep replaying the same: one real export of each ruleset (a
-seeded demo game) and the exact ``python -m bot replay --events`` output it gave when it was made.
+seeded demo game) and the exact ``python -m bot replay --events`` output it gave when it was made;
+and a seeded demo draws byte-identical boards and writes the same transcript as it did then.
 
-If a ruleset's rules change on purpose, the fixture is regenerated in the same commit and the
-commit says why; otherwise a difference here is a regression.
+If a ruleset's rules or looks change on purpose, the fixture is regenerated in the same commit and
+the commit says why; otherwise a difference here is a regression.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
+from bot import demo
 from bot.__main__ import main
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -34,3 +37,16 @@ def test_record_still_verifies(name: str, capsys: pytest.CaptureFixture[str]) ->
 def test_every_ruleset_has_a_fixture() -> None:
     rulesets = {json.loads((RECORDS / f"{n}.json").read_text("utf-8"))["ruleset"] for n in FIXTURES}
     assert {"arena", "tactics", "dungeon"} <= rulesets
+
+
+DEMO_OUTPUTS = json.loads((RECORDS.parent / "demo-seed7.sha256.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "lang"),
+    [(r, lang) for r, by_lang in sorted(DEMO_OUTPUTS["outputs"].items()) for lang in by_lang],
+)
+async def test_a_seeded_demo_draws_the_same_boards(ruleset: str, lang: str, tmp_path: Path) -> None:
+    await demo.play(ruleset, out=tmp_path, seed=DEMO_OUTPUTS["seed"], lang=lang)
+    made = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(tmp_path.iterdir())}
+    assert made == DEMO_OUTPUTS["outputs"][ruleset][lang]

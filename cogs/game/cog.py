@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import dice as dicelib
-from bot import replies, rollexpr
+from bot import registry, replies, rollexpr
 from bot.checks import is_moderator, reader_lang
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 
 MAX_RECORD_BYTES = 2_000_000
 log = logging.getLogger(__name__)
+
+
+def _game_titles(lang: str) -> str:
+    """The games one can start here, by their titles in ``lang`` (for "you have no game")."""
+    sep = "、" if lang == "ja" else ", "
+    return sep.join(spec.presenter.title(lang) for spec in registry.rulesets().values())
 
 
 async def _reply(message: discord.Message, text: str) -> None:
@@ -328,7 +334,7 @@ class GameCog(commands.Cog):
                 text = (
                     t(lang, "dm.several_games", games=", ".join(g.id for g in games))
                     if games
-                    else t(lang, "dm.no_game")
+                    else t(lang, "dm.no_game", games=_game_titles(lang))
                 )
                 await _reply(message, text)
                 return

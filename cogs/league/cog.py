@@ -31,7 +31,8 @@ from cogs.league.rulesets import ROSTER_RULES, for_ruleset
 from cogs.league.season import League, LeagueError, Options
 from cogs.league.service import LeagueService, roster_lines
 from cogs.tactics import master as tactics_master
-from cogs.tactics.cog import MASTER_CHOICES, MASTER_FIELDS, TIE_BREAK_CHOICES
+from cogs.tactics.cog import TIE_BREAK_CHOICES
+from cogs.tactics.master_options import master_options
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -387,50 +388,27 @@ class LeagueCog(commands.Cog):
     @app_commands.describe(
         preset=ls("A ready-made master (or leave empty and design one)", "cmd.opt.preset"),
         league=LEAGUE_OPTION,
-        **MASTER_FIELDS,
     )
     @app_commands.choices(
         preset=[
             app_commands.Choice(name=p.name["en"], value=p.id) for p in tactics_master.presets()
         ],
-        **MASTER_CHOICES,
     )
     @app_commands.autocomplete(league=league_autocomplete)
     @localized_params
+    @master_options(optional=True)
     async def master(
         self,
         interaction: discord.Interaction[Any],
         preset: str | None = None,
         league: str | None = None,
-        name_en: str | None = None,
-        name_ja: str | None = None,
-        hp: int = 0,
-        atk: int = 0,
-        defence: int = 0,
-        move: int = 0,
-        range_max: int = 1,
-        effect: str | None = None,
-        power: int = 0,
-        reach: str = "1-1",
-        target: str = "enemy",
+        design: dict[str, Any] | None = None,
     ) -> None:
         found = await self._find(interaction, league)
         if preset:
             spec: dict[str, Any] = {"preset": preset}
-        elif name_en and name_ja:
-            spec = tactics_master.spec_from(
-                name_en=name_en,
-                name_ja=name_ja,
-                hp=hp,
-                atk=atk,
-                defence=defence,
-                move=move,
-                range_max=range_max,
-                effect=effect,
-                power=power,
-                reach=reach,
-                target=target,
-            )
+        elif design is not None:
+            spec = design
         else:
             raise LeagueError("league.master.preset_or_design")
         updated = await self.service.submit_master(found.id, interaction.user.id, spec)

@@ -16,7 +16,6 @@ from functools import partial
 from typing import Any
 
 from bot.i18n import normalize_lang, t
-from bot.ruleset import DRAW
 from bot.storage import LeagueRow, Repository, VersionConflict
 from bot.storage.base import Transaction
 from bot.table import Player, Table, outbox_nonce
@@ -237,7 +236,9 @@ class LeagueService:
                 status, winner = season.ABANDONED, None
             else:
                 status = season.FINISHED
-                winner = None if game.outcome in (None, DRAW) else player.get(game.outcome)
+                # One winning seat scores the win; a draw or no result scores none.
+                winners = self.table.outcome(game).winners
+                winner = player.get(winners[0]) if len(winners) == 1 else None
             record = partial(_record_end, game_id, winner, dp, game.updated_at, status)
             await self._act(league_id, record, recorded=game_id)
         return len(pending)

@@ -16,8 +16,7 @@ from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
 from bot.views import post_challenge
 from cogs.tactics import RULESET, builder, maps, master, units
-from cogs.tactics.effects import EFFECTS
-from cogs.tactics.units import TARGETS
+from cogs.tactics.master_options import master_options
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -29,26 +28,6 @@ TIE_BREAK_CHOICES = [
     app_commands.Choice(name=ls("Draw", "cmd.choice.tie_break.none"), value="none"),
     app_commands.Choice(name=ls("Remaining HP", "cmd.choice.tie_break.hp"), value="hp"),
 ]
-# The master builder's fields and choices, shared by /tactics master and /league master.
-MASTER_FIELDS = {
-    "name_en": ls("English name (one word)", "cmd.opt.name_en"),
-    "name_ja": ls("Japanese name", "cmd.opt.name_ja"),
-    "hp": ls("Hit points", "cmd.opt.hp"),
-    "atk": ls("Attack", "cmd.opt.atk"),
-    "defence": ls("Defence", "cmd.opt.defence"),
-    "move": ls("Squares per move", "cmd.opt.move"),
-    "range_max": ls("Longest attack range", "cmd.opt.range_max"),
-    "effect": ls("The ability's effect", "cmd.opt.effect"),
-    "power": ls("The ability's power (damage, healing, squares, stat change)", "cmd.opt.power"),
-    "reach": ls("The ability's range, min-max (e.g. 1-3)", "cmd.opt.reach"),
-    "target": ls("What the ability targets", "cmd.opt.target"),
-}
-MASTER_CHOICES = {
-    "effect": [app_commands.Choice(name=e, value=e) for e in EFFECTS],
-    "target": [app_commands.Choice(name=x, value=x) for x in TARGETS],
-}
-
-
 async def map_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
@@ -174,55 +153,15 @@ class TacticsCog(commands.Cog):
             "cmd.tactics.master.desc",
         ),
     )
-    @app_commands.describe(
-        **MASTER_FIELDS,
-        radius=ls("Area radius (area effects)", "cmd.opt.radius"),
-        stat=ls("Stat changed (stat effect)", "cmd.opt.stat"),
-        turns=ls("Turns a stat change lasts", "cmd.opt.turns"),
-    )
-    @app_commands.choices(
-        **MASTER_CHOICES,
-        stat=[app_commands.Choice(name=x, value=x) for x in ("atk", "def", "move")],
-    )
     @localized_params
+    @master_options(optional=False)
     async def master_command(
-        self,
-        interaction: discord.Interaction[Any],
-        name_en: str,
-        name_ja: str,
-        hp: int,
-        atk: int,
-        defence: int,
-        move: int,
-        range_max: int = 1,
-        effect: str | None = None,
-        power: int = 0,
-        reach: str = "1-1",
-        target: str = "enemy",
-        radius: int = 0,
-        stat: str = "atk",
-        turns: int = 1,
+        self, interaction: discord.Interaction[Any], design: dict[str, Any]
     ) -> None:
         lang = reader_lang(interaction)
-        spec = master.spec_from(
-            name_en=name_en,
-            name_ja=name_ja,
-            hp=hp,
-            atk=atk,
-            defence=defence,
-            move=move,
-            range_max=range_max,
-            effect=effect,
-            power=power,
-            reach=reach,
-            target=target,
-            radius=radius,
-            stat=stat,
-            turns=turns,
-        )
-        designed = master.design(spec)  # a MasterError is answered with its reason
+        designed = master.design(design)  # a MasterError is answered with its reason
         embed = discord.Embed(
-            title=t(lang, "tactics.master.title", name=designed.name.get(lang) or name_en),
+            title=t(lang, "tactics.master.title", name=designed.name.get(lang) or design["en"]),
             description=units_line(designed, lang),
             colour=0xF6C63E,
         )

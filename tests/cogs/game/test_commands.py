@@ -236,7 +236,9 @@ async def test_order_for_a_wrong_or_finished_game_is_refused(duel):
     here = await duel.alice.slash(duel.channel, "order", text="stay none")
     assert "No game of yours was found here" in here.response.content
     await duel.alice.send_dm("stay none")
-    assert "no game waiting" in last_dm(duel.alice).content
+    reply = last_dm(duel.alice).content
+    assert "no game waiting" in reply
+    assert "Arena Duel" in reply and "Hex Dungeon" in reply  # the games found, by their titles
 
 
 # --- moderation ---------------------------------------------------------------------------------

@@ -433,6 +433,26 @@ async def test_a_rejected_master_and_a_forfeit(drafted: Season):
         s.channel, "league master", name_en="Titan", name_ja="巨人", hp=14, atk=5, defence=2, move=3
     )
     assert "sent to the moderators" in designed.response.content
+    # The league's builder has every field of /tactics master (one list): a stat-change ability.
+    designed = await alice.slash(
+        s.channel,
+        "league master",
+        name_en="Warlord",
+        name_ja="覇王",
+        hp=18,
+        atk=6,
+        defence=3,
+        move=2,
+        effect="stat",
+        power=2,
+        reach="0-2",
+        target="ally",
+        stat="atk",
+        turns=2,
+    )
+    assert "sent to the moderators" in designed.response.content
+    ability = (await s.league()).masters[str(alice.id)].spec["ability"]
+    assert (ability["effect"], ability["stat"], ability["turns"]) == ("stat", "atk", 2)
     await submit_masters(s)  # everyone (alice again, with a preset) approved: revealed
 
     result = await s.mod.slash(s.channel, "league match", a=alice, b=bob)
