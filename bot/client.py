@@ -64,6 +64,7 @@ def throttle_bucket_sweeps(http: discord.http.HTTPClient) -> None:
             last[0] = now
             sweep()
 
+    # A deliberate monkeypatch of discord.py's method: mypy forbids assigning to one.
     http._try_clear_expired_ratelimits = throttled  # type: ignore[method-assign]
 
 

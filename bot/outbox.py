@@ -119,7 +119,7 @@ class OutboxSender:
         self.bot = bot
         self.repo = repo
         self.renderer = renderer or BoardRenderer()
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[int] | None = None
         self._again = False
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
         # Seats whose DMs this process has seen go through: recorded once, not on every DM.

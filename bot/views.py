@@ -35,7 +35,7 @@ def _buttons_for(
 ) -> list[discord.ui.Item[Any]]:
     items: list[discord.ui.Item[Any]] = []
     for choice in group["choices"][:MAX_BUTTONS]:
-        button = discord.ui.Button(
+        button: discord.ui.Button[Any] = discord.ui.Button(
             label=choice["label"][:80],
             style=discord.ButtonStyle.primary
             if choice["enabled"]
@@ -111,10 +111,11 @@ class OrderButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> OrderButton:
+        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
         tokens = [tok for tok in match["tokens"].split("/") if tok]
         return cls(item, match["game"], int(match["turn"]), tokens)
 
@@ -179,7 +180,7 @@ class ChallengeButton(
     @classmethod
     def make(cls, game_id: str, action: str, lang: str) -> ChallengeButton:
         style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
-        button = discord.ui.Button(
+        button: discord.ui.Button[Any] = discord.ui.Button(
             label=t(lang, f"challenge.{action}"), style=style, custom_id=f"pbp:c:{game_id}:{action}"
         )
         return cls(button, game_id, action)
@@ -188,10 +189,11 @@ class ChallengeButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> ChallengeButton:
+        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
         return cls(item, match["game"], match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -295,7 +297,7 @@ class BuilderButton(
 
     @classmethod
     def make(cls, game_id: str, turn: int, label: str) -> BuilderButton:
-        button = discord.ui.Button(
+        button: discord.ui.Button[Any] = discord.ui.Button(
             label=label[:80],
             emoji="📝",
             style=discord.ButtonStyle.primary,
@@ -307,10 +309,11 @@ class BuilderButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> BuilderButton:
+        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
         return cls(item, match["game"], int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

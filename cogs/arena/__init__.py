@@ -11,6 +11,7 @@ from typing import Any
 from bot.ruleset import Ref, RulesetSpec, SeatSpec
 from cogs.arena import rules
 from cogs.arena.present import PRESENTER
+from cogs.arena.rules import ArenaState, Order
 
 
 async def setup(bot: Any) -> None:
@@ -19,7 +20,8 @@ async def setup(bot: Any) -> None:
     await bot.add_cog(ArenaCog(bot))
 
 
-RULESET = RulesetSpec(
+# The annotation makes mypy hold the ``rules`` module to ``Engine[ArenaState, Order]``.
+RULESET: RulesetSpec[ArenaState, Order] = RulesetSpec(
     key="arena",
     engine=rules,
     presenter=PRESENTER,

@@ -1216,6 +1216,7 @@ __all__ = [
     "TurnError",
     "awaiting",
     "charge_check",
+    "check_options",
     "choices",
     "compare_dice",
     "default_order",

@@ -15,6 +15,7 @@ from typing import Any
 from bot.ruleset import CliCommand, Ref, RulesetSpec, SeatSpec
 from cogs.dungeon import rules
 from cogs.dungeon.present import PRESENTER
+from cogs.dungeon.rules import DungeonState, Order
 
 
 async def setup(bot: Any) -> None:
@@ -23,7 +24,8 @@ async def setup(bot: Any) -> None:
     await bot.add_cog(DungeonCog(bot))
 
 
-RULESET = RulesetSpec(
+# The annotation makes mypy hold the ``rules`` module to ``Engine[DungeonState, Order]``.
+RULESET: RulesetSpec[DungeonState, Order] = RulesetSpec(
     key="dungeon",
     engine=rules,
     presenter=PRESENTER,

@@ -11,6 +11,8 @@ from typing import Any
 from bot.ruleset import Ref, RulesetSpec, SeatSpec
 from cogs.tactics import rules
 from cogs.tactics.present import PRESENTER
+from cogs.tactics.rules import TacticsState
+from cogs.tactics.sheet import Order
 
 
 async def setup(bot: Any) -> None:
@@ -19,7 +21,8 @@ async def setup(bot: Any) -> None:
     await bot.add_cog(TacticsCog(bot))
 
 
-RULESET = RulesetSpec(
+# The annotation makes mypy hold the ``rules`` module to ``Engine[TacticsState, Order]``.
+RULESET: RulesetSpec[TacticsState, Order] = RulesetSpec(
     key="tactics",
     engine=rules,
     presenter=PRESENTER,

@@ -63,7 +63,15 @@ from typing import Any
 
 from bot.dice import NO_SECRET, Dice
 from bot.render.squaregrid import label, try_parse
-from bot.ruleset import DRAW, Event, OrderRejected, Outcome, RuleError, StateError  # noqa: F401
+from bot.ruleset import (  # noqa: F401
+    DRAW,
+    ChoiceGroup,
+    Event,
+    OrderRejected,
+    Outcome,
+    RuleError,
+    StateError,
+)
 from cogs.tactics import effects, maps, master, movement, sheet, units
 from cogs.tactics.sheet import (  # noqa: F401  (re-exported for the builder, the AI, tests)
     KEYWORDS,
@@ -303,12 +311,13 @@ def reachable(state: TacticsState, unit_id: str) -> list[str]:
     unit = state.units[unit_id]
     if not unit.on_board:
         return []
+    start = unit.square
+    assert start is not None  # a unit on the board stands on a square
     positions = {u.id: u.square for u in state.units.values() if u.on_board}
-    squares = sheet.reach(state, unit, unit.square, positions)  # type: ignore[arg-type]
+    squares = sheet.reach(state, unit, start, positions)
     return [
-        label(sq)
-        for sq in sorted(squares, key=lambda s: (movement.distance(s, unit.square), s[1], s[0]))
-    ]  # type: ignore[arg-type]
+        label(sq) for sq in sorted(squares, key=lambda s: (movement.distance(s, start), s[1], s[0]))
+    ]
 
 
 def targets(state: TacticsState, unit_id: str, from_square: str) -> dict[str, list[str]]:
@@ -332,7 +341,7 @@ def targets(state: TacticsState, unit_id: str, from_square: str) -> dict[str, li
     return found
 
 
-def choices(state: TacticsState, seat: str) -> list[Any]:
+def choices(state: TacticsState, seat: str) -> list[ChoiceGroup]:
     return []  # sheets are built with the cog's builder, not one row of buttons
 
 
@@ -508,21 +517,15 @@ def _resolve_deploy(state: TacticsState, orders: Mapping[str, Order], dice: Dice
     events = []
     for seat in SEATS:
         order = orders.get(seat) or default_order(state, seat)
+        placed = []
         for line in order.lines:
+            dest = line.dest
+            assert dest is not None  # a deployment line always names its square
             unit = state.units[line.unit]
-            unit.status, unit.square = "board", line.dest
-            state.last.append(
-                {"kind": "summon", "side": seat, "unit": unit.id, "to": label(line.dest)}
-            )  # type: ignore[arg-type]
-        events.append(
-            Event(
-                "deployed",
-                {
-                    "seat": seat,
-                    "units": [{"unit": ln.unit, "square": label(ln.dest)} for ln in order.lines],
-                },  # type: ignore[arg-type]
-            )
-        )
+            unit.status, unit.square = "board", dest
+            state.last.append({"kind": "summon", "side": seat, "unit": unit.id, "to": label(dest)})
+            placed.append({"unit": line.unit, "square": label(dest)})
+        events.append(Event("deployed", {"seat": seat, "units": placed}))
     rolls: dict[str, list[int]] = {"A": [], "B": []}
     while True:
         a, b = dice.roll(6), dice.roll(6)
@@ -635,12 +638,14 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
     unit = state.units[line.unit]
     if not unit.on_board:
         return [Event("fallback.gone", {"unit": unit.id})]
+    start = unit.square
+    assert start is not None  # a unit on the board stands on a square
     events: list[Event] = []
     if line.dest is not None:
         positions = {u.id: u.square for u in state.units.values() if u.on_board}
         if line.dest in state.obstacles() or state.unit_at(line.dest) is not None:
             reason = "tactics.why.occupied"
-        elif line.dest not in sheet.reach(state, unit, unit.square, positions):  # type: ignore[arg-type]
+        elif line.dest not in sheet.reach(state, unit, start, positions):
             reason = "tactics.why.unreachable"
         else:
             reason = None
@@ -651,8 +656,7 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
                     {"unit": unit.id, "to": label(line.dest), "reason": reason},
                 )
             ]
-        path = sheet.path(state, unit, unit.square, line.dest)  # type: ignore[arg-type]
-        start = unit.square
+        path = sheet.path(state, unit, start, line.dest)
         unit.square = line.dest
         state.last.append(
             {"kind": "move", "side": seat, "unit": unit.id, "path": [label(s) for s in path]}
@@ -666,16 +670,16 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
                     "to": label(line.dest),
                     "path": [label(s) for s in path],
                 },
-            )  # type: ignore[arg-type]
+            )
         )
     where = unit.square
     assert where is not None
     if line.action == "attack":
         target = state.unit_at(line.target) if line.target else None
         low, high = unit.type.range
-        if target is None:
+        if line.target is None or target is None:
             return [*events, _move_only(unit, "tactics.why.target_gone", moved=bool(events))]
-        if target is unit or not low <= movement.distance(where, line.target) <= high:  # type: ignore[arg-type]
+        if target is unit or not low <= movement.distance(where, line.target) <= high:
             return [*events, _move_only(unit, "tactics.why.out_of_range", moved=bool(events))]
         amount = max(0, unit.stat("atk") - target.stat("def"))
         state.last.append(
@@ -686,18 +690,18 @@ def _act(state: TacticsState, board: _Resolver, seat: str, line: Line) -> list[E
                 "from": label(where),
                 "to": label(line.target),
                 "friendly": target.side == seat,
-            }  # type: ignore[arg-type]
+            }
         )
         hit = Event(
             "attack",
             {
                 "unit": unit.id,
                 "target_unit": target.id,
-                "target": label(line.target),  # type: ignore[arg-type]
+                "target": label(line.target),
                 "square": label(line.target),
                 "damage": amount,
                 "hp": max(target.hp - amount, 0),
-            },  # type: ignore[arg-type]
+            },
         )
         events.append(hit)
         events += board.damage(target, amount, unit)[1:]  # the attack line already says the damage
@@ -840,7 +844,7 @@ def to_json(state: TacticsState) -> dict[str, Any]:
         "mana": {s: list(v) for s, v in state.mana.items()},
         "placed_obstacles": [list(sq) for sq in state.placed_obstacles],
         "fallen": list(state.fallen),
-        "last": state.last,
+        "last": copy.deepcopy(state.last),
         "winner": state.winner,
         "end_reason": state.end_reason,
     }
@@ -862,7 +866,7 @@ def from_json(obj: Mapping[str, Any]) -> TacticsState:
             mana={s: [int(x) for x in v] for s, v in obj["mana"].items()},
             placed_obstacles=[(int(a), int(b)) for a, b in obj.get("placed_obstacles", [])],
             fallen=[str(x) for x in obj.get("fallen", [])],
-            last=[dict(x) for x in obj.get("last", [])],
+            last=[dict(x) for x in copy.deepcopy(obj.get("last", []))],
             winner=obj.get("winner"),
             end_reason=obj.get("end_reason"),
         )
