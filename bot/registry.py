@@ -107,6 +107,14 @@ def unregister(key: str) -> None:
     _registered.pop(key, None)
 
 
+def reset() -> None:
+    """Forget what discovery found: the next call looks again (tests that change
+    ``PBP_RULESETS``). Rulesets added by :func:`register` stay until :func:`unregister`, and
+    catalogues already merged stay merged."""
+    global _discovered
+    _discovered = None
+
+
 def extensions() -> list[str]:
     """The discord.py extensions to load: the ``cogs`` packages that have a ``setup`` (rulesets
     and shared cogs alike), then the extensions of rulesets found elsewhere."""

@@ -115,11 +115,10 @@ class DungeonCog(commands.Cog):
         view.add_item(ChallengeButton.make(game.id, "accept", lang))
         view.add_item(ChallengeButton.make(game.id, "decline", lang))
         await interaction.response.send_message(
-            t(
+            RULESET.presenter.challenge_text(
                 lang,
-                "dungeon.start.invite",
-                player=interaction.user.mention,
-                party=" ".join(m.mention for m in friends),
+                challenger=interaction.user.mention,
+                opponent=" ".join(m.mention for m in friends),
                 scenario=name,
                 game=game.id,
             ),

@@ -225,6 +225,9 @@ def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
 
 
 class DungeonPresenter(Presenter):
+    # ``challenge_text`` is the default's ``dungeon.challenge``: ``opponent`` is everyone invited,
+    # ``scenario`` the run's name.
+
     def accepted_text(self, lang: str, **params: Any) -> str:
         return t(lang, "dungeon.challenge.accepted", **params)  # no dice in a dungeon's DMs
 

@@ -1357,7 +1357,7 @@ def from_json(obj: Mapping[str, Any]) -> DungeonState:
             order=[str(a) for a in obj["order"]],
             position=int(obj["position"]),
             pending=copy.deepcopy(obj.get("pending")),
-            last=[dict(x) for x in obj.get("last", [])],
+            last=[dict(x) for x in copy.deepcopy(obj.get("last", []))],
             outcome=obj.get("outcome"),
         )
         for h in obj["heroes"]:
