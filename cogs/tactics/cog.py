@@ -28,6 +28,8 @@ TIE_BREAK_CHOICES = [
     app_commands.Choice(name=ls("Draw", "cmd.choice.tie_break.none"), value="none"),
     app_commands.Choice(name=ls("Remaining HP", "cmd.choice.tie_break.hp"), value="hp"),
 ]
+
+
 async def map_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
