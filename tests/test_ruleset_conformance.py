@@ -340,9 +340,9 @@ def check_round_trip(spec: RulesetSpec[Any, Any], step: Step, seats: Sequence[st
 
 
 def check_no_shared_objects(spec: RulesetSpec[Any, Any], step: Step) -> None:
-    """``to_json`` and ``from_json`` copy: the table stores the JSON and caches the state
-    (``bot/match.py``), so a list shared between them would let a change to one alter the other.
-    Emptying every dict and list of one must leave the other as it was."""
+    """``to_json``, ``from_json`` and ``view`` copy: the table stores the JSON and caches the state
+    and its views (``bot/match.py``), so a list shared between them would let a change to one
+    alter the other. Emptying every dict and list of one must leave the other as it was."""
     engine, where = spec.engine, f"{spec.key} {step.where}"
     text = encoded(engine.to_json(step.state))
     state = engine.from_json(json.loads(text))  # a copy of our own to spoil
@@ -353,6 +353,13 @@ def check_no_shared_objects(spec: RulesetSpec[Any, Any], step: Step) -> None:
     state = engine.from_json(obj)
     scramble(obj)
     assert encoded(engine.to_json(state)) == text, f"{where}: from_json keeps parts of its input"
+    # Views are cached beside the state and handed to presenters and the renderer: a view that
+    # shares a list with the state would let a presenter's edit change the game.
+    for seat in (None, *engine.awaiting(state)):
+        scramble(engine.view(state, seat))
+        assert encoded(engine.to_json(state)) == text, (
+            f"{where}: view({seat}) shares the state's parts"
+        )
 
 
 def check_pure_calls(

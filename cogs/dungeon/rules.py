@@ -1205,11 +1205,11 @@ def view(state: DungeonState, seat: str | None) -> dict[str, Any]:
         "monsters": monsters,
         "order": [[a, initiative(state, a)] for a in state.order] if picks_public else [],
         "current": current,
-        "tie": state.pending,
+        "tie": copy.deepcopy(state.pending),
         "tie_labels": [_outcome_labels(_from_json_outcome(o)) for o in state.pending["options"]]
         if state.pending
         else [],
-        "last": [dict(x) for x in state.last],
+        "last": copy.deepcopy(state.last),
         "outcome": state.outcome,
     }
     if seat is not None and seat in state.heroes:

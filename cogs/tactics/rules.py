@@ -792,7 +792,7 @@ def view(state: TacticsState, seat: str | None) -> dict[str, Any]:
         "alive": {s: sum(1 for u in state.side_units(s) if u.on_board) for s in SEATS},
         "cost_cap": state.cap,
         "summon_turn": playing and state.turn in SUMMON_TURNS,
-        "last": [dict(x) for x in state.last],
+        "last": copy.deepcopy(state.last),  # a view shares nothing with the state
         "outcome": state.winner,
     }
 
