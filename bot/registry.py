@@ -104,14 +104,19 @@ def register(spec: RulesetSpec[Any, Any]) -> None:
 
 
 def unregister(key: str) -> None:
-    _registered.pop(key, None)
+    """Remove a ruleset added by :func:`register`, and its catalogues."""
+    spec = _registered.pop(key, None)
+    if spec is not None and spec.locales is not None:
+        i18n.remove_source(spec.locales)
 
 
 def reset() -> None:
-    """Forget what discovery found: the next call looks again (tests that change
-    ``PBP_RULESETS``). Rulesets added by :func:`register` stay until :func:`unregister`, and
-    catalogues already merged stay merged."""
+    """Forget what discovery found, catalogues included: the next call looks again (tests that
+    change ``PBP_RULESETS``). Rulesets added by :func:`register` stay until :func:`unregister`."""
     global _discovered
+    for spec in (_discovered or {}).values():
+        if spec.locales is not None:
+            i18n.remove_source(spec.locales)
     _discovered = None
 
 

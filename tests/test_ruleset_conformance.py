@@ -2,7 +2,8 @@
 
 The tests are parametrised over :func:`bot.registry.rulesets` as it stands at collection time, so
 a ruleset in ``cogs/``, installed as a plugin, or registered by a test module collected earlier is
-held to the same checks without being named here. Nothing below knows a game:
+held to the same checks without being named here, and so is the README's example ruleset
+(``tests/example_ruleset``). Nothing below knows a game:
 
 1. the spec: the engine has every member of :class:`~bot.ruleset.Engine`, with the protocol's
    parameters; the presenter is a :class:`~bot.ruleset.Presenter`; the seats are consistent;
@@ -55,9 +56,25 @@ from bot.ruleset import (
     RuleError,
     RulesetSpec,
 )
+from tests.example_ruleset import RULESET as EXAMPLE_RULESET
 
-RULESETS = [pytest.param(spec, id=key) for key, spec in registry.rulesets().items()]
+# The README's minimal example (registered for these tests only) keeps the contract too.
+EXAMPLE = EXAMPLE_RULESET if EXAMPLE_RULESET.key not in registry.rulesets() else None
+RULESETS = [
+    pytest.param(spec, id=key)
+    for key, spec in sorted({**registry.rulesets(), EXAMPLE_RULESET.key: EXAMPLE_RULESET}.items())
+]
 per_ruleset = pytest.mark.parametrize("spec", RULESETS)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _example_registered() -> Iterator[None]:
+    if EXAMPLE is not None:
+        registry.register(EXAMPLE)
+    yield
+    if EXAMPLE is not None:
+        registry.unregister(EXAMPLE.key)
+
 
 SHORT_GAME_STEPS = 6  # table steps (start_turn + resolve) per Hypothesis example
 WHOLE_GAME_STEPS = 400  # a whole game stops here if it has not finished

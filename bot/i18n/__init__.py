@@ -24,11 +24,23 @@ _SOURCES = [
 ]
 
 
+_BUILT_IN = frozenset(_SOURCES)
+
+
 def add_source(folder: Path) -> None:
     """Merge the catalogues of ``folder`` too (a ruleset found outside ``cogs/``)."""
     folder = Path(folder).resolve()
     if folder not in _SOURCES:
         _SOURCES.append(folder)
+        catalogue.cache_clear()
+
+
+def remove_source(folder: Path) -> None:
+    """Forget the catalogues :func:`add_source` merged from ``folder`` (a ruleset unregistered).
+    The framework's and the ``cogs/`` folders stay."""
+    folder = Path(folder).resolve()
+    if folder in _SOURCES and folder not in _BUILT_IN:
+        _SOURCES.remove(folder)
         catalogue.cache_clear()
 
 

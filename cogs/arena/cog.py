@@ -68,3 +68,9 @@ class ArenaCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         lang = reader_lang(interaction)
         await interaction.response.send_message(RULESET.presenter.how_to_play(lang), ephemeral=True)
+
+
+async def setup(bot: RefereeBot) -> None:
+    """The extension's entry point (the spec names this module, not the package: unloading an
+    extension drops its modules, and the engine the registry holds must stay the one in use)."""
+    await bot.add_cog(ArenaCog(bot))

@@ -29,6 +29,9 @@ def _param(value: Any, lang: str) -> Any:
 
 
 class ArenaPresenter(Presenter):
+    def accepted_text(self, lang: str, **params: Any) -> str:
+        return t(lang, "arena.challenge.accepted", **params)  # the dice wait in the DMs
+
     def event_key(self, event: Mapping[str, Any]) -> str | None:
         if event["type"] == "turn_started":
             return None  # the turn header says it

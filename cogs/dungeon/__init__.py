@@ -4,25 +4,17 @@
 no discord, no storage, no randomness, no clock. ``scenario`` reads the shared reference situations
 (``monster-ai-scenarios.json``) into the AI's own types; ``cli`` is ``python -m bot monster-ai``.
 ``content`` loads the data packs (scenarios, classes, monster decks), ``movement`` moves figures,
-``rules`` is the co-op engine, ``board`` draws it and ``present`` words it; the cog is loaded
-lazily so that importing the engine never pulls in discord.py.
+``rules`` is the co-op engine, ``board`` draws it and ``present`` words it; the cog
+(``cog.py``, the spec's extension) is loaded by the bot only, so importing the engine never
+pulls in discord.py.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from bot.ruleset import CliCommand, Ref, RulesetSpec, SeatSpec
 from cogs.dungeon import rules
 from cogs.dungeon.present import PRESENTER
 from cogs.dungeon.rules import DungeonState, Order
-
-
-async def setup(bot: Any) -> None:
-    from cogs.dungeon.cog import DungeonCog
-
-    await bot.add_cog(DungeonCog(bot))
-
 
 # The annotation makes mypy hold the ``rules`` module to ``Engine[DungeonState, Order]``.
 RULESET: RulesetSpec[DungeonState, Order] = RulesetSpec(
@@ -31,7 +23,7 @@ RULESET: RulesetSpec[DungeonState, Order] = RulesetSpec(
     presenter=PRESENTER,
     # A party of 1 to 4; the demo plays a party of two.
     seats=SeatSpec(rules.SEATS, counts=(1, 2, 3, 4), demo=("A", "B")),
-    extension=__name__,
+    extension="cogs.dungeon.cog",
     # The built-in party (``ai`` is the monsters' own AI).
     demo_player=Ref("cogs.dungeon.players"),
     cli=(CliCommand("monster-ai", "solve dungeon monster-AI situations", Ref("cogs.dungeon.cli")),),

@@ -177,3 +177,9 @@ class DungeonCog(commands.Cog):
                 inline=False,
             )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: RefereeBot) -> None:
+    """The extension's entry point (the spec names this module, not the package: unloading an
+    extension drops its modules, and the engine the registry holds must stay the one in use)."""
+    await bot.add_cog(DungeonCog(bot))

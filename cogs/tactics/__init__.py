@@ -1,12 +1,11 @@
 """Master-unit tactics: secret action sheets, mana and DP on a square grid.
 
-``rules`` (pure engine), ``board`` (pure renderer) and ``present`` import no discord; the cog is
-loaded lazily so that importing the engine never pulls in discord.py.
+``rules`` (pure engine), ``board`` (pure renderer) and ``present`` import no discord; the cog
+(``cog.py``, the spec's extension) is loaded by the bot only, so importing the engine never
+pulls in discord.py.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from bot.ruleset import Ref, RulesetSpec, SeatSpec
 from cogs.tactics import rules
@@ -14,20 +13,13 @@ from cogs.tactics.present import PRESENTER
 from cogs.tactics.rules import TacticsState
 from cogs.tactics.sheet import Order
 
-
-async def setup(bot: Any) -> None:
-    from cogs.tactics.cog import TacticsCog
-
-    await bot.add_cog(TacticsCog(bot))
-
-
 # The annotation makes mypy hold the ``rules`` module to ``Engine[TacticsState, Order]``.
 RULESET: RulesetSpec[TacticsState, Order] = RulesetSpec(
     key="tactics",
     engine=rules,
     presenter=PRESENTER,
     seats=SeatSpec(rules.SEATS),
-    extension=__name__,
+    extension="cogs.tactics.cog",
     # A sheet is too rich for one row of buttons: the DM's 📝 opens a step-by-step builder.
     sheet_builder=Ref("cogs.tactics.builder:open_builder"),
     demo_player=Ref("cogs.tactics.ai"),

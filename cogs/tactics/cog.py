@@ -198,3 +198,9 @@ def units_line(unit: Any, lang: str) -> str:
         range=f"{unit.range[0]}-{unit.range[1]}",
         ability=ability,
     )
+
+
+async def setup(bot: RefereeBot) -> None:
+    """The extension's entry point (the spec names this module, not the package: unloading an
+    extension drops its modules, and the engine the registry holds must stay the one in use)."""
+    await bot.add_cog(TacticsCog(bot))
