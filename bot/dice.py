@@ -21,7 +21,8 @@ T = TypeVar("T")
 
 PRE = "pre"
 RESOLVE = "resolve"
-PHASES = (PRE, RESOLVE)
+SECRET = "secret"  # the game's one secret stream: turn 0, revealed only when the game ends
+PHASES = (PRE, RESOLVE, SECRET)
 _SPAN = 2**64
 
 
@@ -72,18 +73,28 @@ def stream_key(seed: bytes, phase: str, orders_digest: str | None = None) -> byt
 
 @dataclass
 class DiceStream:
-    """A committed stream: block n is ``hmac_sha256(key, label + ":" + n)``."""
+    """A committed stream: block n is ``hmac_sha256(key, label + ":" + n)``.
+
+    ``start_block`` resumes a stream whose counter runs over the whole game (the secret stream,
+    drawn a little at every step): ``blocks`` is where the next draw will start.
+    """
 
     seed: bytes
     label: str
     orders_digest: str | None = None
     rolls: list[int] = field(default_factory=list)
+    start_block: int = 0
     _key: bytes = field(init=False, repr=False)
     _block: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         phase = self.label.rsplit(":", 1)[-1]
         self._key = stream_key(self.seed, phase, self.orders_digest)
+        self._block = self.start_block
+
+    @property
+    def blocks(self) -> int:
+        return self._block
 
     @property
     def commitment(self) -> str:

@@ -16,7 +16,7 @@ presenter words.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -49,15 +49,50 @@ class UnknownRuleset(RuleError):
     pass
 
 
+# Where a private event's addressees are kept in its JSON (events store their data at the top
+# level, where a plain ``"to"`` is already a field: a tactics move's destination square).
+EVENT_TO = "_to"
+
+
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, as data: ``type`` picks the sentence, ``data`` fills it."""
+    """Something that happened, as data: ``type`` picks the sentence, ``data`` fills it.
+
+    ``to`` addresses a private event to some seats only: each of them reads it by DM in its own
+    language, the channel never sees it, and the game keeps it (replay reproduces it). ``None``:
+    public.
+    """
 
     type: str
     data: Mapping[str, Any] = field(default_factory=dict)
+    to: tuple[str, ...] | None = None
 
     def to_json(self) -> JSON:
-        return {"type": self.type, **self.data}
+        obj: JSON = {"type": self.type, **self.data}
+        if self.to is not None:
+            obj[EVENT_TO] = list(self.to)
+        return obj
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Event:
+        data = {k: v for k, v in obj.items() if k not in ("type", EVENT_TO)}
+        to = obj.get(EVENT_TO)
+        return cls(str(obj["type"]), data, None if to is None else tuple(to))
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+
+def addressees(event: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The seats a stored event is addressed to (None: public)."""
+    to = event.get(EVENT_TO)
+    return None if to is None else tuple(to)
+
+
+# An event a ruleset emits to make earlier withheld orders public before the end:
+# ``Event(INPUTS_REVEALED, {"steps": [3, 4]})`` reveals every withheld order of those steps.
+INPUTS_REVEALED = "inputs_revealed"
 
 
 @dataclass(frozen=True)
@@ -187,8 +222,8 @@ class Engine(Protocol[StateT, OrderT]):
     ``StateT`` is the ruleset's state, ``OrderT`` its order type. ``dice`` is the step's
     committed stream (``pre`` in :meth:`start_turn`, ``resolve`` in :meth:`resolve`); ``secret``
     is the handle for the game's secret stream (hidden random facts, revealed only at the end,
-    ``shared/spec/dice-and-receipts.md``). No ruleset asks for one yet, so the table hands every
-    engine :data:`bot.dice.NO_SECRET`, on which a draw is an error rather than a silent leak.
+    ``shared/spec/dice-and-receipts.md``). An engine whose spec does not ask for one
+    (``secret_stream``) is handed :data:`bot.dice.NO_SECRET`, on which a draw is an error.
     """
 
     SCHEMA_VERSION: int
@@ -218,6 +253,11 @@ class Engine(Protocol[StateT, OrderT]):
     def outcome(self, state: StateT) -> Outcome: ...
     def summary(self, state: StateT) -> JSON: ...
     def turn(self, state: StateT) -> int: ...
+    def step_label(self, state: StateT) -> str:
+        """The ruleset's name for the step now open (``"turn 3"``, ``"deploy"``, ``"round 2
+        pick"``), in no language: match records and ``replay`` name steps by it."""
+        ...
+
     def to_json(self, state: StateT) -> JSON: ...
     def from_json(self, obj: Mapping[str, Any]) -> StateT: ...
 
@@ -312,6 +352,11 @@ class Presenter:
     def order_help(self, lang: str) -> str:
         return t(lang, f"{self.key}.dm.help")
 
+    def private_board(self, view: Mapping[str, Any], seat: str) -> bool:
+        """Whether this step's DM carries a board drawn from the seat's own view (hidden
+        information the channel's board cannot show, such as one's own face-down panels)."""
+        return False
+
 
 # --- the spec ------------------------------------------------------------------------------------
 
@@ -370,6 +415,13 @@ class RulesetSpec(Generic[StateT, OrderT]):
     ``private_view_fields`` names the top-level fields of ``view(state, seat)`` that may differ
     from the public view ``view(state, None)``: a seat's own dice or hand. The conformance test
     holds every ruleset to it, so a field added to a view cannot leak a private fact unnoticed.
+
+    Hidden information (``shared/spec/dice-and-receipts.md``): ``secret_stream`` asks for the
+    game's secret stream (the engine's ``secret`` dice); ``withheld(state, seat)`` says, before a
+    step resolves, whether that seat's order stays private after it (only its receipt is shown
+    until an :data:`INPUTS_REVEALED` event or the end). ``step_seconds(state)`` gives the step
+    now open a deadline of its own (None: the game's). ``adjudicate(state)`` ends the game now by
+    the ruleset's documented tie-break (a moderator's ruling); None: the ruleset has none.
     """
 
     key: str
@@ -383,3 +435,7 @@ class RulesetSpec(Generic[StateT, OrderT]):
     view_kinds: Mapping[str, Ref] = field(default_factory=dict)
     locales: Path | None = None  # the ruleset's catalogues (default: its package's locales/)
     private_view_fields: frozenset[str] = frozenset()
+    secret_stream: bool = False
+    withheld: Callable[[StateT, str], bool] | None = None
+    step_seconds: Callable[[StateT], int | None] | None = None
+    adjudicate: Callable[[StateT], tuple[StateT, list[Event]]] | None = None

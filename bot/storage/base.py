@@ -8,7 +8,7 @@ semantics (compare-and-set on ``games.version``, ``SKIP LOCKED`` for the workers
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +48,7 @@ class GameRow:
     turn: int = 0
     outcome: str | None = None
     end_reason: str | None = None
+    result: dict[str, Any] | None = None  # the typed Outcome as JSON (several winners, grades)
     turn_seconds: int | None = None
     deadline_at: float | None = None
     reminders_sent: int = 0
@@ -88,6 +89,7 @@ class OrderRow:
     defaulted: bool
     revisions: int
     submitted_at: float
+    withheld: bool = False  # private after its step: only the receipt is public (until revealed)
 
 
 @dataclass
@@ -100,6 +102,8 @@ class StreamRow:
     orders_digest: str | None = None
     drawn: list[int] = field(default_factory=list)
     revealed: bool = False
+    blocks: int = 0  # blocks drawn so far (the game's secret stream resumes from here)
+    step: str | None = None  # the ruleset's label of the step ("turn 3", "deploy")
 
 
 @dataclass
@@ -180,6 +184,9 @@ class Transaction(ABC):
     async def orders_for_turn(self, game_id: str, turn: int) -> dict[str, OrderRow]: ...
     @abstractmethod
     async def all_orders(self, game_id: str) -> list[OrderRow]: ...
+    @abstractmethod
+    async def set_withheld(self, game_id: str, turns: Iterable[int], withheld: bool) -> None:
+        """Withhold the orders of ``turns`` (at their resolution), or reveal them."""
 
     # dice
     @abstractmethod

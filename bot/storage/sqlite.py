@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -41,8 +41,8 @@ from bot.storage.leagues import SqliteLeagueStore
 
 _GAME_COLUMNS = (
     "id, ruleset, guild_id, channel_id, status, options, state, version, turn, outcome, "
-    "end_reason, turn_seconds, deadline_at, reminders_sent, paused_remaining, prompt_outbox_id, "
-    "created_by, created_at, updated_at"
+    "end_reason, result, turn_seconds, deadline_at, reminders_sent, paused_remaining, "
+    "prompt_outbox_id, created_by, created_at, updated_at"
 )
 _MUTABLE = (
     "status",
@@ -52,6 +52,7 @@ _MUTABLE = (
     "turn",
     "outcome",
     "end_reason",
+    "result",
     "turn_seconds",
     "deadline_at",
     "reminders_sent",
@@ -127,6 +128,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 turn=r["turn"],
                 outcome=r["outcome"],
                 end_reason=r["end_reason"],
+                result=json.loads(r["result"]) if r["result"] else None,
                 turn_seconds=r["turn_seconds"],
                 deadline_at=r["deadline_at"],
                 reminders_sent=r["reminders_sent"],
@@ -141,7 +143,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
 
     async def insert_game(self, game: GameRow) -> None:
         await self.conn.execute(
-            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({','.join('?' * 19)})",
+            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({','.join('?' * 20)})",
             (
                 game.id,
                 game.ruleset,
@@ -154,6 +156,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 game.turn,
                 game.outcome,
                 game.end_reason,
+                _dumps(game.result) if game.result is not None else None,
                 game.turn_seconds,
                 game.deadline_at,
                 game.reminders_sent,
@@ -186,6 +189,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
             "turn": game.turn,
             "outcome": game.outcome,
             "end_reason": game.end_reason,
+            "result": _dumps(game.result) if game.result is not None else None,
             "turn_seconds": game.turn_seconds,
             "deadline_at": game.deadline_at,
             "reminders_sent": game.reminders_sent,
@@ -277,16 +281,17 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
             bool(r["defaulted"]),
             r["revisions"],
             r["submitted_at"],
+            bool(r["withheld"]),
         )
 
     async def put_order(self, order: OrderRow) -> OrderRow:
         row = await self._one(
             "INSERT INTO orders (game_id, turn, seat, text, salt, receipt, user_id, defaulted, "
-            "revisions, submitted_at) VALUES (?,?,?,?,?,?,?,?,1,?) "
+            "revisions, submitted_at, withheld) VALUES (?,?,?,?,?,?,?,?,1,?,?) "
             "ON CONFLICT (game_id, turn, seat) DO UPDATE SET text = excluded.text, "
             "salt = excluded.salt, receipt = excluded.receipt, user_id = excluded.user_id, "
             "defaulted = excluded.defaulted, revisions = orders.revisions + 1, "
-            "submitted_at = excluded.submitted_at RETURNING *",
+            "submitted_at = excluded.submitted_at, withheld = excluded.withheld RETURNING *",
             (
                 order.game_id,
                 order.turn,
@@ -297,10 +302,18 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 order.user_id,
                 int(order.defaulted),
                 order.submitted_at,
+                int(order.withheld),
             ),
         )
         assert row is not None
         return self._order(row)
+
+    async def set_withheld(self, game_id: str, turns: Iterable[int], withheld: bool) -> None:
+        """Withhold the orders of ``turns`` (at their resolution), or reveal them."""
+        await self.conn.executemany(
+            "UPDATE orders SET withheld = ? WHERE game_id = ? AND turn = ?",
+            [(int(withheld), game_id, turn) for turn in turns],
+        )
 
     async def orders_for_turn(self, game_id: str, turn: int) -> dict[str, OrderRow]:
         rows = await self._all(
@@ -319,7 +332,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
     async def put_stream(self, stream: StreamRow) -> None:
         await self.conn.execute(
             "INSERT INTO dice_streams (game_id, turn, phase, seed, commitment, orders_digest, "
-            "drawn, revealed) VALUES (?,?,?,?,?,?,?,?)",
+            "drawn, revealed, blocks, step) VALUES (?,?,?,?,?,?,?,?,?,?)",
             (
                 stream.game_id,
                 stream.turn,
@@ -329,6 +342,8 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 stream.orders_digest,
                 _dumps(stream.drawn),
                 int(stream.revealed),
+                stream.blocks,
+                stream.step,
             ),
         )
 
@@ -349,18 +364,22 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 r["orders_digest"],
                 json.loads(r["drawn"]),
                 bool(r["revealed"]),
+                r["blocks"],
+                r["step"],
             )
             for r in rows
         ]
 
     async def update_stream(self, stream: StreamRow) -> None:
         await self.conn.execute(
-            "UPDATE dice_streams SET orders_digest = ?, drawn = ?, revealed = ? "
-            "WHERE game_id = ? AND turn = ? AND phase = ?",
+            "UPDATE dice_streams SET orders_digest = ?, drawn = ?, revealed = ?, blocks = ?, "
+            "step = ? WHERE game_id = ? AND turn = ? AND phase = ?",
             (
                 stream.orders_digest,
                 _dumps(stream.drawn),
                 int(stream.revealed),
+                stream.blocks,
+                stream.step,
                 stream.game_id,
                 stream.turn,
                 stream.phase,

@@ -379,6 +379,10 @@ def turn(state: ArenaState) -> int:
     return state.turn
 
 
+def step_label(state: ArenaState) -> str:
+    return f"turn {state.turn}"
+
+
 def outcome(state: ArenaState) -> Outcome:
     if state.winner is None:
         return Outcome.ongoing()
@@ -1233,6 +1237,7 @@ __all__ = [
     "resign",
     "resolve",
     "start_turn",
+    "step_label",
     "summary",
     "to_json",
     "turn",

@@ -552,6 +552,14 @@ def turn(state: DungeonState) -> int:
     return state.step_no
 
 
+def step_label(state: DungeonState) -> str:
+    """``round 2 pick``, ``round 2 A`` (a character's turn), ``round 2 tie`` (the vote)."""
+    current = state.current()
+    if state.phase == "act" and current is not None:
+        return f"round {state.round} {current}"
+    return f"round {state.round} {state.phase}"
+
+
 def awaiting(state: DungeonState) -> list[str]:
     if state.phase == "over" or state.step_no <= state.resolved:
         return []

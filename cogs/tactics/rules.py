@@ -279,6 +279,11 @@ def turn(state: TacticsState) -> int:
     return state.step_no
 
 
+def step_label(state: TacticsState) -> str:
+    """``roster``, ``deploy``, then ``turn 1`` … (the game's turns, not the table's steps)."""
+    return f"turn {state.turn}" if state.step in ("play", "finished") else state.step
+
+
 def outcome(state: TacticsState) -> Outcome:
     if state.winner is None:
         return Outcome.ongoing()

@@ -139,6 +139,11 @@ def turn(state: RpsState) -> int:
     return state.round
 
 
+def step_label(state: RpsState) -> str:
+    """What match records call the open step: ``round 2``."""
+    return f"round {state.round}"
+
+
 def outcome(state: RpsState) -> Outcome:
     if state.winner is None:
         return Outcome.ongoing()
