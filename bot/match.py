@@ -18,7 +18,7 @@ from bot import registry
 from bot.ruleset import JSON, Engine, Outcome, Presenter, RulesetSpec
 
 if TYPE_CHECKING:
-    from bot.storage.base import GameRow
+    from bot.storage.base import GameRow, OrderRow
 
 CACHED_STATES = 512
 
@@ -30,6 +30,8 @@ class Match:
     game: GameRow
     spec: RulesetSpec[Any, Any]
     state: Any
+    # Withheld orders this change made public (a reveal event, or the end), for the post.
+    later_orders: list[OrderRow] = field(default_factory=list)
     _views: dict[str | None, JSON] = field(default_factory=dict, repr=False)
 
     @property

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import t
+from bot.ruleset import addressees
 
 if TYPE_CHECKING:
     from bot.match import Match
@@ -20,6 +21,7 @@ EMBED_COLOUR = 0xC8A24A
 FINISHED_COLOUR = 0x5B8C5A
 DESCRIPTION_LIMIT = 3800
 FIELD_LIMIT = 1000
+MESSAGE_LIMIT = 2000  # a message's content (Discord refuses more)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -56,12 +58,18 @@ def turn_message(
     revealed_orders: Mapping[str, OrderRow],
     commitments: Iterable[StreamRow],
     first: bool,
+    later_orders: Iterable[OrderRow] = (),
 ) -> dict[str, Any]:
-    """The one channel message of a turn: what happened, the board, and the next prompt."""
+    """The one channel message of a turn: what happened, the board, and the next prompt.
+
+    Hidden information stays out of it: private events (``Event.to``) go to their seats' DMs,
+    a withheld order shows its receipt only, and ``later_orders`` are earlier withheld orders
+    made public now (a reveal event, or the end of the game).
+    """
     game, present = match.game, match.presenter
     view = match.view(None)
     names = game.names
-    lines = present.event_lines(events, lang, names)
+    lines = present.event_lines([e for e in events if addressees(e) is None], lang, names)
     if first:
         lines.insert(0, t(lang, "game.started", players=player_line(game)))
     finished = game.status in ("finished", "abandoned")
@@ -73,20 +81,26 @@ def turn_message(
     ]
     if revealed_orders:
         order_lines = [
-            t(
-                lang,
-                "game.revealed_order",
-                seat=seat,
-                order=row.text,
-                salt=row.salt,
-                defaulted=t(lang, "game.defaulted") if row.defaulted else "",
-            )
+            t(lang, "game.withheld_order", seat=seat, receipt=row.receipt[:12])
+            if row.withheld
+            else _order_line(row, lang)
             for seat, row in sorted(revealed_orders.items())
         ]
         fields.append(
             {
                 "name": t(lang, "game.field.orders"),
                 "value": _clip("\n".join(order_lines), FIELD_LIMIT),
+            }
+        )
+    later = [
+        t(lang, "game.later_order", step=row.turn) + " " + _order_line(row, lang)
+        for row in sorted(later_orders, key=lambda r: (r.turn, r.seat))
+    ]
+    if later:
+        fields.append(
+            {
+                "name": t(lang, "game.field.later_orders"),
+                "value": _clip("\n".join(later), FIELD_LIMIT),
             }
         )
     seeds = [f"{s.phase} `{s.seed}`" for s in revealed_streams]
@@ -147,6 +161,17 @@ def turn_message(
     return payload
 
 
+def _order_line(row: OrderRow, lang: str) -> str:
+    return t(
+        lang,
+        "game.revealed_order",
+        seat=row.seat,
+        order=row.text,
+        salt=row.salt,
+        defaulted=t(lang, "game.defaulted") if row.defaulted else "",
+    )
+
+
 def _groups(match: Match, seat: str, lang: str) -> list[dict[str, Any]]:
     """A seat's choice groups with their labels in ``lang`` (an order view's buttons)."""
     return [
@@ -185,21 +210,32 @@ def compose(
     return {"content": payload.get("content"), "embed": embed}
 
 
-def seat_dm(match: Match, seat: str, *, lang: str, awaited: bool) -> dict[str, Any] | None:
-    """The DM a seat gets each turn: its private information and, if it owes one, the order view."""
+def seat_dm(
+    match: Match,
+    seat: str,
+    *,
+    lang: str,
+    awaited: bool,
+    private_events: list[dict[str, Any]] | None = None,
+) -> dict[str, Any] | None:
+    """The DM a seat gets each turn: the events addressed to it alone, its private information
+    and, if it owes one, the order view (with a board of its own view where the ruleset asks)."""
     game, present = match.game, match.presenter
     guild = f"<#{game.channel_id}>" if game.channel_id else ""
+    told = present.event_lines(private_events or [], lang, game.names)
     if game.status in ("finished", "abandoned"):
-        return {
-            "lang": lang,
-            "content": t(
-                lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(match, lang)
-            ),
-        }
+        over = t(
+            lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(match, lang)
+        )
+        return {"lang": lang, "content": _clip("\n".join([*told, over]), MESSAGE_LIMIT)}
     if not awaited:
-        return None
+        if not told:
+            return None
+        header = t(lang, "dm.private_events", game=game.id, channel=guild)
+        return {"lang": lang, "content": _clip("\n".join([header, *told]), MESSAGE_LIMIT)}
     view = match.view(seat)
     lines = [
+        *told,
         t(
             lang,
             "dm.turn_header",
@@ -215,9 +251,9 @@ def seat_dm(match: Match, seat: str, *, lang: str, awaited: bool) -> dict[str, A
         lines.append(t(lang, "dm.deadline", deadline=f"<t:{int(game.deadline_at)}:R>"))
     lines.append(present.order_help(lang))
     groups = _groups(match, seat, lang)
-    return {
+    payload: dict[str, Any] = {
         "lang": lang,
-        "content": "\n".join(lines),
+        "content": _clip("\n".join(lines), MESSAGE_LIMIT),
         "view": {
             "kind": "orders",
             "game": game.id,
@@ -229,6 +265,14 @@ def seat_dm(match: Match, seat: str, *, lang: str, awaited: bool) -> dict[str, A
             "builder": t(lang, "order.builder") if match.spec.sheet_builder else None,
         },
     }
+    if present.private_board(view, seat):  # drawn from this seat's own view, for its eyes only
+        payload["board"] = {
+            "version": game.version,
+            "seat": seat,
+            "names": game.names,
+            "view": view,
+        }
+    return payload
 
 
 def reminder(match: Match, missing: list[str], *, lang: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from bot.i18n import normalize_lang
 from bot.match import Match, StateCache
 from bot.priority import Foreground
 from bot.record import build_record
-from bot.ruleset import Event, Order, OrderRejected, Outcome, RuleError
+from bot.ruleset import INPUTS_REVEALED, Event, Order, OrderRejected, Outcome, RuleError
 from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository, SeatRow, StreamRow
 from bot.storage.base import Transaction
 
@@ -65,6 +65,11 @@ class RollStream:
     @property
     def commitment(self) -> str:
         return dicelib.commitment(self.seed)
+
+
+def revealed_steps(events: list[Event]) -> list[int]:
+    """The steps whose withheld orders these events make public (``INPUTS_REVEALED``)."""
+    return [int(step) for e in events if e.type == INPUTS_REVEALED for step in e.data["steps"]]
 
 
 def outbox_nonce(*parts: object) -> str:
@@ -294,9 +299,11 @@ class Table:
         """Set a lobby game up, open its first turn and queue the first prompts."""
         match = self.states.match(game)
         setup = await self._pre_stream(tx, game.id, 0)
-        match.advance(
-            match.engine.new_game(game.id, game.seat_order, game.options, setup, dicelib.NO_SECRET)
-        )
+        if match.spec.secret_stream:  # committed now: its commitment is in the first post
+            await self._commit_stream(tx, game.id, 0, dicelib.SECRET)
+        secret = await self._secret(tx, match)
+        match.advance(match.engine.new_game(game.id, game.seat_order, game.options, setup, secret))
+        await self._keep_secret(tx, game.id, secret)
         await self._record_drawn(tx, game.id, 0, dicelib.PRE, setup.rolls, reveal=True)
         events = await self._start_turn(tx, match)
         game.status = "active"
@@ -332,6 +339,34 @@ class Table:
         seed = await self._commit_stream(tx, game_id, turn, dicelib.PRE)
         return dicelib.DiceStream(seed, dicelib.stream_label(game_id, turn, dicelib.PRE))
 
+    @staticmethod
+    async def _secret_row(tx: Transaction, game_id: str) -> StreamRow | None:
+        return next((s for s in await tx.streams(game_id, 0) if s.phase == dicelib.SECRET), None)
+
+    async def _secret(self, tx: Transaction, match: Match) -> dicelib.Dice:
+        """The game's secret stream where it stopped (its block counter runs over the whole
+        game); :data:`~bot.dice.NO_SECRET` for a ruleset that did not ask for one."""
+        row = await self._secret_row(tx, match.game.id) if match.spec.secret_stream else None
+        if row is None:
+            return dicelib.NO_SECRET
+        label = dicelib.stream_label(match.game.id, 0, dicelib.SECRET)
+        return dicelib.DiceStream(bytes.fromhex(row.seed), label, start_block=row.blocks)
+
+    async def _keep_secret(self, tx: Transaction, game_id: str, secret: dicelib.Dice) -> None:
+        """Store what the engine drew from the secret stream and where the stream stopped."""
+        if not isinstance(secret, dicelib.DiceStream) or not secret.rolls:
+            return
+        row = await self._secret_row(tx, game_id)
+        assert row is not None
+        row.drawn = [*row.drawn, *secret.rolls]
+        row.blocks = secret.blocks
+        await tx.update_stream(row)
+
+    def _step_seconds(self, match: Match) -> int | None:
+        """The open step's deadline: the ruleset's own for this step, else the game's."""
+        own = match.spec.step_seconds(match.state) if match.spec.step_seconds else None
+        return own if own is not None else match.game.turn_seconds
+
     async def _record_drawn(
         self,
         tx: Transaction,
@@ -357,10 +392,19 @@ class Table:
         pre = await self._pre_stream(tx, game.id, turn)
         # The resolve stream is committed now too, so its commitment is public before any order.
         await self._commit_stream(tx, game.id, turn, dicelib.RESOLVE)
-        state, events = match.engine.start_turn(match.state, pre, dicelib.NO_SECRET)
+        secret = await self._secret(tx, match)
+        state, events = match.engine.start_turn(match.state, pre, secret)
         match.advance(state)
+        await self._keep_secret(tx, game.id, secret)
         await self._record_drawn(tx, game.id, turn, dicelib.PRE, pre.rolls, reveal=False)
-        game.deadline_at = self.clock() + game.turn_seconds if game.turn_seconds else None
+        # The step's name goes with its streams: the match record carries it.
+        label = match.engine.step_label(state)
+        for row in await tx.streams(game.id, turn):
+            row.step = label
+            await tx.update_stream(row)
+        seconds = self._step_seconds(match)
+        game.step_seconds = seconds or None
+        game.deadline_at = self.clock() + seconds if seconds else None
         game.reminders_sent = 0
         return events
 
@@ -377,13 +421,27 @@ class Table:
             winner = outcome.winner
             game.status = "finished"
             game.outcome = winner if isinstance(winner, str) else None
-            game.end_reason = game.end_reason or "rules"
+            game.result = outcome.to_json()
+            game.end_reason = game.end_reason or "rules"  # the why is in result["reason"]
             game.deadline_at = None
+            match.later_orders += await self._reveal_hidden(tx, game)
         await tx.update_game(game, expect_version=expect)
         await tx.put_state(game.id, game.version, game.turn, game.state)
         self.states.remember(game, match.state)
         if events:
             await tx.add_events(game.id, game.turn, [e.to_json() for e in events])
+
+    async def _reveal_hidden(self, tx: Transaction, game: GameRow) -> list[OrderRow]:
+        """The game is over: its secret stream and every withheld order become public. Returns
+        the orders that were withheld until now."""
+        secret = await self._secret_row(tx, game.id)
+        if secret is not None and not secret.revealed:
+            secret.revealed = True
+            await tx.update_stream(secret)
+        hidden = [o for o in await tx.all_orders(game.id) if o.withheld]
+        for turn in sorted({o.turn for o in hidden}):
+            await tx.set_withheld(game.id, turn, None, False)
+        return hidden
 
     # --- orders -------------------------------------------------------------------------------
 
@@ -520,8 +578,11 @@ class Table:
     async def _resolve(self, tx: Transaction, match: Match, orders: Mapping[str, OrderRow]) -> None:
         game, engine, state = match.game, match.engine, match.state
         turn = game.turn
+        awaited = match.awaiting()
         parsed: dict[str, Order] = {}
         for seat, row in orders.items():
+            if seat not in awaited:
+                continue  # sealed before its seat left the game: kept (and digested), not played
             try:
                 parsed[seat] = engine.parse(state, seat, row.text)
             except OrderRejected:
@@ -536,8 +597,18 @@ class Table:
             dicelib.stream_label(game.id, turn, dicelib.RESOLVE),
             digest,
         )
-        state, events = engine.resolve(state, parsed, stream, dicelib.NO_SECRET)
+        # Which orders stay private after this step is decided on the state they were given in.
+        withheld = [s for s in parsed if match.spec.withheld and match.spec.withheld(state, s)]
+        secret = await self._secret(tx, match)
+        state, events = engine.resolve(state, parsed, stream, secret)
         match.advance(state)
+        await self._keep_secret(tx, game.id, secret)
+        if withheld:
+            await tx.set_withheld(game.id, turn, withheld, True)
+        for step in revealed_steps(events):
+            hidden = await tx.orders_for_turn(game.id, step)
+            match.later_orders += [o for o in hidden.values() if o.withheld]
+            await tx.set_withheld(game.id, step, None, False)
         await self._record_drawn(
             tx, game.id, turn, dicelib.RESOLVE, stream.rolls, reveal=True, orders_digest=digest
         )
@@ -559,8 +630,11 @@ class Table:
         result_events: list[Event],
         resolved_turn: int | None = None,
         first: bool = False,
+        prompts: bool = True,
     ) -> None:
-        """One channel message (result + next prompt) and one DM per awaited seat."""
+        """One channel message (result + next prompt) and one DM per awaited seat, and to each
+        seat the events addressed to it. ``prompts=False``: the step did not change (a seat left
+        mid-step), so the awaited seats keep the prompt they have."""
         game = match.game
         lang = await self._lang(tx, game.guild_id)
         now = self.clock()
@@ -570,11 +644,16 @@ class Table:
             revealed_orders = await tx.orders_for_turn(game.id, resolved_turn)
         else:
             revealed_orders = {}
+        secret = await self._secret_row(tx, game.id)
+        if secret is not None and secret.revealed and game.status in ("finished", "abandoned"):
+            revealed.append(secret)  # the game is over: its secret seed is public
         commitments = (
             [s for s in await tx.streams(game.id, game.turn) if not s.revealed]
             if game.status == "active"
             else []
         )
+        if first and secret is not None:
+            commitments.insert(0, secret)  # committed before the first draw, revealed at the end
         payload = messages.turn_message(
             match,
             lang=lang,
@@ -583,6 +662,7 @@ class Table:
             revealed_orders=revealed_orders,
             commitments=commitments,
             first=first,
+            later_orders=match.later_orders,
         )
         channel_outbox = await tx.enqueue(
             game_id=game.id,
@@ -595,11 +675,14 @@ class Table:
         if game.status == "active":
             game.prompt_outbox_id = channel_outbox
             await tx.update_game(game)
-        awaited = match.awaiting() if game.status == "active" else []
+        awaited = match.awaiting() if game.status == "active" and prompts else []
         for seat in game.seat_order:
             user_id = game.user_of(seat)
             user_lang = await self._user_lang(tx, user_id, game.guild_id)
-            dm = messages.seat_dm(match, seat, lang=user_lang, awaited=seat in awaited)
+            told = [e.to_json() for e in result_events if e.to is not None and seat in e.to]
+            dm = messages.seat_dm(
+                match, seat, lang=user_lang, awaited=seat in awaited, private_events=told
+            )
             if dm is None:
                 continue
             await tx.enqueue(
@@ -620,7 +703,7 @@ class Table:
             due = await tx.due_games(now)
         done = 0
         for game in due:
-            assert game.deadline_at is not None and game.turn_seconds is not None
+            assert game.deadline_at is not None and game.step_seconds is not None
             if now >= game.deadline_at:
                 if await self.resolve_if_ready(game.id, fill_defaults=True):
                     done += 1
@@ -630,7 +713,7 @@ class Table:
             due_steps = [
                 i
                 for i in range(step, len(REMINDER_FRACTIONS))
-                if now >= game.deadline_at - game.turn_seconds * REMINDER_FRACTIONS[i]
+                if now >= game.deadline_at - game.step_seconds * REMINDER_FRACTIONS[i]
             ]
             if due_steps and await self._remind(game.id, game.version, step, due_steps[-1]):
                 done += 1
@@ -666,10 +749,10 @@ class Table:
             games = await tx.games_with_status(("active",))
         times: list[float] = []
         for g in games:
-            if g.deadline_at is None or g.turn_seconds is None:
+            if g.deadline_at is None or g.step_seconds is None:
                 continue
             fractions = REMINDER_FRACTIONS[g.reminders_sent :]
-            times.extend(g.deadline_at - g.turn_seconds * f for f in fractions)
+            times.extend(g.deadline_at - g.step_seconds * f for f in fractions)
             times.append(g.deadline_at)
         return min(times) if times else None
 
@@ -696,7 +779,36 @@ class Table:
                 raise TableError("table.not_running", game=game_id)
             state, events = match.engine.resign(match.state, seat)
             match.advance(state)
-            game.end_reason = "resign"
+            over = match.outcome().finished
+            if over:
+                game.end_reason = "resign"
+                if game.status == "paused":
+                    game.status = "active"
+            else:
+                # The game goes on for the others (the ruleset says so): the table stops asking
+                # this seat, and the record replays the departure in this step.
+                await tx.set_left(game.id, seat, game.turn)
+            await self._store(tx, match, events)
+            await self._enqueue_turn(tx, match, result_events=events, prompts=over)
+        self._on_outbox()
+        if not over:  # the seats still in may all have ordered already
+            await self.resolve_if_ready(game_id)
+        return game
+
+    async def adjudicate(self, game_id: str) -> GameRow:
+        """A moderator's ruling: the ruleset ends the game now by its documented tie-break."""
+        async with self.repo.transaction() as tx:
+            match = await self._match(tx, game_id)
+            game = match.game
+            if game.status not in ACTIVE_STATUSES:
+                raise TableError("table.not_running", game=game_id)
+            if match.spec.adjudicate is None:
+                raise TableError("table.no_adjudication", game=game_id)
+            state, events = match.spec.adjudicate(match.state)
+            match.advance(state)
+            if not match.outcome().finished:
+                raise TableError("table.adjudication_failed", game=game_id)
+            game.end_reason = "adjudicated"
             if game.status == "paused":
                 game.status = "active"
             await self._store(tx, match, events)

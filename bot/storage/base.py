@@ -32,6 +32,7 @@ class SeatRow:
     position: int
     dm_open: bool | None = None
     accepted: bool = False  # in a lobby: has this player accepted (the challenger has)
+    left_turn: int | None = None  # the step during which the seat left a game that went on
 
 
 @dataclass
@@ -50,6 +51,7 @@ class GameRow:
     end_reason: str | None = None
     result: dict[str, Any] | None = None  # the typed Outcome as JSON (several winners, grades)
     turn_seconds: int | None = None
+    step_seconds: int | None = None  # the open step's deadline length (its own, or turn_seconds)
     deadline_at: float | None = None
     reminders_sent: int = 0
     paused_remaining: float | None = None
@@ -165,6 +167,10 @@ class Transaction(ABC):
     @abstractmethod
     async def set_dm_open(self, game_id: str, seat: str, is_open: bool) -> None: ...
     @abstractmethod
+    async def set_left(self, game_id: str, seat: str, turn: int) -> None:
+        """The seat left during step ``turn`` while the game went on for the others."""
+
+    @abstractmethod
     async def next_game_number(self) -> int: ...
 
     # states
@@ -185,8 +191,11 @@ class Transaction(ABC):
     @abstractmethod
     async def all_orders(self, game_id: str) -> list[OrderRow]: ...
     @abstractmethod
-    async def set_withheld(self, game_id: str, turns: Iterable[int], withheld: bool) -> None:
-        """Withhold the orders of ``turns`` (at their resolution), or reveal them."""
+    async def set_withheld(
+        self, game_id: str, turn: int, seats: Iterable[str] | None, withheld: bool
+    ) -> None:
+        """Withhold the orders of ``seats`` for ``turn`` (at its resolution), or reveal them
+        (``seats`` None: every order of the turn)."""
 
     # dice
     @abstractmethod

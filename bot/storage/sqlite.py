@@ -41,8 +41,8 @@ from bot.storage.leagues import SqliteLeagueStore
 
 _GAME_COLUMNS = (
     "id, ruleset, guild_id, channel_id, status, options, state, version, turn, outcome, "
-    "end_reason, result, turn_seconds, deadline_at, reminders_sent, paused_remaining, "
-    "prompt_outbox_id, created_by, created_at, updated_at"
+    "end_reason, result, turn_seconds, step_seconds, deadline_at, reminders_sent, "
+    "paused_remaining, prompt_outbox_id, created_by, created_at, updated_at"
 )
 _MUTABLE = (
     "status",
@@ -54,6 +54,7 @@ _MUTABLE = (
     "end_reason",
     "result",
     "turn_seconds",
+    "step_seconds",
     "deadline_at",
     "reminders_sent",
     "paused_remaining",
@@ -95,7 +96,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
         # The seats come along as a JSON array in the same statement: one hop, not two.
         rows = await self._all(
             f"SELECT {_GAME_COLUMNS}, (SELECT json_group_array(json_array(s.seat, "
-            "s.position, s.user_id, s.name, s.dm_open, s.accepted)) FROM seats s "
+            "s.position, s.user_id, s.name, s.dm_open, s.accepted, s.left_turn)) FROM seats s "
             f"WHERE s.game_id = games.id) AS seats_json FROM games WHERE {where}",
             params,
         )
@@ -116,8 +117,9 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                             position,
                             None if dm is None else bool(dm),
                             bool(accepted),
+                            left,
                         )
-                        for seat, position, user_id, name, dm, accepted in json.loads(
+                        for seat, position, user_id, name, dm, accepted, left in json.loads(
                             r["seats_json"]
                         )
                     ),
@@ -130,6 +132,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 end_reason=r["end_reason"],
                 result=json.loads(r["result"]) if r["result"] else None,
                 turn_seconds=r["turn_seconds"],
+                step_seconds=r["step_seconds"],
                 deadline_at=r["deadline_at"],
                 reminders_sent=r["reminders_sent"],
                 paused_remaining=r["paused_remaining"],
@@ -143,7 +146,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
 
     async def insert_game(self, game: GameRow) -> None:
         await self.conn.execute(
-            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({','.join('?' * 20)})",
+            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({','.join('?' * 21)})",
             (
                 game.id,
                 game.ruleset,
@@ -158,6 +161,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 game.end_reason,
                 _dumps(game.result) if game.result is not None else None,
                 game.turn_seconds,
+                game.step_seconds,
                 game.deadline_at,
                 game.reminders_sent,
                 game.paused_remaining,
@@ -191,6 +195,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
             "end_reason": game.end_reason,
             "result": _dumps(game.result) if game.result is not None else None,
             "turn_seconds": game.turn_seconds,
+            "step_seconds": game.step_seconds,
             "deadline_at": game.deadline_at,
             "reminders_sent": game.reminders_sent,
             "paused_remaining": game.paused_remaining,
@@ -231,14 +236,19 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
         # Reminders fall at half time and at 10 % left, so any game within its last half is a
         # candidate; the table decides what (if anything) is due.
         return await self._games(
-            "status = 'active' AND deadline_at IS NOT NULL AND turn_seconds IS NOT NULL "
-            "AND deadline_at - turn_seconds * 0.5 <= ? ORDER BY deadline_at",
+            "status = 'active' AND deadline_at IS NOT NULL AND step_seconds IS NOT NULL "
+            "AND deadline_at - step_seconds * 0.5 <= ? ORDER BY deadline_at",
             (now,),
         )
 
     async def set_accepted(self, game_id: str, seat: str) -> None:
         await self.conn.execute(
             "UPDATE seats SET accepted = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+        )
+
+    async def set_left(self, game_id: str, seat: str, turn: int) -> None:
+        await self.conn.execute(
+            "UPDATE seats SET left_turn = ? WHERE game_id = ? AND seat = ?", (turn, game_id, seat)
         )
 
     async def set_dm_open(self, game_id: str, seat: str, is_open: bool) -> None:
@@ -308,11 +318,18 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
         assert row is not None
         return self._order(row)
 
-    async def set_withheld(self, game_id: str, turns: Iterable[int], withheld: bool) -> None:
-        """Withhold the orders of ``turns`` (at their resolution), or reveal them."""
+    async def set_withheld(
+        self, game_id: str, turn: int, seats: Iterable[str] | None, withheld: bool
+    ) -> None:
+        if seats is None:
+            await self.conn.execute(
+                "UPDATE orders SET withheld = ? WHERE game_id = ? AND turn = ?",
+                (int(withheld), game_id, turn),
+            )
+            return
         await self.conn.executemany(
-            "UPDATE orders SET withheld = ? WHERE game_id = ? AND turn = ?",
-            [(int(withheld), game_id, turn) for turn in turns],
+            "UPDATE orders SET withheld = ? WHERE game_id = ? AND turn = ? AND seat = ?",
+            [(int(withheld), game_id, turn, seat) for seat in seats],
         )
 
     async def orders_for_turn(self, game_id: str, turn: int) -> dict[str, OrderRow]:

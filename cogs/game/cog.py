@@ -293,7 +293,23 @@ class GameCog(commands.Cog):
             t(reader_lang(interaction), "mod.abandoned", game=row.id), ephemeral=True
         )
 
-    for _command in (status, resign, export, pause, resume, extend, abandon):
+    @game.command(
+        name=ls("adjudicate", "cmd.game.adjudicate"),
+        description=ls(
+            "Moderators: end a game now by its rules' tie-break", "cmd.game.adjudicate.desc"
+        ),
+    )
+    @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    @localized_params
+    async def adjudicate(
+        self, interaction: discord.Interaction[Any], game: str | None = None
+    ) -> None:
+        row = await self.table.adjudicate((await self._moderated(interaction, game)).id)
+        await interaction.response.send_message(
+            t(reader_lang(interaction), "mod.adjudicated", game=row.id), ephemeral=True
+        )
+
+    for _command in (status, resign, export, pause, resume, extend, abandon, adjudicate):
         _command.autocomplete("game")(game_autocomplete)
     del _command
 

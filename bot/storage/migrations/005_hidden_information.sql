@@ -28,3 +28,12 @@ ALTER TABLE orders ADD COLUMN withheld INTEGER NOT NULL DEFAULT 0;
 -- The typed outcome (bot.ruleset.Outcome as JSON): several winners, grades, the reason. `outcome`
 -- keeps the legacy single winner ('A', 'draw', 'party'…) for records and leagues.
 ALTER TABLE games ADD COLUMN result TEXT;
+
+-- A seat that left while the game went on for the others (resigned, eliminated): the table step
+-- during which it left, so the match record can replay the departure where it happened.
+ALTER TABLE seats ADD COLUMN left_turn INTEGER;
+
+-- The open step's own deadline length (a ruleset may give a step its own: a two-minute pick in a
+-- game of ten-minute turns); reminders fall at fractions of it. NULL: the step has no deadline.
+ALTER TABLE games ADD COLUMN step_seconds INTEGER;
+UPDATE games SET step_seconds = turn_seconds WHERE deadline_at IS NOT NULL;

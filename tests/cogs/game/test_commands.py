@@ -252,6 +252,7 @@ async def test_moderator_commands_are_refused_for_players(duel):
         ("game resume", {}),
         ("game extend", {"hours": 5}),
         ("game abandon", {}),
+        ("game adjudicate", {}),
     ]:
         result = await duel.alice.slash(duel.channel, command, **options)
         assert result.ephemeral, command
@@ -309,6 +310,16 @@ async def test_moderator_pauses_extends_resumes(duel, permissions):
     notice = notices(duel, "⏳")[-1]
     assert notice.content.endswith(f"it now ends <t:{int(game.deadline_at)}:R>.")
     assert game.turn == started.turn and len(turn_posts(duel)) == 1
+
+
+async def test_adjudicate_is_refused_for_a_ruleset_without_a_tie_break(duel):
+    await start_duel(duel)
+    before = await duel.bot.table.game(duel.game_id)
+    result = await moderator(duel).slash(duel.channel, "game adjudicate")
+    assert result.ephemeral
+    assert "cannot be adjudicated: its rules have no tie-break" in result.response.content
+    after = await duel.bot.table.game(duel.game_id)
+    assert (after.status, after.version) == ("active", before.version)
 
 
 async def test_moderator_abandons_the_game_without_a_winner(duel):
