@@ -194,7 +194,9 @@ class Table:
             raise TableError("table.same_player")
         # A ruleset may take a range of players (the dungeon's party of 1 to 4).
         if len(players) not in spec.seats.allowed():
-            raise TableError("table.wrong_player_count", needed=len(spec.seats.names))
+            counts = spec.seats.allowed()
+            needed = str(counts[0]) if len(counts) == 1 else f"{min(counts)}–{max(counts)}"
+            raise TableError("table.wrong_player_count", needed=needed)
         # Refused now, not when the opponent accepts: a bad option must not leave a dead lobby.
         spec.engine.check_options(options or {})
         now = self.clock()
