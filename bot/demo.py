@@ -33,7 +33,7 @@ MAX_TURNS = 200
 class DemoResult:
     game_id: str
     turns: int
-    winner: str | None
+    winner: str | list[str] | None  # a seat, "draw", a co-op result, or several seats
     boards: list[Path] = field(default_factory=list)
     transcript: Path | None = None
     record: Path | None = None
@@ -157,7 +157,8 @@ async def play(
             transcript = out / f"transcript-{lang}.txt"
             header = t(lang, "demo.header", ruleset=spec.presenter.title(lang), game=game.id)
             transcript.write_text(header + "\n\n" + "\n".join(sink.lines), "utf-8")
-            result = DemoResult(game.id, game.turn, game.outcome, sink.boards, transcript)
+            winner = table.outcome(game).winner
+            result = DemoResult(game.id, game.turn, winner, sink.boards, transcript)
             if record is not None:
                 exported = await table.export(game.id)
                 record.parent.mkdir(parents=True, exist_ok=True)
