@@ -216,7 +216,9 @@ class GameCog(commands.Cog):
         if not confirm:
             raise TableError("resign.not_confirmed")
         row = await self.table.resign(row.id, interaction.user.id)
-        await interaction.response.send_message(t(lang, "resign.done", game=row.id), ephemeral=True)
+        # In a game of many seats the others may play on without the one who left.
+        key = "resign.left" if row.status in ACTIVE_STATUSES else "resign.done"
+        await interaction.response.send_message(t(lang, key, game=row.id), ephemeral=True)
 
     @game.command(
         name=ls("export", "cmd.game.export"),
