@@ -331,7 +331,7 @@ def test_resignation_ends_the_game() -> None:
 
 
 # Any JSON at all, shaped a little like a record so that the fuzzing reaches deep into it.
-_KEYS = ["A", "B", "pre", "resolve", "rolls", "seeds", "inputs", "resigned", "x"]
+_KEYS = ["A", "B", "pre", "resolve", "rolls", "seeds", "inputs", "resigned", "receipt", "x"]
 _leaf = st.one_of(
     st.none(),
     st.booleans(),
@@ -353,7 +353,11 @@ _block = st.fixed_dictionaries(
         "rolls": st.one_of(_json, st.lists(st.integers(0, 7), max_size=8)),
         "seeds": st.one_of(_json, st.dictionaries(st.sampled_from(["pre", "resolve"]), _json)),
         **{k: _json for k in ("receipts", "salts", "commitments", "drawn", "orders_digest")},
+        **{k: _json for k in ("step", "left")},
     },
+)
+_secret = st.fixed_dictionaries(
+    {}, optional={k: _json for k in ("commitment", "seed", "drawn", "blocks")}
 )
 _records = st.fixed_dictionaries(
     {"ruleset": st.sampled_from(["arena", "chess"])},
@@ -362,6 +366,7 @@ _records = st.fixed_dictionaries(
         "seats": st.one_of(_json, st.just(["A", "B"])),
         "setup": st.one_of(_json, _block),
         "turns": st.one_of(_json, st.lists(_block, max_size=3)),
+        "secret": st.one_of(_json, _secret),
     },
 )
 
@@ -381,6 +386,45 @@ def test_record_error_reads_as_one_line() -> None:
     assert str(RecordError("why", turn=3, seat="B")) == "turn 3, seat B: why"
     assert str(RecordError("why", turn=0)) == "setup: why"
     assert str(RecordError("why")) == "why"
+    # a step is named by its index and by the ruleset's label, when the label says more
+    assert (
+        str(RecordError("why", turn=3, seat="B", step="deploy")) == "turn 3 (deploy), seat B: why"
+    )
+    assert str(RecordError("why", turn=3, step="turn 3")) == "turn 3: why"
+    assert RecordError("why", turn=3, step="deploy").reason == "why"
+
+
+def sealed(texts: dict[str, str], canonical: dict[str, str]) -> dict[str, Any]:
+    """A hand-written turn whose receipts seal the canonical orders (the table seals those)."""
+    salts = {seat: bytes([i + 1]) * 16 for i, seat in enumerate(canonical)}
+    receipts = {seat: dicelib.receipt(salts[seat], text) for seat, text in canonical.items()}
+    return {
+        "inputs": texts,
+        "rolls": [1, 2, 3, 4, 5, 6],
+        "receipts": receipts,
+        "salts": {seat: salt.hex() for seat, salt in salts.items()},
+        "orders_digest": dicelib.orders_digest(receipts[s] for s in ("A", "B")),
+    }
+
+
+def test_receipts_seal_the_canonical_order(capsys, tmp_path) -> None:
+    """An input as a player typed it (Japanese) checks against the receipt of its canonical
+    text: only the replay, which parses it, can tell, so the check waits for its turn."""
+    turn = sealed({"A": "右前 左回転"}, {"A": "front-right left", "B": "stay none"})
+    rec = record([turn])
+    assert replay(rec).orders == [{"A": "front-right left", "B": "stay none"}]
+    checks = verify(rec)
+    assert [c.what for c in checks if "receipt" in c.what] == [
+        "turn 1 seat A receipt",
+        "turn 1 seat B receipt",  # B defaulted: its default order was sealed
+    ]
+    assert all(c.ok for c in checks)
+    # another order in Japanese is another canonical text: refused on its own turn
+    turn["inputs"]["A"] = "右前 右回転"
+    line = one_error_line(*cli(capsys, tmp_path, "replay", rec))
+    assert line == "replay: turn 1, seat A: the order (with its salt) does not match its receipt"
+    code, out, _ = cli(capsys, tmp_path, "verify", rec)
+    assert code == 1 and "FAILED  turn 1 seat A receipt" in out.splitlines()
 
 
 # --- the demo's records ------------------------------------------------------------------------
@@ -438,11 +482,12 @@ def test_verify_passes_on_the_demo(demo, capsys, tmp_path) -> None:
     lines = out.strip().splitlines()
     assert lines[-1].endswith(" passed, 0 failed")
     assert not any(line.startswith("FAILED") for line in lines)
-    # every turn's receipts, digest and both dice streams were checked
+    # every turn's receipts, digest and both dice streams were checked, and the setup's dice
     n = demo["turns"]
     assert sum("receipt" in line for line in lines) == 2 * n
     assert sum("orders digest" in line for line in lines) == n
-    assert sum(" rolls " in line for line in lines) == 2 * n
+    assert sum(" rolls " in line for line in lines) == 2 * n + 1
+    assert "ok      setup pre rolls []" in lines
 
 
 def _failed(capsys, tmp_path, rec: dict[str, Any]) -> list[str]:
