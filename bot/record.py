@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from bot import dice as dicelib
 from bot import registry
 from bot.i18n import t
-from bot.ruleset import DRAW, Engine, Event, Order, RuleError, RulesetSpec
+from bot.ruleset import DRAW, Engine, Event, Order, Outcome, RuleError, RulesetSpec
 
 if TYPE_CHECKING:
     from bot.storage.base import GameRow, OrderRow, StreamRow
@@ -106,7 +106,8 @@ def build_record(
     orders_by_turn: dict[int, dict[str, OrderRow]] = {}
     for o in orders:
         orders_by_turn.setdefault(o.turn, {})[o.seat] = o
-    # Seats that left while the game went on for the others, by the step they left in.
+    # Seats that resigned, by the step they left in: within an exported step (the game went on
+    # for the others) its entry says so; in the step the game ended in, ``end`` does.
     left: dict[int, list[str]] = {}
     for seat in sorted(game.seats, key=lambda s: s.position):
         if seat.left_turn is not None:
@@ -166,15 +167,28 @@ def build_record(
                 seed=secret.seed, drawn=list(secret.drawn), blocks=secret.blocks
             )
     record["turns"] = turns
+    outcome = Outcome.from_json(game.result) if game.result else None
     record["result"] = {
         "status": game.status,
-        "winner": game.outcome,
+        # a seat, "draw", a co-op result, or several seats (the typed outcome's legacy form)
+        "winner": outcome.winner if outcome is not None else game.outcome,
         "end_reason": game.end_reason,
     }
-    if game.end_reason == "resign" and game.outcome and game.outcome != DRAW:
-        gone = {seat for seats in left.values() for seat in seats}
-        losers = [s for s in game.seat_order if s != game.outcome and s not in gone]
-        record["end"] = {"resigned": losers[0] if len(losers) == 1 else losers}
+    if outcome is not None and outcome.grades:
+        record["result"]["grades"] = dict(outcome.grades)
+    exported = {t for t in by_turn if t > 0 and all(s.revealed for s in by_turn[t].values())}
+    end: dict[str, Any] = {}
+    last = [s for t, seats in sorted(left.items()) if t not in exported for s in seats]
+    if last:
+        end["resigned"] = last[0] if len(last) == 1 else last
+    elif game.end_reason == "resign" and game.outcome and game.outcome != DRAW:
+        # A game stored before departures were: the loser is whoever did not win.
+        losers = [s for s in game.seat_order if s != game.outcome]
+        end["resigned"] = losers[0] if len(losers) == 1 else losers
+    if game.end_reason == "adjudicated":
+        end["adjudicated"] = True
+    if end:
+        record["end"] = end
     return record
 
 
@@ -743,16 +757,27 @@ def _left(block: Mapping[str, Any], seats: list[str], index: int, step: str | No
 
 
 def _resign(rec: _Record, end: Any, out: Replay) -> None:
-    resigned = end.get("resigned") if isinstance(end, Mapping) else None
-    if not resigned:
+    """How the game ended after its last exported step: the seats that resigned then, and a
+    moderator's ruling (``"adjudicated": true``: the ruleset's tie-break)."""
+    if not isinstance(end, Mapping):
         return
+    resigned = end.get("resigned")
     rules, state = rec.rules, out.state
-    for seat_name in resigned if isinstance(resigned, list) else [resigned]:
+    for seat_name in (resigned if isinstance(resigned, list) else [resigned]) if resigned else []:
         try:
             state, events = rules.resign(state, seat_name)
         except RuleError as exc:  # a seat that does not exist, or a game already over
             at = rules.turn(state)
             raise RecordError(_reason(exc), turn=at, seat=str(seat_name)) from None
+        out.events.extend((rules.turn(state), e) for e in events)
+    if end.get("adjudicated"):
+        adjudicate = rec.spec.adjudicate
+        if adjudicate is None:
+            raise RecordError("the record says a moderator adjudicated, but these rules cannot")
+        try:
+            state, events = adjudicate(state)
+        except RuleError as exc:
+            raise RecordError(_reason(exc), turn=rules.turn(state)) from None
         out.events.extend((rules.turn(state), e) for e in events)
     out.state = state
 

@@ -786,10 +786,9 @@ class Table:
                 game.end_reason = "resign"
                 if game.status == "paused":
                     game.status = "active"
-            else:
-                # The game goes on for the others (the ruleset says so): the table stops asking
-                # this seat, and the record replays the departure in this step.
-                await tx.set_left(game.id, seat, game.turn)
+            # The record replays the departure in this step: the game went on for the others
+            # (the table stops asking this seat), or it ended here.
+            await tx.set_left(game.id, seat, game.turn)
             await self._store(tx, match, events)
             await self._enqueue_turn(tx, match, result_events=events, prompts=over)
         self._on_outbox()
@@ -880,6 +879,7 @@ class Table:
             game.status, game.end_reason = "abandoned", "abandon"
             game.deadline_at = None
             game.updated_at = self.clock()
+            await self._reveal_hidden(tx, game)  # nothing is left to keep secret
             await tx.update_game(game)
             await self._notice(tx, game, "table.notice.abandoned")
         self._on_outbox()

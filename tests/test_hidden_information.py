@@ -285,6 +285,44 @@ async def test_adjudicate_ends_the_game_by_the_rules_tie_break_once(table: Table
     with pytest.raises(Exception) as again:
         await table.adjudicate(game_id)
     assert getattr(again.value, "key", "") == "table.not_running"
+    record = await table.export(game_id)
+    assert record["end"] == {"adjudicated": True} and "seed" in record["secret"]
+    assert all(c.ok for c in verify(record))
+    assert replay(record).result()["winner"] == table.outcome(game).winner
+
+
+async def test_a_resignation_that_ends_the_game_replays(table: Table) -> None:
+    """Three players: teams of two and one. The lone seat leaves in round 2: its team forfeits,
+    the other two win together, and the record says who left when."""
+    seats = ("A", "B", "C")
+    players = [Player(USERS[s], f"player {s}") for s in seats]
+    game = await table.challenge("bids", guild_id=1, channel_id=12, players=players)
+    for seat in seats[1:]:
+        game = await table.accept(game.id, USERS[seat])
+    await play_step(table, game.id, random.Random(4))
+    state = await state_of(table, game.id)
+    (alone,) = [s for s in seats if bids.members(state, state.teams[s]) == [s]]
+    await table.resign(game.id, USERS[alone])
+    game = await table.game(game.id)
+    outcome = table.outcome(game)
+    assert game.status == "finished" and outcome.reason == bids.FORFEIT
+    assert sorted(outcome.winners) == sorted(s for s in seats if s != alone)
+    record = await table.export(game.id)
+    assert record["end"] == {"resigned": alone}
+    assert record["result"]["winner"] == list(outcome.winners)
+    assert all(c.ok for c in verify(record))
+    assert replay(record).result()["winner"] == outcome.winner
+
+
+async def test_an_abandoned_game_gives_its_secrets_away(table: Table) -> None:
+    game_id = await start(table)
+    await play_step(table, game_id, random.Random(6))
+    assert "seed" not in (await table.export(game_id))["secret"]
+    await table.abandon(game_id)
+    record = await table.export(game_id)
+    assert "seed" in record["secret"]
+    assert all(not isinstance(v, dict) for t in record["turns"] for v in t["inputs"].values())
+    assert all(c.ok for c in verify(record))
 
 
 async def test_eleven_seats_play_to_the_end(table: Table) -> None:

@@ -499,12 +499,17 @@ class GameCog(commands.Cog):
             )
             return
         failed = [c.what for c in checks if not c.ok]
+        passed = [c for c in checks if c.ok and not c.note]
         text = (
-            t(lang, "verify.record_ok", count=len(checks))
+            t(lang, "verify.record_ok", count=len(passed))
             if not failed
             else t(lang, "verify.record_failed", count=len(failed), items="\n".join(failed[:20]))
         )
-        await interaction.followup.send(text, ephemeral=True)
+        # What a mid-game export withholds (hidden information) is said, not counted.
+        notes = [c.what for c in checks if c.note]
+        if notes:
+            text += "\n" + t(lang, "verify.record_notes", items="\n".join(notes[:5]))
+        await interaction.followup.send(text[:2000], ephemeral=True)
 
     # --- /config --------------------------------------------------------------------------------
 
