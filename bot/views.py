@@ -9,7 +9,7 @@ The handlers only translate clicks into :class:`bot.table.Table` calls.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,6 +22,7 @@ from bot.table import Player, SubmitResult
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
+    from bot.storage import GameRow
 
 MAX_BUTTONS = 25
 
@@ -238,20 +239,23 @@ class ChallengeButton(
 async def post_challenge(
     interaction: discord.Interaction[Any],
     ruleset: str,
-    opponent: discord.Member,
+    opponents: Sequence[discord.Member],
     *,
     options: dict[str, Any] | None,
     turn_seconds: int | None,
     text_params: Callable[[str], dict[str, Any]] = lambda lang: {},
-) -> None:
-    """A ``/<ruleset> challenge``: open the lobby and post the invitation with Accept/Decline.
+) -> GameRow:
+    """A ``/<ruleset> challenge``: open the lobby for the caller and ``opponents`` (one, or a
+    party: the game starts when every one of them has pressed Accept; one Decline calls it off)
+    and post the invitation with Accept/Decline.
 
-    The invitation is the presenter's ``challenge_text``; ``text_params(lang)`` fills the parts
-    of it that depend on the channel's language (a map's name, say).
+    The invitation is the presenter's ``challenge_text`` (``opponent``: every one invited);
+    ``text_params(lang)`` fills the parts of it that depend on the channel's language (a map's
+    name, say).
     """
     bot: RefereeBot = interaction.client
     await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
-    if opponent.bot:
+    if any(m.bot for m in opponents):
         raise RuleError("challenge.no_bots")
     game = await bot.table.challenge(
         ruleset,
@@ -259,7 +263,7 @@ async def post_challenge(
         channel_id=interaction.channel_id,
         players=[
             Player(interaction.user.id, interaction.user.display_name),
-            Player(opponent.id, opponent.display_name),
+            *(Player(m.id, m.display_name) for m in opponents),
         ],
         options=options,
         turn_seconds=turn_seconds,
@@ -271,13 +275,14 @@ async def post_challenge(
     text = registry.get(ruleset).presenter.challenge_text(
         lang,
         challenger=interaction.user.mention,
-        opponent=opponent.mention,
+        opponent=" ".join(m.mention for m in opponents),
         game=game.id,
         **text_params(lang),
     )
     await interaction.response.send_message(
-        text, view=view, allowed_mentions=discord.AllowedMentions(users=[opponent])
+        text, view=view, allowed_mentions=discord.AllowedMentions(users=list(opponents))
     )
+    return game
 
 
 # A ruleset's order builder: called with the click, the game and the clicking player's seat.

@@ -56,7 +56,7 @@ class ArenaCog(commands.Cog):
         await post_challenge(
             interaction,
             "arena",
-            opponent,
+            [opponent],
             options={"obstacles": arena_rules.parse_obstacles(obstacles)} if obstacles else None,
             turn_seconds=round(hours * 3600) or None,
         )

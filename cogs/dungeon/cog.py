@@ -15,9 +15,8 @@ from discord.ext import commands
 from bot.checks import reader_lang
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
-from bot.ruleset import RuleError
 from bot.table import Player
-from bot.views import ChallengeButton
+from bot.views import post_challenge
 from cogs.dungeon import RULESET, content, present, rules
 
 if TYPE_CHECKING:
@@ -78,52 +77,42 @@ class DungeonCog(commands.Cog):
         party: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         table = self.bot.table
-        await table.remember_locale(interaction.user.id, str(interaction.locale))
         friends = [m for m in (player2, player3, player4) if m is not None]
-        if any(m.bot for m in friends):
-            raise RuleError("challenge.no_bots")
-        players = [Player(interaction.user.id, interaction.user.display_name)]
-        players += [Player(m.id, m.display_name) for m in friends]
         options: dict[str, Any] = {"scenario": scenario}
         if level is not None:
             options["level"] = level
         if party:
-            options["classes"] = rules.parse_party(party, len(players))
+            options["classes"] = rules.parse_party(party, len(friends) + 1)
+        if friends:  # the run starts when everyone invited has accepted
+            await post_challenge(
+                interaction,
+                "dungeon",
+                friends,
+                options=options,
+                turn_seconds=minutes * 60 or None,
+                text_params=lambda lang: {"scenario": t(lang, f"dungeon.scenario.{scenario}")},
+            )
+            return
+        # Alone: nobody else to accept, the run starts now.
+        await table.remember_locale(interaction.user.id, str(interaction.locale))
         game = await table.challenge(
             "dungeon",
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
-            players=players,
+            players=[Player(interaction.user.id, interaction.user.display_name)],
             options=options,
             turn_seconds=minutes * 60 or None,
         )
+        await table.accept(game.id, interaction.user.id)
         lang = await table.language(interaction.guild_id)
-        name = t(lang, f"dungeon.scenario.{scenario}")
-        if not friends:  # alone: nobody else to accept, the run starts now
-            await table.accept(game.id, interaction.user.id)
-            await interaction.response.send_message(
-                t(
-                    lang,
-                    "dungeon.start.solo",
-                    player=interaction.user.mention,
-                    scenario=name,
-                    game=game.id,
-                )
-            )
-            return
-        view = discord.ui.View(timeout=None)
-        view.add_item(ChallengeButton.make(game.id, "accept", lang))
-        view.add_item(ChallengeButton.make(game.id, "decline", lang))
         await interaction.response.send_message(
-            RULESET.presenter.challenge_text(
+            t(
                 lang,
-                challenger=interaction.user.mention,
-                opponent=" ".join(m.mention for m in friends),
-                scenario=name,
+                "dungeon.start.solo",
+                player=interaction.user.mention,
+                scenario=t(lang, f"dungeon.scenario.{scenario}"),
                 game=game.id,
-            ),
-            view=view,
-            allowed_mentions=discord.AllowedMentions(users=friends),
+            )
         )
 
     @dungeon.command(

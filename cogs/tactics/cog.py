@@ -87,7 +87,7 @@ class TacticsCog(commands.Cog):
         await post_challenge(
             interaction,
             "tactics",
-            opponent,
+            [opponent],
             options={"map": chosen, "cost_cap": cost_cap, "tie_break": tie_break},
             turn_seconds=minutes * 60 or None,
             text_params=lambda lang: {

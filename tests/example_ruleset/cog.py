@@ -58,7 +58,7 @@ class RpsCog(commands.Cog):
         await post_challenge(
             interaction,
             RULESET.key,
-            opponent,
+            [opponent],
             options=None,
             turn_seconds=round(hours * 3600) or None,
         )

@@ -1,9 +1,9 @@
 """The Discord side of Sealed Bids: ``/bids challenge`` (a table of 3 to 11) and ``/bids rules``.
 
 Orders, the withheld receipts, the DMs (private events, the round-1 board), deadlines, ``/game …``
-and the record belong to the shared table. The challenge names up to ten opponents, so it opens the
-lobby itself (as ``/dungeon start`` does) rather than through ``bot.views.post_challenge``, which
-takes one opponent; the invitation's Accept/Decline are the shared :class:`ChallengeButton`.
+and the record belong to the shared table. The challenge names up to ten opponents:
+``bot.views.post_challenge`` opens the lobby for all of them, and the game starts when every one
+has pressed Accept.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from discord.ext import commands
 from bot.checks import reader_lang
 from bot.i18n.translator import localized_params, ls
 from bot.ruleset import RuleError
-from bot.table import Player
-from bot.views import ChallengeButton
+from bot.views import post_challenge
 
 from . import RULESET
 from .rules import MIN_PLAYERS
@@ -74,38 +73,17 @@ class BidsCog(commands.Cog):
         opponent10: discord.Member | None = None,
         hours: app_commands.Range[float, 0.0, 168.0] = DEFAULT_TURN_HOURS,
     ) -> None:
-        table = self.bot.table
-        await table.remember_locale(interaction.user.id, str(interaction.locale))
         named: list[discord.Member | None] = [opponent1, opponent2, opponent3, opponent4]
         named += [opponent5, opponent6, opponent7, opponent8, opponent9, opponent10]
         opponents = [m for m in named if m is not None]
-        if any(m.bot for m in opponents):
-            raise RuleError("challenge.no_bots")
         if len(opponents) + 1 < MIN_PLAYERS:
             raise RuleError("bids.challenge.too_few", needed=MIN_PLAYERS)
-        players = [Player(interaction.user.id, interaction.user.display_name)]
-        players += [Player(m.id, m.display_name) for m in opponents]
-        game = await table.challenge(
+        await post_challenge(
+            interaction,
             RULESET.key,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            players=players,
+            opponents,
             options=None,
             turn_seconds=round(hours * 3600) or None,
-        )
-        lang = await table.language(interaction.guild_id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ChallengeButton.make(game.id, "accept", lang))
-        view.add_item(ChallengeButton.make(game.id, "decline", lang))
-        await interaction.response.send_message(
-            RULESET.presenter.challenge_text(
-                lang,
-                challenger=interaction.user.mention,
-                opponent=" ".join(m.mention for m in opponents),
-                game=game.id,
-            ),
-            view=view,
-            allowed_mentions=discord.AllowedMentions(users=opponents),
         )
 
     @bids.command(
