@@ -379,12 +379,14 @@ class Table:
         *,
         reveal: bool,
         orders_digest: str | None = None,
+        step: str | None = None,
     ) -> None:
         for row in await tx.streams(game_id, turn):
             if row.phase == phase:
                 row.drawn = list(rolls)
                 row.revealed = reveal
                 row.orders_digest = orders_digest or row.orders_digest
+                row.step = step or row.step
                 await tx.update_stream(row)
 
     async def _start_turn(self, tx: Transaction, match: Match) -> list[Event]:
@@ -398,12 +400,11 @@ class Table:
         state, events = match.engine.start_turn(match.state, pre, secret)
         match.advance(state)
         await self._keep_secret(tx, game.id, secret)
-        await self._record_drawn(tx, game.id, turn, dicelib.PRE, pre.rolls, reveal=False)
-        # The step's name goes with its streams: the match record carries it.
+        # The step's name goes with its pre stream: the match record carries it.
         label = match.engine.step_label(state)
-        for row in await tx.streams(game.id, turn):
-            row.step = label
-            await tx.update_stream(row)
+        await self._record_drawn(
+            tx, game.id, turn, dicelib.PRE, pre.rolls, reveal=False, step=label
+        )
         seconds = self._step_seconds(match)
         game.step_seconds = seconds or None
         game.deadline_at = self.clock() + seconds if seconds else None
@@ -646,7 +647,7 @@ class Table:
             revealed_orders = await tx.orders_for_turn(game.id, resolved_turn)
         else:
             revealed_orders = {}
-        secret = await self._secret_row(tx, game.id)
+        secret = await self._secret_row(tx, game.id) if match.spec.secret_stream else None
         if secret is not None and secret.revealed and game.status in ("finished", "abandoned"):
             revealed.append(secret)  # the game is over: its secret seed is public
         commitments = (
