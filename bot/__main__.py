@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import json
 import logging
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 from bot import registry
 from bot.config import Config, ConfigError
 from bot.i18n import t
-from bot.record import RecordError, replay, verify
+from bot.record import MAX_RECORD_BYTES, RecordError, load_record, replay, verify
 
 
 def _run_bot() -> int:
@@ -72,13 +73,33 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _load_record(path: Path) -> Any:
-    """The file's JSON, unchecked: ``replay`` and ``verify`` refuse what is not a record."""
+    """The file's JSON, unchecked: ``replay`` and ``verify`` refuse what is not a record.
+
+    The size is capped as ``/verify record`` caps it: checked with a stat before reading, and
+    the read itself stops one byte past the cap (a device or a growing file has no honest size).
+    """
     try:
-        return json.loads(path.read_text("utf-8"))
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise RecordError.keyed("record.load.folder", path=path)
+        if info.st_size > MAX_RECORD_BYTES:
+            raise RecordError.keyed(
+                "record.load.too_big", path=path, size=info.st_size, limit=MAX_RECORD_BYTES
+            )
+        with path.open("rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
-        raise RecordError(f"no such file: {path}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RecordError(f"not a JSON match record: {exc}") from None
+        raise RecordError.keyed("record.load.no_file", path=path) from None
+    except IsADirectoryError:
+        raise RecordError.keyed("record.load.folder", path=path) from None
+    except OSError as exc:  # no permission, a broken link, a name too long…
+        reason = exc.strerror or type(exc).__name__
+        raise RecordError.keyed("record.load.unreadable", path=path, reason=reason) from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError.keyed(
+            "record.load.too_big", path=path, size=f"> {MAX_RECORD_BYTES}", limit=MAX_RECORD_BYTES
+        )
+    return load_record(data)
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -99,7 +120,7 @@ def _replay(args: argparse.Namespace) -> int:
 def _verify(args: argparse.Namespace) -> int:
     try:
         checks = verify(_load_record(args.file))
-    except (RecordError, ValueError) as exc:
+    except RecordError as exc:
         print(f"verify: {exc}", file=sys.stderr)
         return 1
     for check in checks:

@@ -13,14 +13,20 @@ part begins, and ``verify`` checks what is there and says what is withheld.
 Beyond the spec's example, an export carries: ``turns[i].step`` (the ruleset's label of the step),
 ``turns[i].left`` (seats that resigned during that step while the game went on; the replay
 resigns them there), a top-level ``secret`` block (``commitment``; once the game is over also
-``seed``, ``drawn`` and ``blocks``), and a withheld order as ``{"receipt": hex}`` in ``inputs``
-(its salt left out of ``salts``).
+``seed``, ``drawn`` and ``blocks``), a withheld order as ``{"receipt": hex}`` in ``inputs``
+(its salt left out of ``salts``), ``players`` (seat → display name) with ``players_digest``
+(:func:`players_digest`: what binds them to the seats), and ``result`` (``status``, ``winner``,
+``end_reason``, ``turns_resolved``): ``verify`` compares the result with the game the record
+replays to, so a forged winner or a record cut short (``truncated``) fails.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+import json
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +40,11 @@ if TYPE_CHECKING:
 
 FORMAT = "pbp-match/1"
 WITHHELD_KEY = "receipt"  # a withheld input is exported as {"receipt": hex}, nothing more
+# The largest record ``/verify record`` and ``python -m bot replay|verify`` read (bytes).
+MAX_RECORD_BYTES = 2_000_000
+# ``result.status`` of a game that goes on, and every status a record may claim.
+RUNNING_STATUSES = ("lobby", "setup", "active", "paused")
+STATUSES = (*RUNNING_STATUSES, "finished", "abandoned")
 
 
 def where(turn: int | None, step: str | None = None) -> str:
@@ -66,6 +77,16 @@ class RecordError(ValueError):
         self.turn = turn
         self.seat = seat
         self.step = step
+        # A refusal with a catalogue message (reading the file): ``t(lang, key, **params)``
+        # says it in the reader's language; ``str()`` is the English.
+        self.key: str | None = None
+        self.params: dict[str, Any] = {}
+
+    @classmethod
+    def keyed(cls, key: str, **params: Any) -> RecordError:
+        error = cls(t("en", key, **params))
+        error.key, error.params = key, params
+        return error
 
 
 class WithheldError(RecordError):
@@ -86,6 +107,60 @@ WITHHELD_SECRET = (
     " has no secret seed): the withheld part of the game begins here"
 )
 NO_MATCH = "the order (with its salt) does not match its receipt"
+NO_DIGEST = (
+    "the orders digest is missing (the resolve seed's dice depend on it):"
+    " the record has neither orders_digest nor the receipts it is made of"
+)
+
+
+def load_record(data: bytes | str) -> Any:
+    """A record file's JSON, unchecked (``replay`` and ``verify`` refuse what is not a record);
+    :class:`RecordError` (keyed, one line) for what is not JSON at all, JSON nested too deeply
+    for the parser, or a number too long to read."""
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError:
+        raise RecordError.keyed("record.load.not_utf8") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError.keyed("record.load.not_json", reason=str(exc)) from None
+    except RecursionError:
+        raise RecordError.keyed("record.load.too_deep") from None
+    except ValueError:  # Python's limit on the digits of an integer read from text
+        raise RecordError.keyed("record.load.long_number", digits=_max_digits()) from None
+
+
+def _max_digits() -> int:
+    return sys.get_int_max_str_digits()
+
+
+def players_digest(game_id: str, seats: Sequence[str], players: Mapping[str, Any]) -> str:
+    """What binds the players to their seats in a record (``players_digest``): sha256 of the
+    canonical JSON (sorted keys, no spaces, UTF-8) of ``{"game_id": id, "players": [[seat, name],
+    …]}`` in seat order. It is public data, so it proves nothing on its own: it is the value to
+    compare with the game's first post (which names the players by seat beside the first
+    commitments), and it turns a players map edited without it into a failed check."""
+    seating = {"game_id": game_id, "players": [[seat, players.get(seat)] for seat in seats]}
+    canonical = json.dumps(seating, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@contextmanager
+def _refused_if_malformed() -> Iterator[None]:
+    """Whatever a record holds, ``replay`` and ``verify`` answer with one line: JSON nested too
+    deeply to walk (it parsed, but copying or printing it recurses further) and numbers too long
+    to print become a :class:`RecordError` too."""
+    try:
+        yield
+    except RecordError:
+        raise
+    except RecursionError:
+        raise RecordError.keyed("record.load.too_deep") from None
+    except (RuleError, dicelib.DiceError) as exc:  # refused where nothing named the step
+        raise RecordError(_reason(exc)) from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):
+            raise RecordError.keyed("record.load.long_number", digits=_max_digits()) from None
+        raise RecordError(" ".join(f"the record is malformed: {exc}".split())) from None
 
 
 # --- export ------------------------------------------------------------------------------------
@@ -150,13 +225,16 @@ def build_record(
         if (resolve := phases.get(dicelib.RESOLVE)) and resolve.orders_digest:
             entry["orders_digest"] = resolve.orders_digest
         turns.append(entry)
+    players = {s.seat: s.name for s in game.seats}
     record: dict[str, Any] = {
         "format": FORMAT,
         "game_id": game.id,
         "ruleset": game.ruleset,
         "options": game.options,
         "seats": game.seat_order,
-        "players": {s.seat: s.name for s in game.seats},
+        "players": players,
+        # binds each player to a seat: nothing else in the record does (see _check_players)
+        "players_digest": players_digest(game.id, game.seat_order, players),
         "setup": setup,
     }
     if secret is not None:
@@ -173,6 +251,8 @@ def build_record(
         # a seat, "draw", a co-op result, or several seats (the typed outcome's legacy form)
         "winner": outcome.winner if outcome is not None else game.outcome,
         "end_reason": game.end_reason,
+        # the steps exported: a record cut short says fewer than it claims (``truncated``)
+        "turns_resolved": len(turns),
     }
     if outcome is not None and outcome.grades:
         record["result"]["grades"] = dict(outcome.grades)
@@ -206,6 +286,9 @@ class Replay:
     setup_drawn: dict[str, list[int]] = field(default_factory=dict)
     secret_drawn: list[int] = field(default_factory=list)  # every secret roll, in order
     secret_blocks: int = 0  # blocks of the secret stream drawn (rejected ones included)
+    # How the replayed game ended, as a record's ``result.end_reason`` says it: "rules" (a
+    # step's resolution), "resign" or "adjudicated"; None while it goes on.
+    ended_by: str | None = None
 
     def result(self) -> dict[str, Any]:
         engine = registry.get(self.ruleset).engine
@@ -286,17 +369,19 @@ def _dice_for(
     seed = seeds.get(phase)
     if seed is None:
         return dicelib.ScriptedDice([])
-    if not isinstance(seed, str):
+    if not isinstance(seed, str) or _unhex(seed) is None:
         raise RecordError(f"the {phase} seed is not hex", turn=index, step=label)
-    try:
-        return dicelib.replay_stream(seed, game_id, turn, phase, digest)
-    except ValueError as exc:
-        raise RecordError(f"the {phase} seed is not hex ({exc})", turn=index, step=label) from None
+    if phase == dicelib.RESOLVE and digest is None:
+        raise RecordError(NO_DIGEST, turn=index, step=label)
+    return dicelib.replay_stream(seed, game_id, turn, phase, digest)
 
 
 def _orders_digest(block: Mapping[str, Any], seats: list[str]) -> str | None:
-    if "orders_digest" in block:
-        return str(block["orders_digest"])
+    """The turn's orders digest: the record's (a string; ``null`` is no digest), else the one
+    its receipts make; None if it has neither."""
+    given = block.get("orders_digest")
+    if given is not None:
+        return given if isinstance(given, str) else str(given)
     receipts = block.get("receipts")
     if receipts and isinstance(receipts, Mapping):  # a malformed one fails the checks
         return dicelib.orders_digest(str(receipts[s]) for s in seats if s in receipts)
@@ -384,6 +469,7 @@ class _Audit:
         self._lines: list[tuple[int, int, Check]] = []
         self.held: dict[int, RecordError] = {}
         self.done: set[tuple[int, str]] = set()  # the deferred receipts checked while playing
+        self.diverged: dict[int, RecordError] = {}  # receipts failed while playing (verify)
 
     # ``index`` orders the lines (-1 the secret stream, 0 setup, then each turn), ``rank`` orders
     # a step's lines: commitments, receipts, digest, rolls, secret rolls, where the replay stopped.
@@ -398,6 +484,8 @@ class _Audit:
         self._lines.append((index, rank, Check(ok, what)))
         if not ok and self.strict:
             raise error
+        if not ok and rank == 1:  # an order not the one its receipt seals: another game
+            self.diverged.setdefault(index, error)
 
     def note(self, what: str, index: int, rank: int) -> None:
         self._lines.append((index, rank, Check(True, what, note=True)))
@@ -422,6 +510,14 @@ class _Audit:
         if earliest <= min((i for i, seats in deferred.items() if seats), default=earliest):
             return self.held[earliest]
         return None
+
+    def cause_of(self, error: RecordError) -> RecordError | None:
+        """Verify: the failed check that made the replayed game differ from the real one, at or
+        before the step where playing stopped with ``error`` (a seed, an order, a digest that
+        does not match), if any: that, not ``error``, is why the replay stopped."""
+        causes = {**self.diverged, **self.held}
+        earlier = [i for i in causes if error.turn is None or i <= error.turn]
+        return causes[min(earlier)] if earlier else None
 
     def instead_of(self, error: RecordError) -> RecordError:
         """What to refuse a record with when playing it failed with ``error``: a tampered step
@@ -477,8 +573,8 @@ def _check_block(
         audit.before(False, f"{at} {name} (not a JSON object)", index, 0, error)
         return {}
 
-    published = obj("commitments")
-    for phase, seed in obj("seeds").items():
+    published, seeds = obj("commitments"), obj("seeds")
+    for phase, seed in seeds.items():
         raw = _unhex(seed)
         if raw is None:
             error = RecordError(f"the {phase} seed is not hex", turn=index, step=label)
@@ -533,10 +629,15 @@ def _check_block(
             audit.before(True, what, index, 1, None)
         else:  # perhaps not the canonical text: the replay, which parses it, decides
             deferred.setdefault(index, {})[seat] = "canonical"
-    if receipts and "orders_digest" in block:
+    given = block.get("orders_digest")
+    if receipts and given is not None:
         digest = dicelib.orders_digest(str(receipts[s]) for s in rec.seats if s in receipts)
         error = RecordError("the orders digest does not match the receipts", turn=index, step=label)
-        audit.before(digest == block["orders_digest"], f"{at} orders digest", index, 2, error)
+        audit.before(digest == given, f"{at} orders digest", index, 2, error)
+    elif given is None and not receipts and dicelib.RESOLVE in seeds and "rolls" not in block:
+        # Not "the resolve seed is not hex": the seed may be fine, its key cannot be made.
+        error = RecordError(NO_DIGEST, turn=index, step=label)
+        audit.before(False, f"{at} orders digest (missing)", index, 2, error)
 
 
 def _check_before(rec: _Record, audit: _Audit) -> dict[int, dict[str, str]]:
@@ -679,6 +780,8 @@ def _play(
             for seat in _left(block, rec.seats, index, named):
                 state, departed = rules.resign(state, seat)
                 out.events.extend((turn, e) for e in departed)
+                if out.ended_by is None and rules.outcome(state).finished:
+                    out.ended_by = "resign"
             seat = None
             orders: dict[str, Order] = {}
             for seat in rules.awaiting(state):
@@ -724,6 +827,8 @@ def _play(
             )
             state, events = rules.resolve(state, orders, resolve, secret)
             out.events.extend((turn, e) for e in events)
+            if out.ended_by is None and rules.outcome(state).finished:
+                out.ended_by = "rules"
         except _SecretDraw:
             raise WithheldError(WITHHELD_SECRET, turn=index, step=named) from None
         except (RuleError, dicelib.DiceError) as exc:
@@ -770,6 +875,8 @@ def _resign(rec: _Record, end: Any, out: Replay) -> None:
             at = rules.turn(state)
             raise RecordError(_reason(exc), turn=at, seat=str(seat_name)) from None
         out.events.extend((rules.turn(state), e) for e in events)
+        if out.ended_by is None and rules.outcome(state).finished:
+            out.ended_by = "resign"
     if end.get("adjudicated"):
         adjudicate = rec.spec.adjudicate
         if adjudicate is None:
@@ -779,6 +886,8 @@ def _resign(rec: _Record, end: Any, out: Replay) -> None:
         except RuleError as exc:
             raise RecordError(_reason(exc), turn=rules.turn(state)) from None
         out.events.extend((rules.turn(state), e) for e in events)
+        if out.ended_by is None and rules.outcome(state).finished:
+            out.ended_by = "adjudicated"
     out.state = state
 
 
@@ -818,13 +927,169 @@ def _check_secret_after(rec: _Record, audit: _Audit, out: Replay, complete: bool
         audit.during(blocks == out.secret_blocks, f"secret stream blocks {blocks}", end, 0, error)
 
 
+def _names(players: Mapping[str, Any], seats: Sequence[str]) -> str:
+    """``A Aurora, B Borealis`` (one line, whatever a name holds)."""
+    return ", ".join(f"{seat} {_one_line(players.get(seat))}" for seat in seats)
+
+
+def _check_players(record: Mapping[str, Any], rec: _Record, audit: _Audit) -> RecordError | None:
+    """``players`` (seat → display name) against ``seats``, and against ``players_digest`` when
+    the record has one. Returns why replay refuses the record (None: nothing to refuse).
+
+    Nothing else in a record binds a player to a seat: the dice and the receipts bind orders and
+    rolls to *seats*, so a players map with two names swapped replays and verifies exactly like
+    the real one. ``players_digest`` (exported since) commits to the map: edited on its own, the
+    map fails here; edited with its digest, it no longer matches the game's first post, which
+    names the players by seat beside the first commitments. Without a digest verify says that
+    the map is not bound (an older export)."""
+    players, digest = record.get("players"), record.get("players_digest")
+    if players is None:
+        if digest is None:
+            return None
+        error = RecordError("players_digest without players: the record does not say who played")
+        audit.before(False, "players (none, but a players_digest)", -2, 0, None)
+        return error
+    if not isinstance(players, Mapping) or not all(isinstance(v, str) for v in players.values()):
+        error = RecordError("players must be an object from seat to player name")
+        audit.before(False, "players (not an object from seat to player name)", -2, 0, None)
+        return error
+    missing = [seat for seat in rec.seats if seat not in players]
+    strangers = sorted(str(seat) for seat in players if seat not in rec.seats)
+    if missing or strangers:
+        why = "; ".join(
+            [
+                *([f"no player for seat {', '.join(missing)}"] if missing else []),
+                *([f"{', '.join(strangers)} not a seat of this game"] if strangers else []),
+            ]
+        )
+        audit.before(False, f"players one per seat ({why})", -2, 0, None)
+        return RecordError(f"players: {why}")
+    named = _names(players, rec.seats)
+    if digest is None:
+        what = (
+            f"players one per seat: {named} (no players_digest binds them to the seats:"
+            " compare with the game's first post)"
+        )
+        audit.before(True, what, -2, 0, None)
+        return None
+    audit.before(True, f"players one per seat: {named}", -2, 0, None)
+    if digest == players_digest(rec.game_id, rec.seats, players):
+        audit.before(True, "players bound to their seats (players_digest)", -2, 1, None)
+        return None
+    why = f"the players {named} are not the ones the record's players_digest binds to the seats"
+    audit.before(False, f"players digest: {why}", -2, 1, None)
+    return RecordError(why)
+
+
+def _one_line(value: Any) -> str:
+    """A record's value in a verify line: one line, whatever it holds."""
+    return " ".join(str(value).split())
+
+
+def _winner(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ", ".join(_one_line(v) for v in value)
+    return _one_line(value)
+
+
+def _same_winner(claimed: Any, replayed: Any) -> bool:
+    if isinstance(claimed, list) and isinstance(replayed, list):
+        return sorted(map(str, claimed)) == sorted(map(str, replayed))
+    # An older export of a game several seats won says no single winner (its ``outcome``).
+    return claimed == replayed or (claimed is None and isinstance(replayed, list))
+
+
+def _check_result(
+    record: Mapping[str, Any], rec: _Record, audit: _Audit, out: Replay, replayed: str
+) -> None:
+    """The record's ``result`` (status, winner, end_reason, grades, turns_resolved) against the
+    game its steps replay to: a forged result, or a record cut short (``truncated``), fails.
+
+    ``replayed``: ``"complete"``, ``"withheld"`` (a mid-game export's withheld part stopped the
+    replay) or ``"stopped"`` (a failure, already reported, stopped it)."""
+    result = record.get("result")
+    if result is None:
+        return
+    end = len(rec.turns) + 1
+
+    def check(ok: bool, what: str, why: str = "") -> None:
+        audit.during(ok, what, end, 7, RecordError(why or what))
+
+    if not isinstance(result, Mapping):
+        check(False, "result (not a JSON object)", "result must be a JSON object")
+        return
+    held = len(rec.turns)
+    claimed = result.get("turns_resolved")
+    if claimed is not None:
+        if isinstance(claimed, bool) or not isinstance(claimed, int):
+            check(False, "result turns_resolved (not a number)")
+        elif claimed > held:
+            check(False, f"truncated: the record claims {claimed} resolved turns but holds {held}")
+        else:
+            what = f"result turns_resolved {claimed}"
+            check(claimed == held, what if claimed == held else f"{what} (the record holds {held})")
+    status, winner = result.get("status"), result.get("winner")
+    if status not in STATUSES:
+        what = f"result status {_one_line(status)} (not a game status: {', '.join(STATUSES)})"
+        check(False, what)
+        return
+    if replayed != "complete":
+        if replayed == "withheld" and status == "finished":
+            # A finished game's export holds everything: the secret seed, every order.
+            check(False, "truncated: the record claims a finished game but withholds part of it")
+        else:
+            audit.note("result not checked (the replay did not reach the end)", end, 7)
+        return
+    outcome = rec.rules.outcome(out.state)
+    over = f"the replay's game is over: winner {_winner(outcome.winner)}"
+    if status != "finished":
+        check(not outcome.finished, f"result status {status}" + (f" ({over})" * outcome.finished))
+        check(
+            winner is None,
+            f"result winner {_winner(winner)}"
+            + " (a game that is not over has no winner)" * (winner is not None),
+        )
+        return
+    if not outcome.finished:
+        check(
+            False,
+            f"truncated: the record claims a finished game (winner {_winner(winner)}) but its"
+            f" {held} turn(s) replay to a game still going on",
+        )
+        return
+    check(True, "result status finished (the replay's game is over)")
+    same = _same_winner(winner, outcome.winner)
+    suffix = "" if same else f" (the replay's winner is {_winner(outcome.winner)})"
+    check(same, f"result winner {_winner(winner)}{suffix}")
+    reason = result.get("end_reason")
+    if reason is not None:  # older exports may not say; the others can be derived
+        same = reason == out.ended_by
+        suffix = "" if same else f" (the replay's game ended by {out.ended_by})"
+        check(same, f"result end_reason {_one_line(reason)}{suffix}")
+    grades = result.get("grades")
+    if grades is not None:
+        same = isinstance(grades, Mapping) and dict(grades) == dict(outcome.grades)
+        suffix = "" if same else f" (the replay's grades are {dict(outcome.grades)})"
+        check(same, f"result grades {_one_line(grades)}{suffix}")
+
+
 def replay(record: Mapping[str, Any]) -> Replay:
     """Play a record from its start; refuse it (:class:`RecordError`, one line) if it was
-    tampered with, if the engine refuses it, or where its withheld part begins."""
+    tampered with (its dice, orders, players or result), if the engine refuses it, or where its
+    withheld part begins."""
+    with _refused_if_malformed():
+        return _replay(record)
+
+
+def _replay(record: Mapping[str, Any]) -> Replay:
     rec = _read(record)
     audit = _Audit(strict=True)
     deferred = _check_before(rec, audit)
     if (refused := audit.first(deferred)) is not None:
+        raise refused
+    if (refused := _check_players(record, rec, audit)) is not None:
         raise refused
     out = Replay(rec.spec.key, None, 0)
     try:
@@ -833,6 +1098,7 @@ def replay(record: Mapping[str, Any]) -> Replay:
         raise audit.instead_of(exc) from None
     _check_secret_after(rec, audit, out, complete=True)
     _resign(rec, record.get("end"), out)
+    _check_result(record, rec, audit, out, "complete")
     return out
 
 
@@ -840,28 +1106,52 @@ def replay(record: Mapping[str, Any]) -> Replay:
 
 
 def verify(record: Mapping[str, Any]) -> list[Check]:
-    """Check every commitment, receipt, orders digest and drawn roll of a real export.
+    """Check every commitment, receipt, orders digest and drawn roll of a real export, and its
+    players and result.
 
     Seeds and receipts are checked first, without playing, so an edited order is a receipt
     mismatch on its own step; then the game is replayed to recompute every roll (the secret
-    stream's too) and the receipts of defaulted seats. A mid-game export is checked as far as it
-    goes; its withheld parts are ``note`` lines, neither passed nor failed.
+    stream's too) and the receipts of defaulted seats; last, the record's ``result`` is compared
+    with the game the replay ends in (a forged winner, a record cut short). A mid-game export is
+    checked as far as it goes; its withheld parts are ``note`` lines, neither passed nor failed.
     """
+    with _refused_if_malformed():
+        return _verify(record)
+
+
+def _verify(record: Mapping[str, Any]) -> list[Check]:
     rec = _read(record)
     audit = _Audit(strict=False)
     deferred = _check_before(rec, audit)
+    _check_players(record, rec, audit)
     out = Replay(rec.spec.key, None, 0)
-    complete = False
+    complete, replayed = False, "stopped"
     try:
         _play(rec, audit, deferred, out)
         complete = True
         _check_secret_after(rec, audit, out, complete)  # before a resignation ends the game
         _resign(rec, record.get("end"), out)
-    except (WithheldError, _Halted) as exc:  # the halt's receipt check failed already
+        replayed = "complete"
+    except WithheldError as exc:
+        audit.note(f"{exc} (not replayed from here on)", exc.turn or 0, 5)
+        replayed = "withheld"
+    except _Halted as exc:  # the halt's receipt check failed already
         audit.note(f"{exc} (not replayed from here on)", exc.turn or 0, 5)
     except RecordError as exc:
         stopped = exc.turn if exc.turn is not None else len(rec.turns) + 1
-        audit.fail(f"replay: {exc}", stopped, 5)
+        cause = audit.cause_of(exc)
+        if cause is None:
+            audit.fail(f"replay: {exc}", stopped, 5)
+        else:
+            # The game differs from the tampered step on (other dice, other orders): whatever
+            # stopped it there (an illegal move, a game over early) is not the record's fault
+            # to report; the failed check above is.
+            place = where(exc.turn, exc.step) or "the end"
+            since = where(cause.turn, cause.step) or "the start"
+            seat = f", seat {cause.seat}" if cause.seat is not None else ""
+            audit.note(
+                f"{place}: not replayed from here on ({since}{seat}: {cause.reason})", stopped, 5
+            )
     for index, seats in sorted(deferred.items()):
         block = rec.turns[index - 1] if index else rec.setup
         at = where(index, _label(block))
@@ -874,4 +1164,5 @@ def verify(record: Mapping[str, Any]) -> list[Check]:
                 audit.fail(f"{at} seat {seat} receipt", index, 1)
     if not complete:
         _check_secret_after(rec, audit, out, complete)
+    _check_result(record, rec, audit, out, replayed)
     return audit.checks()

@@ -181,6 +181,40 @@ def test_replay_error_exit_code(tmp_path: Path) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "body", "says"),
+    [
+        ("deep.json", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("huge.json", '{"game_id": ' + "9" * 5000 + "}", "longer than"),
+        ("folder", None, "is a folder"),
+    ],
+)
+def test_unreadable_records_are_one_line(tmp_path: Path, name: str, body, says: str) -> None:
+    """JSON nested past the parser's limit, a number too long to read, a folder: each command
+    says so in one line, without a traceback, and exits non-zero."""
+    path = tmp_path / name
+    if body is None:
+        path.mkdir()
+    else:
+        path.write_text(body, "utf-8")
+    for command in ("replay", "verify"):
+        proc = run([command, str(path)], tmp_path)
+        assert proc.returncode == 1 and proc.stdout == "", proc.stdout
+        assert "Traceback" not in proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{command}: ") and says in lines[0]
+
+
+def test_verify_fails_a_forged_result(tmp_path: Path) -> None:
+    rec = json.loads((ROOT / "tests/data/records/arena.json").read_text("utf-8"))
+    rec["result"]["winner"] = "B"
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(rec), "utf-8")
+    proc = run(["verify", str(path)], tmp_path)
+    assert proc.returncode == 1
+    assert "FAILED  result winner B (the replay's winner is A)" in proc.stdout.splitlines()
+
+
 def test_unknown_command_is_refused(tmp_path: Path) -> None:
     proc = run(["dance"], tmp_path)
     assert proc.returncode != 0 and "invalid choice" in proc.stderr

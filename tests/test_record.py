@@ -359,10 +359,22 @@ _block = st.fixed_dictionaries(
 _secret = st.fixed_dictionaries(
     {}, optional={k: _json for k in ("commitment", "seed", "drawn", "blocks")}
 )
+_result = st.fixed_dictionaries(
+    {},
+    optional={
+        "status": st.sampled_from(["finished", "active", "abandoned", "won"]),
+        "winner": st.one_of(_json, st.sampled_from(["A", "B", "draw"])),
+        "end_reason": st.one_of(_json, st.sampled_from(["rules", "resign", "adjudicated"])),
+        "turns_resolved": _json,
+        "grades": _json,
+    },
+)
 _records = st.fixed_dictionaries(
     {"ruleset": st.sampled_from(["arena", "chess"])},
     optional={
-        **{k: _json for k in ("format", "game_id", "options", "end")},
+        **{k: _json for k in ("format", "game_id", "options", "end", "players_digest")},
+        "players": st.one_of(_json, st.dictionaries(st.sampled_from(["A", "B", "C"]), _json)),
+        "result": st.one_of(_json, _result),
         "seats": st.one_of(_json, st.just(["A", "B"])),
         "setup": st.one_of(_json, _block),
         "turns": st.one_of(_json, st.lists(_block, max_size=3)),
@@ -606,3 +618,25 @@ async def test_export_with_default_and_resignation_replays_and_verifies(tmp_path
     checks = verify(rec)
     assert checks and [c.what for c in checks if not c.ok] == []
     assert any("seat B receipt" in c.what for c in checks)  # the default order was sealed too
+    # the export binds the players to their seats and says how the game ended
+    assert rec["players"] == {"A": "Aurora", "B": "Borealis"}
+    assert rec["result"] == {
+        "status": "finished",
+        "winner": "A",
+        "end_reason": "resign",
+        "turns_resolved": 2,
+    }
+    oks = [c.what for c in checks if c.ok and not c.note]
+    assert "players bound to their seats (players_digest)" in oks
+    assert {"result winner A", "result end_reason resign", "result turns_resolved 2"} <= set(oks)
+    swapped = {**rec, "players": {"A": "Borealis", "B": "Aurora"}}
+    assert [c.what for c in verify(swapped) if not c.ok] == [
+        "players digest: the players A Borealis, B Aurora are not the ones the record's"
+        " players_digest binds to the seats"
+    ]
+    with pytest.raises(RecordError, match="players_digest"):
+        replay(swapped)
+    cut = {**rec, "turns": rec["turns"][:1]}  # still ends by B's resignation, one step early
+    assert [c.what for c in verify(cut) if not c.ok] == [
+        "truncated: the record claims 2 resolved turns but holds 1"
+    ]

@@ -25,7 +25,7 @@ import pytest
 from bot import dice as dicelib
 from bot import registry
 from bot.__main__ import main
-from bot.record import RecordError, build_record, replay, verify
+from bot.record import RecordError, build_record, players_digest, replay, verify
 from bot.storage.base import GameRow, OrderRow, SeatRow, StreamRow
 from tests import hunt_ruleset as hunt
 
@@ -565,8 +565,12 @@ def rows(played: Played, *, over: bool) -> tuple[GameRow, list[OrderRow], list[S
 
 def test_the_export_of_a_finished_game_is_the_hand_made_record(finished) -> None:
     exported = build_record(*rows(play(PICKS), over=True))
-    assert exported.pop("players") == {"A": "player A", "B": "player B"}
-    assert exported.pop("result")["status"] == "finished"
+    players = exported.pop("players")
+    assert players == {"A": "player A", "B": "player B"}
+    assert exported.pop("players_digest") == players_digest(GAME, list(hunt.SEATS), players)
+    result = exported.pop("result")
+    assert result["status"] == "finished"
+    assert result["turns_resolved"] == len(exported["turns"])
     assert exported == finished
     keys = ["format", "game_id", "ruleset", "options", "seats", "setup", "secret", "turns"]
     assert list(exported) == keys

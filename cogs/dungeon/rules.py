@@ -283,8 +283,9 @@ def _parse_card(state: DungeonState, hero: Hero, tokens: list[str]) -> Order:
     wanted = " ".join(tokens).strip()
     if not wanted:
         raise OrderRejected("dungeon.reject.which_card")
-    if wanted.isdigit() and 1 <= int(wanted) <= len(hero.hand):
-        return Order("card", card=hero.hand[int(wanted) - 1])
+    number = _number(wanted)
+    if number is not None and 1 <= number <= len(hero.hand):
+        return Order("card", card=hero.hand[number - 1])
     lowered = wanted.lower()
     every = content.classes()[hero.cls].cards
     for card in every:
@@ -301,9 +302,16 @@ def _parse_vote(state: DungeonState, tokens: list[str]) -> Order:
         tokens = tokens[1:]
     text = "".join(tokens).lstrip("#")
     count = len((state.pending or {}).get("options", []))
-    if not text.isdigit() or not 1 <= int(text) <= count:
+    number = _number(text)
+    if number is None or not 1 <= number <= count:
         raise OrderRejected("dungeon.reject.bad_option", count=count)
-    return Order("vote", option=int(text))
+    return Order("vote", option=number)
+
+
+def _number(text: str) -> int | None:
+    """A small whole number typed in digits (full-width too), else None: ``isdigit`` alone
+    lets through "²", which ``int`` refuses, and 5000 digits, which it refuses to read."""
+    return int(text) if text.isdecimal() and len(text) <= 4 else None
 
 
 def _parse_act(state: DungeonState, hero: Hero, tokens: list[str]) -> Order:
@@ -454,6 +462,8 @@ def check_options(options: Mapping[str, Any]) -> None:
         if not isinstance(chosen, Mapping):
             raise OptionError("dungeon.option.classes")
         for seat, cls in chosen.items():
+            if not isinstance(cls, str):  # a record's options are any JSON
+                raise OptionError("dungeon.option.class_type", seat=seat)
             if seat not in SEATS or cls not in content.classes():
                 raise OptionError("dungeon.option.unknown_class", seat=seat, cls=cls)
 

@@ -233,7 +233,16 @@ def check_options(options: Mapping[str, Any]) -> None:
         if not isinstance(rosters, Mapping) or set(rosters) != set(SEATS):
             raise OptionError("tactics.option.rosters")
         for seat in SEATS:
-            _roster_types(rosters[seat])
+            # A record's options are any JSON: each shape is checked before it is read.
+            entry = rosters[seat]
+            if not isinstance(entry, Mapping):
+                raise OptionError("tactics.option.roster_entry", seat=seat)
+            chosen = entry.get("units")
+            if chosen is not None and not (
+                isinstance(chosen, list | tuple) and all(isinstance(u, str) for u in chosen)
+            ):
+                raise OptionError("tactics.option.roster_units", seat=seat)
+            _roster_types(entry)
 
 
 def _set_roster(state: TacticsState, seat: str, types: Sequence[UnitType]) -> None:
