@@ -42,6 +42,11 @@ def order_ack(result: SubmitResult, lang: str) -> str:
     )
     if result.complete:
         return text + "\n" + t(lang, "order.resolved")
+    if result.submitted == result.awaited and result.game.status == "paused":
+        # Every order is in, yet nothing resolves until a moderator resumes: say so, or the
+        # last player waits for a result that is not coming.
+        done = t(lang, "order.paused", done=result.submitted, total=result.awaited)
+        return text + "\n" + done
     return text + "\n" + t(lang, "order.progress", done=result.submitted, total=result.awaited)
 
 

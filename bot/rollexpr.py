@@ -21,7 +21,12 @@ from bot.dice import Dice
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_TERMS = 20
-MAX_CHARS = 100
+MAX_CHARS = 100  # not counting spaces
+# Spaces included: MAX_CHARS ignores them, and a padded input must not cost the parser or the title.
+MAX_INPUT_CHARS = 200
+# Over every term: each die is shown in the breakdown (up to ``~~1000~~, ``), which must fit in
+# one embed description with room to spare (20 terms × 5 such dice is about 1,300 characters).
+MAX_TOTAL_DICE = 100
 
 # Spaces may stand between tokens and inside a dice term ("4d6 kh3"), never inside a number: with
 # the spaces simply deleted, "1d20 5" would silently read as 1d205.
@@ -74,8 +79,9 @@ class RollResult:
     def total(self) -> int:
         return sum(r.term.sign * r.total for r in self.terms)
 
-    def breakdown(self) -> str:
-        """``4d6kh3 (6, 5, ~~1~~, 4) + 1 = 16`` in Discord markdown."""
+    def breakdown(self, limit: int | None = None) -> str:
+        """``4d6kh3 (6, 5, ~~1~~, 4) + 1 = 16`` in Discord markdown, at most ``limit`` characters
+        (the dice are cut with "…", the total is always shown)."""
         parts = []
         for i, r in enumerate(self.terms):
             sign = "-" if r.term.sign < 0 else ("+" if i else "")
@@ -87,17 +93,32 @@ class RollResult:
             else:
                 body = str(r.term.value)
             parts.append(f"{sign} {body}".strip() if sign else body)
-        return " ".join(parts) + f" = **{self.total}**"
+        total = f" = **{self.total}**"
+        text = " ".join(parts)
+        if limit is not None and len(text) + len(total) > limit:
+            # Cut between the dice, never inside one (a "~~1~~" cut in two breaks the markdown).
+            text = text[: max(0, limit - len(total) - 2)].rsplit(" ", 1)[0] + " …"
+        return text + total
+
+
+def displayed(text: str) -> str:
+    """The expression as the roll shows it: NFKC, runs of spaces as one."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
 def parse(text: str) -> list[Term]:
+    # Measured as typed first: before NFKC has to read a long input, and whatever its spaces.
+    if len(text) > MAX_INPUT_CHARS:
+        raise RollError("roll.too_long_spaces", limit=MAX_INPUT_CHARS)
     source = unicodedata.normalize("NFKC", text).strip()
     if not source:
         raise RollError("roll.empty")
     if len(re.sub(r"\s", "", source)) > MAX_CHARS:
         raise RollError("roll.too_long", limit=MAX_CHARS)
+    if len(source) > MAX_INPUT_CHARS:  # NFKC may lengthen a character ("㍱" is "hPa")
+        raise RollError("roll.too_long_spaces", limit=MAX_INPUT_CHARS)
     terms: list[Term] = []
-    pos, sign, expect_term = 0, 1, True
+    pos, sign, expect_term, dice = 0, 1, True, 0
     while pos < len(source):
         match = _TOKEN.match(source, pos)
         if match is None or match.end() == pos:
@@ -128,6 +149,9 @@ def parse(text: str) -> list[Term]:
                 raise RollError("roll.bad_sides", limit=MAX_SIDES)
             if keep and not 1 <= n <= count:
                 raise RollError("roll.bad_keep", count=count)
+            dice += count
+            if dice > MAX_TOTAL_DICE:
+                raise RollError("roll.too_many_dice_total", limit=MAX_TOTAL_DICE)
             terms.append(Term(sign, DiceTerm(count, sides, keep, n)))
         else:
             terms.append(Term(sign, int(match["int"])))
@@ -161,4 +185,4 @@ def roll(text: str, dice: Dice) -> RollResult:
             kept = [i in chosen for i in range(len(values))]
         total = sum(v for v, k in zip(values, kept, strict=True) if k)
         results.append(TermResult(term, values, kept, total))
-    return RollResult(unicodedata.normalize("NFKC", text).strip(), results)
+    return RollResult(displayed(text), results)

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bot import dice as dicelib
 from bot import faults, messages, registry
-from bot.i18n import normalize_lang
+from bot.i18n import normalize_lang, strip_invisible
 from bot.match import Match, StateCache
 from bot.priority import Foreground
 from bot.record import build_record
@@ -65,6 +66,11 @@ class RollStream:
     @property
     def commitment(self) -> str:
         return dicelib.commitment(self.seed)
+
+
+def is_blank(text: str) -> bool:
+    """Nothing but spaces (any Unicode space, U+3000 too) and invisible characters."""
+    return not strip_invisible(unicodedata.normalize("NFKC", text)).strip()
 
 
 def revealed_steps(events: list[Event]) -> list[int]:
@@ -455,16 +461,31 @@ class Table:
         return [g for g in games if g.seat_of(user_id) in self.states.match(g).awaiting()]
 
     async def submit(
-        self, game_id: str, user_id: int, text: str, *, source: str = "dm", resolve: bool = True
+        self,
+        game_id: str,
+        user_id: int,
+        text: str,
+        *,
+        source: str = "dm",
+        resolve: bool = True,
+        turn: int | None = None,
     ) -> SubmitResult:
         """Parse, seal and store an order; resolve when it was the last one awaited.
 
         With ``resolve=False`` a complete turn is left for the caller, who acknowledges the
         order first and then calls :meth:`resolve_if_ready` (the player is not kept waiting
         for the resolution; a crash in between is caught up by :meth:`recover`).
+
+        ``turn``: the turn the order was made for (a button or a menu of that turn's prompt).
+        It is checked in the transaction that stores the order: a deadline may resolve the turn
+        between the click's own check and this write, and the order must not land in the next.
         """
         if len(text) > MAX_ORDER_CHARS:
             raise OrderRejected("order.too_long", limit=MAX_ORDER_CHARS)
+        if is_blank(text):
+            # Refused before any ruleset reads it: several read an empty sheet as "wait", and a
+            # stray full-width space would silently replace a real order.
+            raise OrderRejected("order.empty")
         async with self.repo.transaction() as tx:
             match = await self._match(tx, game_id)
             game = match.game
@@ -473,6 +494,8 @@ class Table:
                 raise TableError("table.not_your_game", game=game_id)
             if game.status not in ("active", "paused"):
                 raise TableError("table.not_running", game=game_id)
+            if turn is not None and game.turn != turn:
+                raise TableError("order.stale_buttons", turn=turn, current=game.turn)
             awaited = match.awaiting()
             if seat not in awaited:
                 raise TableError("table.not_awaiting_you", game=game_id)

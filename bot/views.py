@@ -157,6 +157,7 @@ class OrderButton(
                 " ".join(self.tokens),
                 source="button",
                 resolve=False,
+                turn=self.turn,  # checked again where it is stored: the deadline may have passed
             )
         except RuleError as exc:
             await replies.refuse(interaction, exc, lang)

@@ -84,6 +84,10 @@ def _placeholders(template: str) -> set[str]:
         ("3+4", "roll.no_dice"),
         ("1d6" + "+1" * 20, "roll.too_many_terms"),
         ("1d6+" + "1" * 100, "roll.too_long"),
+        ("1d6" + " " * 300 + "+1", "roll.too_long_spaces"),  # spaces past the cap count too
+        ("1d6" + " " * 197 + "+1", "roll.too_long_spaces"),
+        ("+".join(["100d1000kh1"] * 8), "roll.too_many_dice_total"),
+        ("60d6+41d6", "roll.too_many_dice_total"),
     ],
 )
 def test_refusals_carry_message_keys(text: str, key: str) -> None:
@@ -111,6 +115,8 @@ def test_unexpected_names_the_place() -> None:
 def test_limits_are_inclusive() -> None:
     rollexpr.parse("1d6" + "+1" * 19)  # 20 terms
     rollexpr.parse("100d2")
+    rollexpr.parse("60d6+40d6")  # 100 dice in all
+    rollexpr.parse("1d6" + " " * 195 + "+1")  # 200 characters, spaces included
     rollexpr.parse("1d1000")
     rollexpr.parse("4d6kh4")
 
@@ -168,6 +174,27 @@ def test_dice_sides_are_asked_per_term() -> None:
 
 def test_expression_is_normalized() -> None:
     assert roll(" ２ｄ６ ", [1, 2]).expression == "2d6"
+    assert roll("2d6　 \t +   1", [1, 2]).expression == "2d6 + 1"  # runs of spaces as one
+
+
+def test_breakdown_is_cut_between_dice_and_keeps_the_total() -> None:
+    result = roll("10d1000kh1+10d1000", [1000] * 20)
+    full = result.breakdown()
+    assert result.breakdown(limit=len(full)) == full
+    cut = result.breakdown(limit=80)
+    assert len(cut) <= 80 and cut.endswith(" … = **11000**")
+    assert cut.count("~~") % 2 == 0  # no struck-through die cut in two
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="0123456789dk+- ", min_size=1, max_size=rollexpr.MAX_INPUT_CHARS))
+def test_whatever_is_accepted_fits_an_embed(text):
+    try:
+        result = rollexpr.roll(text, DiceStream(bytes(32), "roll-1:1:pre"))
+    except RollError:
+        return
+    assert len(result.expression) <= rollexpr.MAX_INPUT_CHARS
+    assert len(result.breakdown()) <= 2000  # half an embed description: the bounds hold with room
 
 
 # --- properties --------------------------------------------------------------------------------

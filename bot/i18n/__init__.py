@@ -65,6 +65,23 @@ def catalogue(lang: str) -> Mapping[str, str]:
     return merged
 
 
+# Bidi controls (embeddings, overrides, isolates, marks) and zero-width characters. Invisible in a
+# message, they let quoted user text reorder or hide what the bot says around it (after a quoted
+# right-to-left override the rest of the line reads backwards), so no parameter carries them.
+INVISIBLE = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e"  # LRE RLE PDF LRO RLO
+    "\u2066\u2067\u2068\u2069"  # LRI RLI FSI PDI
+    "\u200e\u200f\u061c"  # LRM RLM ALM
+    "\u200b\u200c\u200d\u2060\ufeff"  # ZWSP ZWNJ ZWJ WJ BOM
+)
+_DROP_INVISIBLE = dict.fromkeys(map(ord, INVISIBLE))
+
+
+def strip_invisible(text: str) -> str:
+    """``text`` without bidi controls and zero-width characters (:data:`INVISIBLE`)."""
+    return text.translate(_DROP_INVISIBLE)
+
+
 class _Lenient(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -75,7 +92,10 @@ def t(lang: str, key: str, /, **params: Any) -> str:
     template = catalogue(normalize_lang(lang)).get(key)
     if template is None:
         template = catalogue(DEFAULT_LANG).get(key, key)
-    return string.Formatter().vformat(template, (), _Lenient(params))
+    # String parameters are where user text comes in (a word quoted back in a refusal, a name):
+    # cleaned here, once, for every message the bot writes.
+    clean = {k: strip_invisible(v) if isinstance(v, str) else v for k, v in params.items()}
+    return string.Formatter().vformat(template, (), _Lenient(clean))
 
 
 def has(key: str) -> bool:

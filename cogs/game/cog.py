@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from bot.client import RefereeBot
 
 MAX_RECORD_BYTES = 2_000_000
+# Discord's limits for an embed's title and description: a send over them fails after the roll's
+# committed seed is spent, and the chain of commitments would skip a link.
+EMBED_TITLE = 256
+EMBED_DESCRIPTION = 4096
 log = logging.getLogger(__name__)
 
 
@@ -34,6 +38,18 @@ def _game_titles(lang: str) -> str:
     """The games one can start here, by their titles in ``lang`` (for "you have no game")."""
     sep = "、" if lang == "ja" else ", "
     return sep.join(spec.presenter.title(lang) for spec in registry.rulesets().values())
+
+
+def _readable(interaction: discord.Interaction[Any], game: GameRow) -> bool:
+    """Whether the asker may see ``game`` at all: anyone in the game's own server; in a DM, only
+    its players. Elsewhere its id must answer as an unknown one would."""
+    if interaction.guild_id is not None:
+        return interaction.guild_id == game.guild_id
+    return game.seat_of(interaction.user.id) is not None
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 async def _reply(message: discord.Message, text: str) -> None:
@@ -78,7 +94,11 @@ class GameCog(commands.Cog):
         self, interaction: discord.Interaction[Any], game_id: str | None, *, player: bool
     ) -> GameRow:
         if game_id:
-            game = await self.table.game(game_id.strip())
+            game_id = game_id.strip()
+            game = await self.table.game(game_id)
+            if not _readable(interaction, game):
+                # The very refusal an unknown id gets: an id tried from elsewhere learns nothing.
+                raise TableError("table.no_such_game", game=game_id)
             if player and game.seat_of(interaction.user.id) is None:
                 raise TableError("table.not_your_game", game=game.id)
             return game
@@ -110,10 +130,18 @@ class GameCog(commands.Cog):
     async def game_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        games = [g for g, _s, _o in await self.table.orders_of(interaction.user.id)]
-        if interaction.channel_id is not None:
+        # Only what ``_pick`` would answer: no game of another server is offered, not even one
+        # the asker plays in.
+        games = [
+            g
+            for g, _s, _o in await self.table.orders_of(interaction.user.id)
+            if _readable(interaction, g)
+        ]
+        if interaction.channel_id is not None and interaction.guild_id is not None:
             games += [
-                g for g in await self.table.games_here(interaction.channel_id) if g not in games
+                g
+                for g in await self.table.games_here(interaction.channel_id)
+                if g not in games and _readable(interaction, g)
             ]
         return [
             app_commands.Choice(name=f"{g.id} · {g.ruleset} · {g.status}", value=g.id)
@@ -396,14 +424,17 @@ class GameCog(commands.Cog):
         channel_lang = (
             await self.table.language(interaction.guild_id) if interaction.guild_id else lang
         )
+        # The expression's size is bounded before the seed is taken (rollexpr.parse); these cuts
+        # only guard the send, which must not fail once the seed is spent.
+        title = t(
+            channel_lang,
+            "roll.title",
+            user=interaction.user.display_name,
+            expression=result.expression,
+        )
         embed = discord.Embed(
-            title=t(
-                channel_lang,
-                "roll.title",
-                user=interaction.user.display_name,
-                expression=result.expression,
-            ),
-            description=result.breakdown(),
+            title=_clip(title, EMBED_TITLE),
+            description=result.breakdown(limit=EMBED_DESCRIPTION),
         )
         embed.add_field(name=t(channel_lang, "roll.label"), value=f"`{stream.label}`", inline=False)
         committed = "roll.commitment" if stream.committed_before else "roll.commitment_first"

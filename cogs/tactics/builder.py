@@ -470,7 +470,12 @@ async def _seal(
     async with bot.table.foreground.serving():
         try:
             result = await bot.table.submit(
-                ctx.game.id, interaction.user.id, text, source="builder", resolve=False
+                ctx.game.id,
+                interaction.user.id,
+                text,
+                source="builder",
+                resolve=False,
+                turn=ctx.game.turn,  # the turn the click was checked for; a deadline may pass
             )
         except RuleError as exc:
             await interaction.response.edit_message(

@@ -19,6 +19,8 @@ Text forms (full-width letters and digits are accepted everywhere; NFKC):
   attack/atk/攻撃, ability/skill/能力/特技, wait/stay/待機. An empty sheet, or ``wait`` / ``待機``
   alone, means every unit waits. Canonical: ``A2 >C6 attack D6``, ``A3 wait``, ``summon A7 A9``
   joined by newlines (``wait`` for the empty sheet); the origin square is checked, not stored.
+  Blank text never reaches this module: the table refuses it (``order.empty``), so a stray space
+  cannot replace a real sheet with an empty one; the builder sends ``wait`` for an empty draft.
 
 A unit is named by id or by name in either language; if several of the seat's units share the
 name, a written origin square tells them apart, else the only one on the board (during play);

@@ -88,3 +88,37 @@ async def test_verify_roll_recomputes_pre_and_resolve_streams(duel):
     )
     assert ", ".join(map(str, expected)) in reply.response.content
     assert "does not match" in reply.response.content.lower()
+
+
+@pytest.mark.parametrize(
+    ("expression", "reason"),
+    [
+        # Spaces are not counted by the 100-character cap, but the title shows them all.
+        pytest.param("1d6" + " " * 300 + "+1", "spaces included", id="padded"),
+        # 800 dice within 100 characters: their breakdown alone is far over an embed's 4096.
+        pytest.param("+".join(["100d1000kh1"] * 8), "dice in all", id="many-dice"),
+    ],
+)
+async def test_a_too_large_roll_is_refused_and_the_chain_does_not_skip(duel, expression, reason):
+    first = (await duel.alice.slash(duel.channel, "roll", expression="3d6")).response
+    refused = await duel.alice.slash(duel.channel, "roll", expression=expression)
+    assert refused.ephemeral and refused.response.content.startswith("⚠️")
+    assert reason in refused.response.content
+    nxt = (await duel.bob.slash(duel.channel, "roll", expression="1d20")).response
+    assert _fields(nxt)["Stream"].endswith(":2:pre")
+    assert (
+        _by_prefix(_fields(nxt), "Commitment sha256")
+        == _fields(first)["Commitment of the next roll here"]
+    )
+
+
+async def test_the_largest_roll_allowed_fits_its_embed(duel):
+    name = "ｗ" * 32  # the longest display name, in wide characters
+    player = duel.guild.add_member(duel.env.create_user(name))
+    # 90 dice of four digits, one struck through in each term, and spaces up to the raw cap.
+    expression = "     -     ".join(["10d1000kh9"] * 9)
+    assert len(expression) <= rollexpr.MAX_INPUT_CHARS
+    rolled = (await player.slash(duel.channel, "roll", expression=expression)).response
+    embed = rolled.embeds[0]
+    assert len(embed.title) <= 256 and len(embed.description) <= 4096
+    assert embed.description.endswith("**")

@@ -172,3 +172,30 @@ async def test_a_missed_deadline_makes_the_missing_side_wait(duel):
     s = await state(duel)
     assert s.units["A2"].square == (3, 6)  # Alice's knight moved; Bob's side waited
     assert s.units["B2"].square == (3, 1)
+
+
+@pytest.mark.parametrize("blank", ["　", "   ", "　\n　"])
+async def test_a_blank_sheet_is_refused_and_the_real_one_kept(duel, blank):
+    await start_match(duel)
+    await through_setup(duel)
+    await duel.alice.send_dm("knight D9>D7")
+    slash = await duel.alice.slash(duel.channel, "order", text=blank)
+    assert slash.ephemeral
+    assert slash.response.content == "⚠️ Your order is empty: nothing was changed."
+    # Discord itself refuses a DM of spaces only; with a zero-width space in it, one gets through.
+    await duel.alice.send_dm(blank + "\u200b")
+    assert last_dm(duel.alice).content == "⚠️ Your order is empty: nothing was changed."
+    orders = await duel.bot.table.current_orders(duel.game_id)
+    assert orders["A"].text == "A2 >D7 wait" and orders["A"].revisions == 1
+
+
+async def test_a_refusal_quotes_the_word_without_bidi_or_zero_width_characters(duel):
+    await start_match(duel)
+    await through_setup(duel)
+    await duel.alice.send_dm("\u2067dra\u202egon\u200d\u2069 D9>D7")
+    reply = last_dm(duel.alice).content
+    assert "no unit called “dragon”" in reply
+    for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f":
+        assert ch not in reply
+    for ch in "\u200b\u200c\u200d\u2060\ufeff":
+        assert ch not in reply
