@@ -23,6 +23,8 @@ from bot.views import DYNAMIC_ITEMS
 log = logging.getLogger(__name__)
 
 MAINTENANCE_SECONDS = 10.0
+# The bot-wide default of every send (interaction responses and follow-ups, edits, posts).
+SAFE_MENTIONS = discord.AllowedMentions.none()
 
 
 def deterministic_entropy(seed: str | None) -> Callable[[int, str], bytes] | None:
@@ -83,6 +85,10 @@ class RefereeBot(commands.Bot):
         # No privileged intents: DM message content reaches bots without the message-content
         # intent, and that is the only text we read.
         intents = discord.Intents.default()
+        # Nothing the bot sends pings anyone unless that send names them: a player's text with
+        # "@everyone" or a role in it stays text. The outbox names a message's players
+        # (``bot.outbox.allowed_mentions``), and the replies that ping name who they ping.
+        options.setdefault("allowed_mentions", SAFE_MENTIONS)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot import limits
 from bot.i18n import t
 from bot.ruleset import addressees
 
@@ -19,13 +20,14 @@ if TYPE_CHECKING:
 
 EMBED_COLOUR = 0xC8A24A
 FINISHED_COLOUR = 0x5B8C5A
+# Discord's limits are enforced by bot.limits when a message is posted (content split, embeds
+# fitted); these leave a turn's description and fields room for the progress field and the rest.
 DESCRIPTION_LIMIT = 3800
 FIELD_LIMIT = 1000
-MESSAGE_LIMIT = 2000  # a message's content (Discord refuses more)
 
 
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return limits.clip(text, limit)
 
 
 def player_line(game: GameRow) -> str:
@@ -202,12 +204,16 @@ def progress_field(progress: Mapping[str, Any], lang: str) -> dict[str, Any]:
 def compose(
     payload: Mapping[str, Any], progress: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The final content and embed of a channel message, with the latest order progress."""
+    """The final content and embed of a channel message, with the latest order progress.
+
+    The embed is fitted to Discord's limits (:func:`bot.limits.embed`); the content is left
+    whole: the outbox posts a long one as several messages (:func:`bot.limits.message_parts`).
+    """
     embed = dict(payload["embed"]) if payload.get("embed") else None
     progress = progress if progress is not None else payload.get("progress")
     if embed is not None and progress:
         embed["fields"] = [*embed.get("fields", []), progress_field(progress, payload["lang"])]
-    return {"content": payload.get("content"), "embed": embed}
+    return {"content": payload.get("content"), "embed": limits.embed(embed)}
 
 
 def seat_dm(
@@ -227,12 +233,12 @@ def seat_dm(
         over = t(
             lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(match, lang)
         )
-        return {"lang": lang, "content": _clip("\n".join([*told, over]), MESSAGE_LIMIT)}
+        return {"lang": lang, "content": "\n".join([*told, over])}
     if not awaited:
         if not told:
             return None
         header = t(lang, "dm.private_events", game=game.id, channel=guild)
-        return {"lang": lang, "content": _clip("\n".join([header, *told]), MESSAGE_LIMIT)}
+        return {"lang": lang, "content": "\n".join([header, *told])}
     view = match.view(seat)
     lines = [
         *told,
@@ -253,7 +259,8 @@ def seat_dm(
     groups = _groups(match, seat, lang)
     payload: dict[str, Any] = {
         "lang": lang,
-        "content": _clip("\n".join(lines), MESSAGE_LIMIT),
+        # A long DM is posted as several messages (bot.limits), its buttons under the last.
+        "content": "\n".join(lines),
         "view": {
             "kind": "orders",
             "game": game.id,

@@ -5,6 +5,18 @@ given), so if the process dies between Discord accepting a message and the row b
 the retry after the restart returns the same message instead of posting a second one. Edits are
 naturally idempotent. Boards are rendered here, off the event loop, from the view the payload
 carries (computed once, when the table composed the message).
+
+Discord's limits are enforced by :mod:`bot.limits`: a content over 2,000 characters goes out as
+several messages, the embed, the board and the buttons on the last. Each part is posted exactly
+once too: after Discord accepts a part, the row's ``parts_sent`` is committed, and a retry (after
+a failure or a restart) starts at the next part. Each part has its own nonce (the last, the one
+that *is* the row's message and that edits update, the row's own), which covers the moment
+between Discord accepting a part and ``parts_sent`` being committed, as for whole messages.
+
+Every post sets ``allowed_mentions``: the users the payload names in ``mentions`` (a game's
+players) may be pinged, never ``@everyone``, ``@here`` or a role, whatever the text says. A 400
+for a message the bot built is a bug, not bad luck: it is logged as an error and the row fails at
+once instead of being retried.
 """
 
 from __future__ import annotations
@@ -24,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import faults, messages, registry
+from bot import faults, limits, messages, registry
 from bot.storage import OutboxRow, Repository
 
 if TYPE_CHECKING:
@@ -32,7 +44,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 CANNOT_DM = 50007
+BAD_REQUEST = 400
 RETRY_DELAYS = (2, 10, 30, 120, 600)
+MAX_ATTEMPTS = 20
 
 
 def render_board(ruleset: str, view: dict[str, Any], lang: str, names: dict[str, str]) -> bytes:
@@ -107,9 +121,40 @@ class OriginalNotSentYet(Exception):
     """An edit whose message is still waiting in the outbox: retry the edit later."""
 
 
+class EmptyMessage(Exception):
+    """A payload with nothing to show (Discord refuses an empty message): a bug, not retried."""
+
+
 def discord_nonce(key: str) -> str:
     """Discord nonces are at most 25 characters: a digest of the outbox key."""
     return hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
+def part_nonce(key: str, index: int, count: int) -> str:
+    """The nonce of one part of a row posted as several messages.
+
+    The last part is the row's message (the one later edits update): it keeps the row's nonce,
+    as a message posted whole does. The ones before it get nonces of their own.
+    """
+    return discord_nonce(key if index == count - 1 else f"{key}#part{index}")
+
+
+def allowed_mentions(payload: dict[str, Any]) -> discord.AllowedMentions:
+    """Who a post may ping: the users its payload names in ``mentions`` (a game's players), no one
+    else. ``@everyone``, ``@here`` and role mentions in the text (a player's order, a league's
+    name) never ping; nor does a ``<@id>`` the payload does not name."""
+    users = limits.mention_users(payload.get("mentions") or [])
+    return discord.AllowedMentions(
+        everyone=False,
+        users=[discord.Object(u) for u in users],
+        roles=False,
+        replied_user=False,
+    )
+
+
+def is_bad_request(exc: discord.HTTPException) -> bool:
+    """Discord refused what we sent (400): retrying the same payload cannot help."""
+    return exc.status == BAD_REQUEST and exc.code != CANNOT_DM
 
 
 class OutboxSender:
@@ -198,17 +243,27 @@ class OutboxSender:
                 message_id, channel_id = await self._edit(row)
             else:
                 message_id, channel_id = await self._post(row)
-        except discord.Forbidden as exc:
-            await self._failed(row, exc, retry=False)
-            if row.kind == "dm" and exc.code == CANNOT_DM and row.game_id and row.target_id:
-                self._dm_open.discard((row.game_id, row.target_id))
-                await self.bot.table.dm_unreachable(row.game_id, row.target_id)
+        except discord.HTTPException as exc:
+            if exc.code == CANNOT_DM and row.kind == "dm":
+                await self._failed(row, exc, retry=False)
+                if row.game_id and row.target_id:
+                    self._dm_open.discard((row.game_id, row.target_id))
+                    await self.bot.table.dm_unreachable(row.game_id, row.target_id)
+            elif isinstance(exc, discord.Forbidden | discord.NotFound):
+                await self._failed(row, exc, retry=False)
+            elif is_bad_request(exc):
+                await self._refused(row, exc)
+            else:
+                # discord.py already waited out 429s; this is a 5xx.
+                await self._failed(row, exc, retry=True)
             return False
-        except discord.NotFound as exc:
-            await self._failed(row, exc, retry=False)
+        except EmptyMessage as exc:
+            log.error("outbox %s (%s): %s; marked failed, not retried", row.id, row.kind, exc)
+            async with self.repo.transaction() as tx:
+                await tx.mark_failed(row.id, str(exc), retry_at=None)
             return False
-        except (discord.HTTPException, OSError, TimeoutError, OriginalNotSentYet) as exc:
-            # discord.py already waited out 429s; this is a 5xx or a network fault.
+        except (OSError, TimeoutError, OriginalNotSentYet) as exc:
+            # A network fault, or an edit whose message is not out yet.
             await self._failed(row, exc, retry=True)
             return False
         faults.point("outbox-posted")
@@ -222,20 +277,35 @@ class OutboxSender:
         return True
 
     async def _post(self, row: OutboxRow) -> tuple[int, int]:
+        """Post a row's message: several, in order, when its content is too long for one.
+
+        The parts Discord accepted before a failure or a restart (``row.parts_sent``) are not
+        posted again. The embed, the board and the buttons go on the last part, whose message is
+        the row's (the one edits update).
+        """
         payload = row.payload
         channel = await self._target_channel(row)
         composed = messages.compose(payload)
+        parts = limits.message_parts(composed["content"], composed["embed"])
+        mentions = allowed_mentions(payload)
+        last = len(parts) - 1
+        for index in range(min(row.parts_sent, last), last):
+            await channel.send(
+                content=parts[index].content,
+                nonce=part_nonce(row.nonce, index, len(parts)),
+                allowed_mentions=mentions,
+            )
+            faults.point("outbox-posted")
+            async with self.repo.transaction() as tx:
+                await tx.mark_parts_sent(row.id, index + 1)
         kwargs: dict[str, Any] = {
-            "content": composed["content"],
-            "nonce": discord_nonce(row.nonce),
-            "allowed_mentions": discord.AllowedMentions(
-                users=[discord.Object(u) for u in payload.get("mentions", [])],
-                everyone=False,
-                roles=False,
-            ),
+            "content": parts[last].content,
+            "nonce": part_nonce(row.nonce, last, len(parts)),
+            "allowed_mentions": mentions,
         }
-        if composed["embed"]:
-            kwargs["embed"] = discord.Embed.from_dict(composed["embed"])
+        embed = parts[last].embed
+        if embed:
+            kwargs["embed"] = discord.Embed.from_dict(embed)
         if payload.get("board"):
             board = await self._board_file(row, payload["board"])
             if board is not None:
@@ -244,6 +314,10 @@ class OutboxSender:
             from bot.views import build_view
 
             kwargs["view"] = build_view(payload["view"])
+            if not kwargs["view"].children:
+                del kwargs["view"]
+        if not (kwargs["content"] or "embed" in kwargs or "file" in kwargs or "view" in kwargs):
+            raise EmptyMessage("the payload has no content, embed, board or buttons")
         message = await channel.send(**kwargs)
         return message.id, message.channel.id
 
@@ -262,9 +336,22 @@ class OutboxSender:
         await channel.get_partial_message(original.message_id).edit(embed=embed)
         return original.message_id, original.channel_id
 
+    async def _refused(self, row: OutboxRow, exc: discord.HTTPException) -> None:
+        """Discord answered 400 to a message we built: a bug to fix, not a fault to retry."""
+        log.error(
+            "outbox %s (%s): Discord refused the message the bot built (400, code %s): %s; "
+            "marked failed, not retried",
+            row.id,
+            row.kind,
+            exc.code,
+            exc.text or exc,
+        )
+        async with self.repo.transaction() as tx:
+            await tx.mark_failed(row.id, str(exc)[:500], retry_at=None)
+
     async def _failed(self, row: OutboxRow, exc: BaseException, *, retry: bool) -> None:
         delay = RETRY_DELAYS[min(row.attempts, len(RETRY_DELAYS) - 1)]
-        give_up = not retry or row.attempts + 1 >= 20
+        give_up = not retry or row.attempts + 1 >= MAX_ATTEMPTS
         log.warning(
             "outbox %s (%s) failed: %s%s",
             row.id,

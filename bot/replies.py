@@ -6,24 +6,20 @@ from typing import Any
 
 import discord
 
+from bot import limits
 from bot.i18n import t
 from bot.ruleset import ChoiceGroup, RuleError
 from bot.table import SubmitResult
 
-# Discord refuses messages over 2,000 characters; an echoed parameter (a word the player typed)
-# is cut well before that so a huge input still gets its reason back.
+# An echoed parameter (a word the player typed) is cut short so a huge input still gets its reason
+# back, readably. Discord's own limits are bot.limits' business: a long reply is split.
 ECHO_LIMIT = 80
-MESSAGE_LIMIT = 2000
 
 
 def _clip(value: object) -> object:
     if isinstance(value, str) and len(value) > ECHO_LIMIT:
         return value[: ECHO_LIMIT - 1] + "…"
     return value
-
-
-def clip_message(text: str) -> str:
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
 
 def reason(exc: RuleError, lang: str) -> str:
@@ -59,12 +55,49 @@ def chosen_so_far(groups: list[ChoiceGroup], tokens: list[str], lang: str) -> st
 
 
 async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral answer, as the first response or as a follow-up."""
-    text = clip_message(text)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    """An ephemeral answer, as the first response or as a follow-up (several when it is long)."""
+    await respond(interaction, text, ephemeral=True)
+
+
+async def respond(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    ephemeral: bool = False,
+    view: discord.ui.View | None = None,
+    allowed_mentions: discord.AllowedMentions | None = None,
+) -> None:
+    """Answer an interaction within Discord's limits (:func:`bot.limits.message_parts`).
+
+    A content over 2,000 characters goes out as several messages (the first as the response,
+    the others as follow-ups), the embed, fitted, and the view on the last. Mentions ping no one
+    unless ``allowed_mentions`` names them (the bot's default: ``AllowedMentions.none()``).
+    """
+    parts = limits.message_parts(content, embed.to_dict() if embed is not None else None)
+    mentions = allowed_mentions or discord.AllowedMentions.none()
+    for index, part in enumerate(parts):
+        fitted = discord.Embed.from_dict(part.embed) if part.embed is not None else None
+        items = view if index == len(parts) - 1 else None
+        text = part.content
+        if text is None and fitted is None and items is None:
+            text = limits.ELLIPSIS  # Discord refuses an empty message
+        if not interaction.response.is_done():
+            await interaction.response.send_message(
+                text,
+                embed=fitted if fitted is not None else discord.utils.MISSING,
+                view=items if items is not None else discord.utils.MISSING,
+                ephemeral=ephemeral,
+                allowed_mentions=mentions,
+            )
+        else:
+            await interaction.followup.send(
+                text or discord.utils.MISSING,
+                embed=fitted if fitted is not None else discord.utils.MISSING,
+                view=items if items is not None else discord.utils.MISSING,
+                ephemeral=ephemeral,
+                allowed_mentions=mentions,
+            )
 
 
 async def refuse(interaction: discord.Interaction[Any], exc: RuleError, lang: str) -> None:

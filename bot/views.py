@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import registry, replies
+from bot import limits, registry, replies
 from bot.checks import reader_lang
 from bot.i18n import t
 from bot.ruleset import ChoiceGroup, RuleError
@@ -24,9 +24,6 @@ if TYPE_CHECKING:
     from bot.client import RefereeBot
     from bot.storage import GameRow
 
-MAX_BUTTONS = 25
-
-
 def order_custom_id(game_id: str, turn: int, tokens: list[str]) -> str:
     return f"pbp:o:{game_id}:{turn}:{'/'.join(tokens)}"
 
@@ -35,9 +32,9 @@ def _buttons_for(
     game_id: str, turn: int, prefix: list[str], group: dict[str, Any]
 ) -> list[discord.ui.Item[Any]]:
     items: list[discord.ui.Item[Any]] = []
-    for choice in group["choices"][:MAX_BUTTONS]:
+    for choice in limits.choices(group["choices"], limits.COMPONENTS):
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=choice["label"][:80],
+            label=limits.clip(choice["label"], limits.BUTTON_LABEL),
             style=discord.ButtonStyle.primary
             if choice["enabled"]
             else discord.ButtonStyle.secondary,

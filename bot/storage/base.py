@@ -123,6 +123,8 @@ class OutboxRow:
     attempts: int
     not_before: float
     created_at: float
+    # A content too long for one message is posted as several (bot.limits): how many are out.
+    parts_sent: int = 0
 
 
 @dataclass
@@ -242,6 +244,11 @@ class Transaction(ABC):
     ) -> None: ...
     @abstractmethod
     async def mark_failed(self, outbox_id: int, error: str, *, retry_at: float | None) -> None: ...
+    @abstractmethod
+    async def mark_parts_sent(self, outbox_id: int, parts_sent: int) -> None:
+        """A row posted as several messages: the first ``parts_sent`` are out (the row stays
+        pending until its last part is, and a retry resumes after them)."""
+
     @abstractmethod
     async def supersede_edits(self, ref_id: int, below_id: int) -> None:
         """Older pending edits of the same message are pointless once a newer one exists."""

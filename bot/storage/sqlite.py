@@ -440,6 +440,7 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
             attempts=r["attempts"],
             not_before=r["not_before"],
             created_at=r["created_at"],
+            parts_sent=r["parts_sent"],
         )
 
     async def enqueue(
@@ -499,6 +500,12 @@ class SqliteTransaction(SqliteLeagueStore, Transaction):
                 "WHERE id = ?",
                 (error, retry_at, outbox_id),
             )
+
+    async def mark_parts_sent(self, outbox_id: int, parts_sent: int) -> None:
+        await self.conn.execute(
+            "UPDATE outbox SET parts_sent = ? WHERE id = ? AND parts_sent < ?",
+            (parts_sent, outbox_id, parts_sent),
+        )
 
     async def supersede_edits(self, ref_id: int, below_id: int) -> None:
         await self.conn.execute(

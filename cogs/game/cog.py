@@ -14,11 +14,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import dice as dicelib
-from bot import registry, replies, rollexpr
+from bot import limits, registry, replies, rollexpr
 from bot.checks import is_moderator, reader_lang
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
-from bot.record import RecordError, verify
+from bot.record import MAX_RECORD_BYTES, RecordError, load_record, verify
 from bot.ruleset import RuleError
 from bot.storage import ACTIVE_STATUSES, GameRow
 from bot.table import TableError
@@ -26,7 +26,6 @@ from bot.table import TableError
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
-MAX_RECORD_BYTES = 2_000_000
 # Discord's limits for an embed's title and description: a send over them fails after the roll's
 # committed seed is spent, and the chain of commitments would skip a link.
 EMBED_TITLE = 256
@@ -523,10 +522,15 @@ class GameCog(commands.Cog):
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            checks = verify(json.loads(await record.read()))
+            checks = verify(load_record(await record.read()))
         except (ValueError, RecordError, RuleError) as exc:
-            await interaction.followup.send(
-                "⚠️ " + t(lang, "verify.record_bad", reason=str(exc)[:300]), ephemeral=True
+            # A file that is not a record at all is said in the reader's language.
+            if isinstance(exc, RecordError) and exc.key:
+                why = t(lang, exc.key, **exc.params)
+            else:
+                why = str(exc)
+            await replies.send_private(
+                interaction, "⚠️ " + t(lang, "verify.record_bad", reason=limits.clip(why, 300))
             )
             return
         failed = [c.what for c in checks if not c.ok]
@@ -540,7 +544,7 @@ class GameCog(commands.Cog):
         notes = [c.what for c in checks if c.note]
         if notes:
             text += "\n" + t(lang, "verify.record_notes", items="\n".join(notes[:5]))
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await replies.send_private(interaction, text)
 
     # --- /config --------------------------------------------------------------------------------
 

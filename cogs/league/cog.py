@@ -11,6 +11,7 @@ import asyncio
 import io
 import logging
 import re
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
+from bot import limits, replies
 from bot.checks import is_moderator, reader_lang
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
@@ -29,7 +30,7 @@ from cogs.league import board, season
 from cogs.league.ante import open_antes
 from cogs.league.rulesets import ROSTER_RULES, for_ruleset
 from cogs.league.season import League, LeagueError, Options
-from cogs.league.service import LeagueService, roster_lines
+from cogs.league.service import LeagueService, master_name, roster_lines
 from cogs.tactics import master as tactics_master
 from cogs.tactics.cog import TIE_BREAK_CHOICES
 from cogs.tactics.master_options import master_options
@@ -40,6 +41,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 LEAGUE_OPTION = ls("Which league (default: this channel's)", "cmd.opt.league")
 COLOUR = 0x7A5CC4
+# Interaction replies ping nobody: league and master names are typed by users ("@everyone"),
+# and who must be told is told by the outbox's posts and DMs.
+NO_PINGS = discord.AllowedMentions.none()
+FOOTER_ROOM = 100  # what an embed keeps for the footer that says what was left out
 
 
 def is_league_moderator(interaction: discord.Interaction[Any], league: League) -> bool:
@@ -101,11 +106,13 @@ class LeaguePick(
         name = for_ruleset(league.ruleset).unit_name(unit, lang)
         if self.what == "draft":
             text = t(lang, "league.draft.you_picked", unit=name, league=league.name)
-            await interaction.response.edit_message(content=text, view=None)
+            await interaction.response.edit_message(
+                content=text, view=None, allowed_mentions=NO_PINGS
+            )
         else:
             # The menu stays: the pick may change until the winner's next league match.
             text = t(lang, "league.ante.you_declared", unit=name, match=self.ref)
-            await interaction.response.send_message(text)
+            await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
 
 
 class LeagueCog(commands.Cog):
@@ -188,7 +195,7 @@ class LeagueCog(commands.Cog):
 
     async def _say(self, interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
         await interaction.response.send_message(
-            t(reader_lang(interaction), key, **params), ephemeral=True
+            t(reader_lang(interaction), key, **params), ephemeral=True, allowed_mentions=NO_PINGS
         )
 
     # --- creating and joining ---------------------------------------------------------------
@@ -218,8 +225,8 @@ class LeagueCog(commands.Cog):
     async def create(
         self,
         interaction: discord.Interaction[Any],
-        name: str,
-        season_name: str,
+        name: app_commands.Range[str, 1, season.NAME_MAX],
+        season_name: app_commands.Range[str, 1, season.SEASON_MAX],
         minutes: app_commands.Range[int, 0, 10080] = 10,
         cost_cap: app_commands.Range[int, 1, 60] = 18,
         tie_break: str = "none",
@@ -252,8 +259,11 @@ class LeagueCog(commands.Cog):
         )
         lang = await self.bot.table.language(interaction.guild_id)
         await interaction.response.send_message(
-            t(lang, "league.created", league=league.name, season=league.season),
+            limits.clip(
+                t(lang, "league.created", league=league.name, season=league.season), limits.CONTENT
+            ),
             embed=info_embed(league, lang),
+            allowed_mentions=NO_PINGS,
         )
 
     @league.command(
@@ -266,7 +276,9 @@ class LeagueCog(commands.Cog):
     async def info(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._find(interaction, league)
         embed = info_embed(found, reader_lang(interaction))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
     @league.command(
         name=ls("join", "cmd.league.join"),
@@ -289,7 +301,7 @@ class LeagueCog(commands.Cog):
                 league=joined.name,
                 count=len(joined.players),
             ),
-            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_mentions=NO_PINGS,
         )
 
     @league.command(
@@ -412,9 +424,11 @@ class LeagueCog(commands.Cog):
         else:
             raise LeagueError("league.master.preset_or_design")
         updated = await self.service.submit_master(found.id, interaction.user.id, spec)
-        mine = updated.masters[str(interaction.user.id)]
+        me = str(interaction.user.id)
+        mine = updated.masters[me]
         key = "league.master.pending_ack" if mine.status == season.PENDING else "league.master.ack"
-        await self._say(interaction, key, unit=mine.unit, summary=mine.summary, league=found.name)
+        name = master_name(updated, me, reader_lang(interaction))
+        await self._say(interaction, key, unit=name, summary=mine.summary, league=found.name)
 
     @league.command(
         name=ls("approve", "cmd.league.approve"),
@@ -567,7 +581,8 @@ class LeagueCog(commands.Cog):
         lang = reader_lang(interaction)
         rules = for_ruleset(found.ruleset)
         embed = discord.Embed(title=t(lang, "league.antes.title", league=found.name), colour=COLOUR)
-        for a in open_antes(found.antes)[:25]:
+        still_open = open_antes(found.antes)
+        for a in still_open[: limits.EMBED_FIELDS]:
             log_lines = [
                 t(
                     lang,
@@ -591,12 +606,15 @@ class LeagueCog(commands.Cog):
                     pick=rules.unit_name(a.pick, lang) if a.pick else "—",
                     deadline=deadline,
                     log="\n".join(log_lines),
-                )[:1024],
+                ),
                 inline=False,
             )
         if not embed.fields:
             embed.description = t(lang, "league.antes.none")
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        more = max(len(still_open) - limits.EMBED_FIELDS, 0)
+        await interaction.response.send_message(
+            embed=fitted(embed, lang, more=more), ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
     @league.command(
         name=ls("ante-extend", "cmd.league.ante_extend"),
@@ -699,10 +717,8 @@ class LeagueCog(commands.Cog):
         found = await self._find(interaction, league)
         lang = reader_lang(interaction)
         rows = found.standings()
-        embed = discord.Embed(
-            title=t(lang, "league.standings.title", league=found.name, season=found.season),
-            colour=COLOUR,
-        )
+        title = t(lang, "league.standings.title", league=found.name, season=found.season)
+        embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
         lines = [
             t(
                 lang,
@@ -720,19 +736,16 @@ class LeagueCog(commands.Cog):
             )
             for i, r in enumerate(rows, start=1)
         ]
-        embed.description = "\n".join(lines) or t(lang, "league.table.empty")
+        embed.description = head(
+            lines, limits.EMBED_DESCRIPTION, lambda n: t(lang, "league.standings.more", count=n)
+        ) or t(lang, "league.table.empty")
         embed.set_image(url="attachment://standings.png")
-        png = await asyncio.to_thread(
-            board.render_standings,
-            rows,
-            found.names,
-            lang,
-            title=t(lang, "league.standings.title", league=found.name, season=found.season),
-        )
+        png = await asyncio.to_thread(board.render_standings, rows, found.names, lang, title=title)
         await interaction.response.send_message(
-            embed=embed,
+            embed=fitted(embed, lang),
             file=discord.File(io.BytesIO(png), filename="standings.png"),
             ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
 
     @league.command(
@@ -762,14 +775,18 @@ class LeagueCog(commands.Cog):
             raise LeagueError("league.not_a_player_named", player=who.display_name)
         at = _end_of_day(date) if date else None
         ledger = await self.service.ledger(found.id)
-        lines = roster_lines(ledger, for_ruleset(found.ruleset), str(who.id), at, lang)
+        rules = for_ruleset(found.ruleset)
+        master = master_name(found, str(who.id), lang)
+        lines = roster_lines(ledger, rules, str(who.id), at, lang, master)
         title_key = "league.roster.title_at" if date else "league.roster.title"
         embed = discord.Embed(
             title=t(lang, title_key, player=who.display_name, date=date or ""),
-            description="\n".join(lines)[:4000] or t(lang, "league.roster.empty"),
+            description="\n".join(lines) or t(lang, "league.roster.empty"),
             colour=COLOUR,
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(
+            embed=fitted(embed, lang), ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
 
 def with_unit_names(exc: RuleError, lang: str) -> RuleError:
@@ -793,31 +810,68 @@ def _who(by: str, lang: str) -> str:
     return f"<@{by}>" if by.isdigit() else t(lang, f"league.by.{by}")
 
 
+def head(lines: list[str], limit: int, more: Callable[[int], str]) -> str:
+    """As many of ``lines`` as fit in ``limit`` characters, then ``more(n)`` for the ``n`` left
+    out."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for index, line in enumerate(lines):
+        tail = more(len(lines) - index)
+        if len("\n".join([*kept, line, tail])) > limit:
+            return limits.clip("\n".join([*kept, tail]), limit)
+        kept.append(line)
+    return "\n".join(kept)  # pragma: no cover - the whole text fitted after all
+
+
+def fitted(embed: discord.Embed, lang: str, *, more: int = 0) -> discord.Embed:
+    """``embed`` within Discord's limits, whatever a league's size: title, description, field
+    names and values clipped; fields beyond 25, or beyond the 6000 characters an embed holds,
+    left out, the footer saying how many (with ``more`` left out before)."""
+    if embed.title:
+        embed.title = limits.clip(embed.title, limits.EMBED_TITLE)
+    if embed.description:
+        embed.description = limits.clip(embed.description, limits.EMBED_DESCRIPTION)
+    fields = [
+        (
+            limits.clip(f.name or "\u200b", limits.EMBED_TITLE),
+            limits.clip(f.value or "—", limits.FIELD_VALUE),
+            f.inline,
+        )
+        for f in embed.fields
+    ]
+    embed.clear_fields()
+    used = len(embed.title or "") + len(embed.description or "") + FOOTER_ROOM
+    for index, (name, value, inline) in enumerate(fields):
+        if index >= limits.EMBED_FIELDS or used + len(name) + len(value) > limits.EMBED_TOTAL:
+            more += len(fields) - index
+            break
+        embed.add_field(name=name, value=value, inline=bool(inline))
+        used += len(name) + len(value)
+    if more:
+        embed.set_footer(text=limits.clip(t(lang, "league.embed.more", count=more), FOOTER_ROOM))
+    return embed
+
+
 def info_embed(league: League, lang: str) -> discord.Embed:
+    """A league's options, players, draft, masters and matches, fitting Discord's limits for any
+    number of players: the players take as many fields as they need, and if even those are too
+    many, the last says how many more there are."""
     o = league.options
-    embed = discord.Embed(
-        title=t(lang, "league.info.title", league=league.name, season=league.season),
-        colour=COLOUR,
-    )
+    title = t(lang, "league.info.title", league=league.name, season=league.season)
+    embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
     yes, no = t(lang, "league.yes"), t(lang, "league.no")
-    embed.add_field(
-        name=t(lang, "league.info.options"),
-        value=t(
-            lang,
-            "league.info.options_value",
-            minutes=o.turn_minutes or "∞",
-            cap=o.cost_cap,
-            tie_break=t(lang, f"league.tie_break.{o.tie_break}"),
-            approval=yes if o.master_approval else no,
-            ante=yes if o.ante else no,
-            pick_minutes=o.pick_minutes,
-            rounds=o.rounds,
-        ),
-        inline=False,
-    )
-    players = " ".join(f"<@{p}>" for p in league.players) or "—"
-    embed.add_field(
-        name=t(lang, "league.info.players", count=len(league.players)), value=players, inline=False
+    options = t(
+        lang,
+        "league.info.options_value",
+        minutes=o.turn_minutes or "∞",
+        cap=o.cost_cap,
+        tie_break=t(lang, f"league.tie_break.{o.tie_break}"),
+        approval=yes if o.master_approval else no,
+        ante=yes if o.ante else no,
+        pick_minutes=o.pick_minutes,
+        rounds=o.rounds,
     )
     if league.draft is None:
         draft = t(lang, "league.info.draft_not_started")
@@ -831,7 +885,6 @@ def info_embed(league: League, lang: str) -> discord.Embed:
             total=len(league.draft.sequence),
             player=f"<@{league.draft.current}>",
         )
-    embed.add_field(name=t(lang, "league.info.draft"), value=draft, inline=False)
     masters = t(
         lang,
         "league.info.masters_value",
@@ -839,7 +892,47 @@ def info_embed(league: League, lang: str) -> discord.Embed:
         total=len(league.players),
         revealed=yes if league.masters_revealed else no,
     )
-    embed.add_field(name=t(lang, "league.info.masters"), value=masters, inline=False)
     playing = ", ".join(m.id for m in league.playing()) or "—"
-    embed.add_field(name=t(lang, "league.info.playing"), value=playing, inline=False)
-    return embed
+    before = [(t(lang, "league.info.options"), limits.clip(options, limits.FIELD_VALUE))]
+    after = [
+        (t(lang, "league.info.draft"), limits.clip(draft, limits.FIELD_VALUE)),
+        (t(lang, "league.info.masters"), limits.clip(masters, limits.FIELD_VALUE)),
+        (t(lang, "league.info.playing"), limits.clip(playing, limits.FIELD_VALUE)),
+    ]
+    used = len(embed.title or "") + sum(len(n) + len(v) for n, v in [*before, *after])
+    players = _player_fields(
+        league.players,
+        t(lang, "league.info.players", count=len(league.players)),
+        room=limits.EMBED_TOTAL - FOOTER_ROOM - used,
+        fields=limits.EMBED_FIELDS - len(before) - len(after),
+        more=lambda n: t(lang, "league.info.more_players", count=n),
+    )
+    for name, value in [*before, *players, *after]:
+        embed.add_field(name=name, value=value, inline=False)
+    return fitted(embed, lang)
+
+
+def _player_fields(
+    players: Sequence[str], name: str, *, room: int, fields: int, more: Callable[[int], str]
+) -> list[tuple[str, str]]:
+    """The players' mentions in as many fields as they need (the first named ``name``, the
+    others blank), within ``room`` characters and ``fields`` fields; a player left out is
+    counted in the last field's ``more``."""
+    reserve = len(more(len(players))) + 1
+    chunks = limits.pack((f"<@{p}>" for p in players), limits.FIELD_VALUE - reserve, " ") or ["—"]
+    kept: list[tuple[str, str]] = []
+    shown = 0
+    for chunk in chunks:
+        label = name if not kept else "\u200b"
+        if len(kept) >= fields or len(label) + len(chunk) + reserve > room:
+            break
+        kept.append((label, chunk))
+        room -= len(label) + len(chunk)
+        shown += len(chunk.split(" ")) if players else 0
+    left = len(players) - shown
+    if left and kept:
+        label, value = kept[-1]
+        kept[-1] = (label, f"{value}\n{more(left)}")
+    elif left:
+        kept = [(name, limits.clip(more(left), limits.FIELD_VALUE))]
+    return kept

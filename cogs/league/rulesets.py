@@ -26,7 +26,17 @@ class RosterRules(Protocol):
 
     def unit_name(self, unit: str, lang: str) -> str: ...
     def master(self, spec: Mapping[str, Any]) -> tuple[str, str]:
-        """Check a master design (a preset id or a full design); (its id, a one-line summary)."""
+        """Check a master submitted now (a preset id or a full design); (its id, a one-line
+        summary). A designed master's id can never be a pool unit's."""
+        ...
+
+    def master_name(self, spec: Mapping[str, Any], lang: str) -> str:
+        """A stored master's name in ``lang``, as its player typed it."""
+        ...
+
+    def master_id(self, spec: Mapping[str, Any], stored: str) -> str:
+        """The id a master stored as ``stored`` has now (a design stored before designed ids
+        had their own namespace gets it; anything else is unchanged)."""
         ...
 
     def match_options(
@@ -53,27 +63,44 @@ class TacticsRosters:
         return [(u.id, u.cost) for _ in range(self.pool_copies) for u in units]
 
     def unit_name(self, unit: str, lang: str) -> str:
-        from cogs.tactics.master import preset
+        from cogs.tactics.master import MASTER_PREFIX, preset
         from cogs.tactics.units import by_id
 
         found = by_id(unit) or preset(unit)
-        return (found.name.get(lang) or found.name["en"]) if found else unit
+        if found:
+            return found.name.get(lang) or found.name["en"]
+        # A designed master's id, where no design is at hand to name it (master_name does).
+        return unit.removeprefix(MASTER_PREFIX)
 
     def master(self, spec: Mapping[str, Any]) -> tuple[str, str]:
-        from cogs.tactics.master import design, preset
+        from cogs.tactics.master import new_design, preset
 
         if "preset" in spec:
             found = preset(str(spec["preset"]))
             if found is None:
                 raise RuleError("tactics.option.unknown_master", name=spec["preset"])
         else:
-            found = design(spec)  # MasterError says which bound is broken
+            found = new_design(spec)  # MasterError says which bound or name is wrong
         ability = found.ability.effect if found.ability else "-"
         summary = (
             f"HP {found.hp} ATK {found.atk} DEF {found.defence} MOV {found.move} "
             f"RNG {found.range[1]} · {ability} · cost {found.cost}"
         )
         return found.id, summary
+
+    def master_name(self, spec: Mapping[str, Any], lang: str) -> str:
+        from cogs.tactics.master import clean_name
+
+        if "preset" in spec:
+            return self.unit_name(str(spec["preset"]), lang)
+        return clean_name(spec.get(lang)) or clean_name(spec.get("en")) or "?"
+
+    def master_id(self, spec: Mapping[str, Any], stored: str) -> str:
+        from cogs.tactics.master import MASTER_PREFIX
+
+        if "preset" in spec or stored.startswith(MASTER_PREFIX):
+            return stored
+        return MASTER_PREFIX + stored
 
     def match_options(
         self, options: Mapping[str, Any], rosters: Mapping[str, tuple[Roster, Mapping[str, Any]]]

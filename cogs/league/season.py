@@ -32,6 +32,10 @@ from cogs.league.standings import Result, Row, standings
 
 SCHEMA = 1
 TIE_BREAKS = ("none", "hp")
+# Names typed by a moderator; the slash options carry the same maxima. Short, because they head
+# every embed and post of the league (a title holds 256 characters).
+NAME_MAX = 40
+SEASON_MAX = 40
 PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
 PLAYING, FINISHED, FORFEIT, ABANDONED = "playing", "finished", "forfeit", "abandoned"
 
@@ -248,9 +252,11 @@ def create(
     by: str,
     at: float,
 ) -> League:
-    name = name.strip()
-    if not 1 <= len(name) <= 40:
-        raise LeagueError("league.name.length")
+    name, season = name.strip(), season.strip()
+    if not 1 <= len(name) <= NAME_MAX:
+        raise LeagueError("league.name.length", max=NAME_MAX)
+    if not 1 <= len(season) <= SEASON_MAX:
+        raise LeagueError("league.season.length", max=SEASON_MAX)
     return League(league_id, guild_id, channel_id, name, ruleset, season, options, by, at)
 
 
@@ -400,8 +406,9 @@ def _reveal_if_ready(league: League, at: float) -> Step:
     entries = tuple(
         Entry(league.id, m.player, m.unit, MASTER_SET, at, "system") for m in fixed if m
     )
-    lines = "\n".join(f"<@{m.player}>: **{m.unit}** · {m.summary}" for m in fixed if m)
-    notice = tell("league.master.revealed_all", ref="masters", league=league.name, lines=lines)
+    # (player, spec, summary) each: the service writes the lines, names in the reader's language
+    shown = tuple((m.player, dict(m.spec), m.summary) for m in fixed if m)
+    notice = tell("league.master.revealed_all", ref="masters", league=league.name, masters=shown)
     return Step(replace(league, masters_revealed=True), entries, (notice,))
 
 
@@ -640,6 +647,47 @@ def next_due(league: League) -> float | None:
     if league.draft is not None and league.draft.deadline_at is not None:
         times.append(league.draft.deadline_at)
     return min(times) if times else None
+
+
+# --- stored by an older version ----------------------------------------------------------------
+
+
+def upgrade(
+    league: League, ledger: Sequence[Entry] | None, rules: RosterRules
+) -> tuple[League, list[Entry]]:
+    """A league (and its ledger) stored by an older version, as this one reads them.
+
+    Designed masters were once stored under ids a pool unit could have (a master named
+    ``guardian`` shielded the pool's Guardian from the ante): they get the id the ruleset now gives
+    them (:meth:`RosterRules.master_id`) in the league, in the ledger's ``master_set`` entries (as
+    read: the ledger is append-only and never rewritten) and in open antes, whose candidates are
+    offered again without the shield (only when ``ledger`` is given). Idempotent."""
+    masters = {
+        p: replace(m, unit=rules.master_id(m.spec, m.unit)) for p, m in league.masters.items()
+    }
+    if ledger is None:
+        return replace(league, masters=masters), []
+
+    def now_id(player: str, stored: str | None) -> str | None:
+        """The master id ``stored`` stands for, if it is ``player``'s master under an old id."""
+        master = masters.get(player)
+        if stored is None or master is None or stored == master.unit:
+            return None
+        return master.unit if rules.master_id(master.spec, stored) == master.unit else None
+
+    entries = []
+    for entry in ledger:
+        new = now_id(entry.player, entry.unit) if entry.kind == MASTER_SET else None
+        entries.append(replace(entry, unit=new) if new else entry)
+    settled = []
+    for ante in league.antes:
+        if ante.open and now_id(ante.loser, ante.loser_master):
+            fresh = antes.offer(
+                entries, ante.league, ante.match, ante.winner, ante.loser, ante.ended_at
+            )
+            ante = replace(ante, candidates=fresh.candidates, loser_master=fresh.loser_master)
+        settled.append(ante)
+    return replace(league, masters=masters, antes=tuple(settled)), entries
 
 
 def roster(ledger: Sequence[Entry], player: str, at: float | None = None) -> Roster:

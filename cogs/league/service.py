@@ -48,17 +48,17 @@ class LeagueService:
     async def in_guild(self, guild_id: int) -> list[League]:
         async with self.repo.transaction() as tx:
             rows = await tx.leagues_in_guild(guild_id)
-        return [League.from_json(r.data) for r in rows]
+        return [_read(r.data) for r in rows]
 
     async def of_player(self, user_id: int) -> list[League]:
         async with self.repo.transaction() as tx:
             rows = await tx.active_leagues()
-        leagues = [League.from_json(r.data) for r in rows]
+        leagues = [_read(r.data) for r in rows]
         return [lg for lg in leagues if str(user_id) in lg.players]
 
     async def ledger(self, league_id: str) -> list[Entry]:
         async with self.repo.transaction() as tx:
-            return [Entry.from_json(e) for e in await tx.ledger(league_id)]
+            return (await self._load(tx, league_id))[1]
 
     # --- actions ----------------------------------------------------------------------------
 
@@ -255,8 +255,10 @@ class LeagueService:
         row = await tx.get_league(league_id)
         if row is None:
             raise LeagueError("league.unknown", league=league_id)
-        ledger = [Entry.from_json(e) for e in await tx.ledger(league_id)]
-        return League.from_json(row.data), ledger, row.version
+        stored = [Entry.from_json(e) for e in await tx.ledger(league_id)]
+        league = League.from_json(row.data)
+        league, ledger = season.upgrade(league, stored, for_ruleset(league.ruleset))
+        return league, ledger, row.version
 
     async def _act(self, league_id: str, action: Action, *, recorded: str | None = None) -> League:
         async with self.repo.transaction() as tx:
@@ -304,6 +306,8 @@ class LeagueService:
             )
             kind, target = "dm", user
         params = _params(notice.params, rules, lang)
+        # A long post (ninety players' snake order, twenty masters revealed) is one row: the
+        # outbox posts it as several messages, each exactly once (bot.limits, parts_sent).
         payload: dict[str, Any] = {
             "lang": lang,
             "content": t(lang, notice.key, **{"league": league.name, **params}),
@@ -337,9 +341,20 @@ def _record_end(
     return season.record_result(league, ledger, game_id, winner, dp, at, status=status)
 
 
+def _read(data: Mapping[str, Any]) -> League:
+    """A stored league as this version reads it (without its ledger: for finding and listing)."""
+    league = League.from_json(data)
+    return season.upgrade(league, None, for_ruleset(league.ruleset))[0]
+
+
 def _params(params: Mapping[str, Any], rules: RosterRules, lang: str) -> dict[str, Any]:
-    """Notice parameters as the reader reads them: unit names, Discord timestamps."""
+    """Notice parameters as the reader reads them: unit and master names, Discord timestamps."""
     shown = dict(params)
+    if "masters" in shown:
+        shown["masters"] = "\n".join(
+            f"<@{player}>: **{rules.master_name(spec, lang)}** · {summary}"
+            for player, spec, summary in shown["masters"]
+        )
     if shown.get("unit"):
         shown["unit"] = rules.unit_name(str(shown["unit"]), lang)
     if shown.get("deadline") is not None:
@@ -371,15 +386,30 @@ def _offer_view(
     }
 
 
+def master_name(league: League, player: str, lang: str) -> str | None:
+    """``player``'s master as its player named it (None: no master submitted)."""
+    master = league.masters.get(player)
+    if master is None:
+        return None
+    return for_ruleset(league.ruleset).master_name(master.spec, lang)
+
+
 def roster_lines(
-    ledger: Sequence[Entry], rules: RosterRules, player: str, at: float | None, lang: str
+    ledger: Sequence[Entry],
+    rules: RosterRules,
+    player: str,
+    at: float | None,
+    lang: str,
+    master: str | None = None,
 ) -> list[str]:
-    """A roster (now or as of ``at``) with each unit's provenance, one line per copy."""
+    """A roster (now or as of ``at``) with each unit's provenance, one line per copy; ``master``
+    names the master unit (else its id's name)."""
     roster = roster_at(ledger, player, at)
     upto = [e for e in ledger if at is None or e.at <= at]
     lines = []
     if roster.master:
-        lines.append(t(lang, "league.roster.master", unit=rules.unit_name(roster.master, lang)))
+        shown = master or rules.unit_name(roster.master, lang)
+        lines.append(t(lang, "league.roster.master", unit=shown))
     for unit, count in roster.counts().items():
         trail = "; ".join(
             t(lang, f"league.ledger.{e.kind}", **_entry_params(e, rules, lang))

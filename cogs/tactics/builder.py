@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import replies
+from bot import limits, replies
 from bot.checks import reader_lang
 from bot.i18n import t
 from bot.ruleset import RuleError
@@ -191,7 +191,8 @@ def _message(ctx: _Context, lines: Sequence[str], note: str = "") -> str:
     if note:
         parts.append(note)
     parts.append(t(ctx.lang, f"tactics.builder.help.{ctx.step}"))
-    return "\n".join(parts)[:2000]
+    # The builder edits one message in place: it is clipped, not split.
+    return limits.clip("\n".join(parts), limits.CONTENT)
 
 
 def _pretty(ctx: _Context, line: str) -> str:

@@ -4,22 +4,41 @@ A design is a mapping ``{"id", "en", "ja", "hp", "atk", "def", "move", "range_ma
 {"en", "ja", "effect", "power", "range": [min, max], "target", "radius"?, "stat"?, "turns"?}}``.
 :func:`design` computes the cost and the ability's mana and refuses anything outside the bounds,
 saying which bound and by how much.
+
+A designed master's id is ``master:`` and its English name folded (:func:`name_key`), so it can
+never be a pool unit's or a preset's id (neither has a colon); :func:`check_names` refuses a new
+design named like a pool unit or a preset. Names are kept as typed, without the invisible
+characters that could disguise them (bidi controls, zero-width characters).
 """
 
 from __future__ import annotations
 
 import math
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 from bot.ruleset import RuleError
 from cogs.tactics.effects import EFFECTS
-from cogs.tactics.units import DATA, TARGETS, UnitType, ability_from_toml
+from cogs.tactics.units import DATA, TARGETS, UnitType, ability_from_toml, pool
 
 STATS = ("hp", "atk", "def", "move", "range_max")
 STAT_NAMES = ("atk", "def", "move")  # what a stat-change ability may change
+MASTER_PREFIX = "master:"  # designed masters' ids; pool and preset ids never hold a colon
+NAME_MAX = 20
+INVISIBLE = frozenset(
+    [
+        *range(0x202A, 0x202F),  # bidi embeddings and overrides
+        *range(0x2066, 0x206A),  # bidi isolates
+        0x200E,  # left-to-right mark
+        0x200F,  # right-to-left mark
+        *range(0x200B, 0x200E),  # zero-width space, non-joiner, joiner
+        0x2060,  # word joiner
+        0xFEFF,  # zero-width no-break space (BOM)
+    ]
+)
 
 
 class MasterError(RuleError):
@@ -90,6 +109,39 @@ def _within(key: str, value: int) -> None:
         raise MasterError("tactics.master.bound", stat=key, value=value, low=low, high=high, by=by)
 
 
+def clean_name(text: object) -> str:
+    """A name as typed, without invisible or control characters (bidi overrides and isolates,
+    zero-width characters, other format and control characters) and outer whitespace."""
+    kept = (
+        ch
+        for ch in str(text or "")
+        if ord(ch) not in INVISIBLE and unicodedata.category(ch) not in ("Cc", "Cf")
+    )
+    return "".join(kept).strip()
+
+
+def name_key(text: object) -> str:
+    """What two names are compared by: clean, NFKC, case-folded (``Ｇｕａｒｄｉａｎ`` is
+    ``guardian``)."""
+    return unicodedata.normalize("NFKC", clean_name(text)).casefold().strip()
+
+
+@cache
+def _taken() -> frozenset[str]:
+    """Every pool unit's and preset's id and names, folded (:func:`name_key`)."""
+    return frozenset(
+        name_key(name) for unit in (*pool(), *presets()) for name in (unit.id, *unit.name.values())
+    )
+
+
+def check_names(spec: Mapping[str, Any]) -> None:
+    """Refuse a new design whose English or Japanese name is a pool unit's or a preset's (or its
+    id), compared case-insensitively after NFKC: it would shield that unit, or confuse sheets."""
+    for lang in ("en", "ja"):
+        if name_key(spec.get(lang)) in _taken():
+            raise MasterError("tactics.master.name_taken", name=clean_name(spec.get(lang)))
+
+
 def parse_reach(text: str) -> list[int]:
     """An ability range written ``min-max`` (``1-3``) or one number (``2``: exactly 2)."""
     low, _, high = text.strip().partition("-")
@@ -118,8 +170,8 @@ def spec_from(
 ) -> dict[str, Any]:
     """A design from the builder's flat fields (the slash-command options), for :func:`design`."""
     spec: dict[str, Any] = {
-        "en": name_en,
-        "ja": name_ja,
+        "en": clean_name(name_en),
+        "ja": clean_name(name_ja),
         "hp": hp,
         "atk": atk,
         "def": defence,
@@ -140,11 +192,25 @@ def spec_from(
 
 
 def design(spec: Mapping[str, Any]) -> UnitType:
-    """The master unit ``spec`` describes, or MasterError saying what is wrong."""
-    names = {lang: str(spec.get(lang) or "").strip() for lang in ("en", "ja")}
-    if not names["en"] or not names["ja"] or any(len(n) > 20 for n in names.values()):
+    """The master unit ``spec`` describes, or MasterError saying what is wrong. Its id is always
+    ``master:<name>`` (an ``id`` in ``spec`` is ignored). Names are not checked against the pool
+    here (a design stored before :func:`check_names` existed must still build): a new design goes
+    through :func:`new_design`."""
+    names = {lang: clean_name(spec.get(lang)) for lang in ("en", "ja")}
+    return _build(spec, names, MASTER_PREFIX + name_key(names["en"]))
+
+
+def new_design(spec: Mapping[str, Any]) -> UnitType:
+    """A design submitted now: :func:`design`, and its names are not a pool unit's or a preset's."""
+    unit = design(spec)
+    check_names(spec)
+    return unit
+
+
+def _build(spec: Mapping[str, Any], names: dict[str, str], unit_id: str) -> UnitType:
+    if not names["en"] or not names["ja"] or any(len(n) > NAME_MAX for n in names.values()):
         raise MasterError("tactics.master.name")
-    if " " in names["en"]:
+    if any(ch.isspace() for ch in names["en"]):
         raise MasterError("tactics.master.name_one_word", name=names["en"])
     stats = {key: _int(spec, key) for key in STATS}
     for key, value in stats.items():
@@ -179,8 +245,8 @@ def design(spec: Mapping[str, Any]) -> UnitType:
             turns = _int({"turns": raw.get("turns", 0)}, "turns")
             _within("turns", turns)
         clean = {
-            "en": str(raw.get("en") or names["en"]),
-            "ja": str(raw.get("ja") or names["ja"]),
+            "en": clean_name(raw.get("en"))[:NAME_MAX] or names["en"],
+            "ja": clean_name(raw.get("ja"))[:NAME_MAX] or names["ja"],
             "effect": raw["effect"],
             "power": power,
             "range": [rng[0], rng[1]],
@@ -196,7 +262,7 @@ def design(spec: Mapping[str, Any]) -> UnitType:
             "tactics.master.too_costly", cost=cost, max=max_cost(), over=cost - max_cost()
         )
     return UnitType(
-        id=str(spec.get("id") or names["en"].lower()),
+        id=unit_id,
         name=names,
         cost=cost,
         hp=stats["hp"],
@@ -211,7 +277,12 @@ def design(spec: Mapping[str, Any]) -> UnitType:
 
 @cache
 def presets() -> tuple[UnitType, ...]:
-    return tuple(design(p) for p in _data()["preset"])
+    found = []
+    for p in _data()["preset"]:
+        if ":" in str(p["id"]):
+            raise ValueError(f"a preset id may not hold a colon: {p['id']!r}")
+        found.append(_build(p, {lang: str(p[lang]).strip() for lang in ("en", "ja")}, p["id"]))
+    return tuple(found)
 
 
 def preset(master_id: str) -> UnitType | None:

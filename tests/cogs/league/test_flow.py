@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 import pytest
+import simcord
 
 from bot.i18n import t
 from cogs.league import season
@@ -237,7 +238,7 @@ async def test_a_season_masters_matches_ante_standings_and_history(drafted: Seas
     texts = "\n".join(s.channel_texts())
     assert texts.count("has sent a master unit for approval") == 4
     assert "every master unit is fixed. Revealed together" in texts
-    assert "**warlord**" in texts and "**shadow**" in texts
+    assert "**Warlord**" in texts and "**Shadow**" in texts
     late = await alice.slash(s.channel, "league master", preset="oracle")
     await refused(late, "have been revealed")
 
@@ -437,8 +438,8 @@ async def test_a_rejected_master_and_a_forfeit(drafted: Season):
     designed = await alice.slash(
         s.channel,
         "league master",
-        name_en="Warlord",
-        name_ja="覇王",
+        name_en="Marshal",
+        name_ja="元帥",
         hp=18,
         atk=6,
         defence=3,
@@ -494,3 +495,125 @@ async def test_a_japanese_player_reads_the_league_in_japanese(season_env: Season
     assert refusal.response.content == "⚠️ " + t("ja", "league.moderators_only")
     # the channel follows the server's language (English here)
     assert any("takes **Knight**" in text for text in s.channel_texts())
+
+
+# --- names, sizes and pings -------------------------------------------------------------------
+
+STATS = {"hp": 14, "atk": 5, "defence": 2, "move": 3}
+
+
+async def test_a_master_is_named_as_typed_and_never_after_a_pool_unit(drafted: Season):
+    """A master named ``guardian`` once shared the pool Guardian's id, so the loser's Guardian
+    counted as their master and was never offered as ante. Such names are refused now (any case,
+    full-width, hidden characters), and a designed master keeps its name as typed."""
+    s = drafted
+    alice = s.players["alice"]
+    for en, ja in (
+        ("guardian", "守護者"),
+        ("ＧＵＡＲＤＩＡＮ", "守護者"),
+        ("Guar\u200bdian", "守護者"),
+        ("Titan", "重装兵"),
+        ("Warlord", "大将"),
+    ):
+        taken = await alice.slash(s.channel, "league master", name_en=en, name_ja=ja, **STATS)
+        await refused(taken, "is already the name of a pool unit or a preset master")
+    assert str(alice.id) not in (await s.league()).masters
+    empty = await alice.slash(
+        s.channel, "league master", name_en="\u202e\u200b", name_ja="巨人", **STATS
+    )
+    await refused(empty, "A master needs an English and a Japanese name")
+
+    designed = await alice.slash(
+        s.channel, "league master", name_en="\u202eTiTan\u200b", name_ja="巨\u2066人", **STATS
+    )
+    assert "Master **TiTan** sent to the moderators" in designed.response.content
+    mine = (await s.league()).masters[str(alice.id)]
+    assert (mine.spec["en"], mine.spec["ja"]) == ("TiTan", "巨人")
+    assert mine.unit == "master:titan", "a designed master's id is never a pool unit's"
+    presets = {"bob": "archmage", "carol": "oracle", "dave": "shadow"}
+    for name, preset in presets.items():
+        await s.players[name].slash(s.channel, "league master", preset=preset)
+    for name in ("alice", *presets):
+        await s.mod.slash(s.channel, "league approve", player=s.players[name])
+    await s.settle()
+    texts = "\n".join(s.channel_texts())
+    assert f"<@{alice.id}>: **TiTan** ·" in texts and "**Archmage**" in texts
+    assert "titan" not in texts
+    roster = await alice.slash(s.channel, "league roster")
+    assert "👑 TiTan (master)" in roster.response.embeds[0].description
+
+
+async def test_create_with_everyone_or_a_role_in_its_name_pings_nobody(season_env: Season):
+    s = season_env
+    # Without the bot-wide default, so that the league's own replies are what is tested.
+    s.bot.allowed_mentions = None
+    role = s.guild.create_role("Raiders", mentionable=True)
+    name = f"@everyone <@&{role.id}> @here"
+    result = await s.mod.slash(s.channel, "league create", name=name, season_name="S1")
+    assert name in result.response.content
+    sent = s.env.backend.get_message(result.response.channel_id, result.response.id)
+    assert sent.allowed_mentions.everyone is False
+    assert sent.allowed_mentions.roles == frozenset() and sent.allowed_mentions.users == frozenset()
+    assert not sent.mention_everyone and sent.ping_role_ids == [] and sent.ping_user_ids == []
+    # Every other reply too: the league's name comes back in them.
+    joined = await s.players["alice"].slash(s.channel, "league join")
+    info = await s.players["alice"].slash(s.channel, "league info")
+    for reply in (joined, info):
+        message = s.env.backend.get_message(reply.response.channel_id, reply.response.id)
+        assert message.allowed_mentions.everyone is False
+        assert not message.mention_everyone and message.ping_role_ids == []
+        assert message.ping_user_ids == []
+
+
+async def test_long_names_are_refused_at_input_and_clipped_when_shown(season_env: Season):
+    s = season_env
+    for option in ("name", "season_name"):
+        given = {"name": "Cup", "season_name": "S1", option: "x" * 300}
+        with pytest.raises(simcord.OptionError, match="at most 40 characters"):
+            await s.mod.slash(s.channel, "league create", **given)
+    assert await s.bot.leagues.in_guild(s.guild.id) == []
+
+    # A league stored before the limits, with a 300-character season: still shown.
+    await create_league(s)
+    await s.bot.leagues._act(s.league_id, lambda lg, _: season.Step(replace(lg, season="S" * 300)))
+    for command in ("league info", "league standings"):
+        result = await s.players["alice"].slash(s.channel, command)
+        title = result.response.embeds[0].title
+        assert title.startswith("Autumn Cup · SSS") and len(title) <= 256 and title.endswith("…")
+
+
+async def test_a_league_of_ninety_players_fits_discord(season_env: Season):
+    """/league info, the snake order and /league standings of 90 players: every embed and post
+    within Discord's limits, every player shown once."""
+    s = season_env
+    await create_league(s)  # alice, bob, carol and dave
+    service = s.bot.leagues
+    extra = [1_400_000_000_000_000_000 + i for i in range(86)]  # snowflake-sized ids
+    for user_id in extra:
+        await service.join(s.league_id, user_id, f"Player {user_id}")
+    league = await s.league()
+    assert len(league.players) == 90
+
+    info = await s.players["alice"].slash(s.channel, "league info")
+    embed = info.response.embeds[0]
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    assert all(len(f.value) <= 1024 for f in embed.fields)
+    shown = " ".join(f.value for f in embed.fields)
+    assert all(shown.count(f"<@{p}>") == 1 for p in league.players)
+    assert embed.fields[1].name == "Players (90)"
+
+    await s.mod.slash(s.channel, "league draft")
+    await s.settle()
+    posts = [m.content for m in s.channel.history() if m.author.bot]
+    assert all(len(p) <= 2000 for p in posts)
+    start = next(i for i, p in enumerate(posts) if "Snake order" in p)
+    end = next(i for i in range(start, len(posts)) if "minutes per pick" in posts[i])
+    order = posts[start : end + 1]
+    assert len(order) >= 2, "the snake order of 90 players takes more than one post"
+    joined = "\n".join(order)
+    assert all(joined.count(f"<@{p}>") == 1 for p in league.players)
+
+    table = await s.players["bob"].slash(s.channel, "league standings")
+    standings = table.response.embeds[0]
+    assert len(standings) <= 6000 and len(standings.description) <= 4096
+    assert "more (the image shows everyone)" in standings.description

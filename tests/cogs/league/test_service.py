@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot import limits
+from bot.i18n import t
+from bot.ruleset import RuleError
 from bot.storage import SqliteRepository
 from bot.table import Player, Table
+from cogs.league import ante as antes
+from cogs.league import season
+from cogs.league.ledger import MASTER_SET, Entry
 from cogs.league.season import FINISHED, Options
 from cogs.league.service import LeagueService
 from cogs.tactics import ai
@@ -134,3 +141,153 @@ async def test_two_leagues_of_one_name_in_a_server_are_refused(service):
             by=1,
         )
     assert getattr(info.value, "key", "") == "league.name.taken"
+
+
+# --- limits, names and leagues stored by an older version ----------------------------------------
+
+
+async def create(svc: LeagueService, **changes: object):
+    given: dict[str, object] = {
+        "guild_id": 1,
+        "channel_id": 10,
+        "name": "Big League",
+        "ruleset": "tactics",
+        "season_name": "S1",
+        "options": Options(),
+        "by": 1,
+        **changes,
+    }
+    return await svc.create(**given)  # type: ignore[arg-type]
+
+
+async def test_a_300_character_league_or_season_name_is_refused(service):
+    svc, _, _ = service
+    for option, key in (("name", "league.name.length"), ("season_name", "league.season.length")):
+        with pytest.raises(RuleError) as refused:
+            await create(svc, **{option: "x" * 300})
+        assert refused.value.key == key and refused.value.params == {"max": 40}
+        assert t("ja", key, **refused.value.params) != t("en", key, **refused.value.params)
+    assert await svc.in_guild(1) == []
+    league = await create(svc, name=" " + "n" * 40 + " ", season_name="s" * 40)
+    assert (league.name, league.season) == ("n" * 40, "s" * 40)
+
+
+def long_design(i: int) -> dict[str, object]:
+    """A design with the longest names allowed and an ability: a long line when revealed."""
+    return {
+        "en": f"Longestmastername{i:03d}",
+        "ja": f"とても長い名前を持つ将軍様その{i:03d}",
+        "hp": 12,
+        "atk": 4,
+        "def": 2,
+        "move": 2,
+        "range_max": 2,
+        "ability": {"effect": "area_damage", "power": 3, "range": [1, 3], "radius": 1},
+    }
+
+
+async def test_twenty_long_master_designs_are_revealed_in_parts_each_enqueued_once(service):
+    svc, clock, _ = service
+    league = await create(svc)
+    players = [1_400_000_000_000_000_000 + i for i in range(20)]
+    for user_id in players:
+        await svc.join(league.id, user_id, f"Player {user_id}")
+    for i, user_id in enumerate(players):
+        clock.now += 1
+        await svc.submit_master(league.id, user_id, long_design(i))
+    revealed = await svc.league(league.id)
+    assert revealed.masters_revealed
+
+    async with svc.repo.transaction() as tx:
+        rows = await tx.pending_outbox(clock.now + 1, limit=500)
+    # One outbox row: the outbox posts it as several messages, each once (tests/cogs/game/
+    # test_outbox.py shows the resuming), so the post is planned here as the outbox will send it.
+    [row] = [r for r in rows if r.nonce.startswith(f"league:{league.id}:league.master.revealed")]
+    parts = limits.message_parts(row.payload["content"])
+    assert len(parts) >= 2, "twenty long designs take more than one post"
+    assert all(limits.violations(p.content, p.embed) == [] for p in parts)
+    assert parts[0].content is not None and parts[0].content.startswith("👑 **Big League**")
+    text = "\n".join(p.content or "" for p in parts)
+    for i, user_id in enumerate(players):
+        assert text.count(f"<@{user_id}>: **Longestmastername{i:03d}** ·") == 1
+
+    # The same post enqueued again (a retried transaction) adds nothing.
+    ledger = await svc.ledger(league.id)
+    shown = tuple((p, dict(m.spec), m.summary) for p, m in revealed.masters.items())
+    notice = season.tell(
+        "league.master.revealed_all", ref="masters", league=revealed.name, masters=shown
+    )
+    async with svc.repo.transaction() as tx:
+        await svc._enqueue(tx, revealed, ledger, notice, clock.now)
+        again = await tx.pending_outbox(clock.now + 1, limit=500)
+    assert len(again) == len(rows)
+
+
+async def test_a_stored_master_named_after_a_pool_unit_no_longer_shields_it(service):
+    """Before designed masters had ids of their own, Bob's master ``guardian`` had the pool
+    Guardian's id: Alice, winning, was never offered Bob's Guardian. A league stored then (its
+    ledger is append-only, so the old id stays written) reads with the new id, and the open ante
+    offers the Guardian again."""
+    svc, clock, _ = service
+    league = await create(svc, options=Options(rounds=2, pick_minutes=5, turn_minutes=0))
+    for p in (ALICE, BOB):
+        await svc.join(league.id, p.user_id, p.name)
+    await svc.start_draft(league.id)
+    picks = [(ALICE, "knight"), (BOB, "guardian"), (BOB, "mage"), (ALICE, "cleric")]
+    for number, (player, unit) in enumerate(picks, start=1):
+        clock.now += 30
+        await svc.draft_pick(league.id, player.user_id, unit, number)
+    a, b = str(ALICE.user_id), str(BOB.user_id)
+    legacy = {
+        "en": "Guardian",
+        "ja": "守護者",
+        "hp": 14,
+        "atk": 5,
+        "def": 2,
+        "move": 3,
+        "range_max": 1,
+    }
+    clock.now += 30
+    at = clock.now
+
+    def as_stored_before(lg: season.League, _: list[Entry]) -> season.Step:
+        masters = {
+            a: season.Master(a, {"preset": "warlord"}, "warlord", "", season.APPROVED, at),
+            b: season.Master(b, legacy, "guardian", "", season.APPROVED, at),
+        }
+        match = season.Match("g-old", a, b, at, season.FINISHED, a, 3, 1, at)
+        # what the old code offered: Bob's roster without "his master", the Guardian
+        ante = antes.Ante(lg.id, "g-old", a, b, at, ("mage",), "guardian")
+        entries = (
+            Entry(lg.id, a, "warlord", MASTER_SET, at, "system"),
+            Entry(lg.id, b, "guardian", MASTER_SET, at, "system"),
+        )
+        stored = replace(
+            lg, masters=masters, masters_revealed=True, matches=(match,), antes=(ante,)
+        )
+        return season.Step(stored, entries)
+
+    await svc._act(league.id, as_stored_before)
+    async with svc.repo.transaction() as tx:
+        raw = [e["unit"] for e in await tx.ledger(league.id) if e["kind"] == MASTER_SET]
+    assert raw == ["warlord", "guardian"], "the ledger keeps what was written"
+
+    stored = await svc.league(league.id)
+    assert stored.masters[b].unit == "master:guardian"
+    assert stored.masters[a].unit == "warlord", "a preset keeps its id"
+    ledger = await svc.ledger(league.id)
+    assert season.roster(ledger, b).master == "master:guardian"
+    assert season.roster(ledger, b).units == ("guardian", "mage")
+    ante = stored.ante_of("g-old")
+    assert ante.loser_master == "master:guardian" and "guardian" in ante.candidates
+
+    declared = await svc.declare_ante(league.id, "g-old", ALICE.user_id, "guardian")
+    assert declared.ante_of("g-old").pick == "guardian"
+    clock.now += 30
+    await svc.pair(league.id, ALICE, BOB, by=1)  # Alice's next match: the ante locks
+    ledger = await svc.ledger(league.id)
+    assert season.roster(ledger, a).count("guardian") == 1
+    assert season.roster(ledger, b).count("guardian") == 0
+    again = await svc.league(league.id)
+    assert again.ante_of("g-old").status == "locked"
+    assert again.masters[b].unit == "master:guardian", "read the same way every time"

@@ -113,7 +113,7 @@ def test_league_rosters_skip_the_roster_step():
     }
     state = next_turn(rules.new_game("g", rules.SEATS, {"rosters": rosters}, NoDice()))
     assert state.step == "deploy" and rules.turn(state) == 1
-    assert [u.type.id for u in state.side_units("B")] == ["titan", "cleric"]
+    assert [u.type.id for u in state.side_units("B")] == ["master:titan", "cleric"]
     assert state.units["B1"].type.master
 
 
