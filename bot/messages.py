@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import limits
 from bot.i18n import t
+from bot.record import players_digest
 from bot.ruleset import addressees
 
 if TYPE_CHECKING:
@@ -109,6 +110,11 @@ def turn_message(
     if seeds:
         fields.append({"name": t(lang, "game.field.seeds"), "value": "\n".join(seeds)})
     committed = [f"{s.phase} `{s.commitment}`" for s in commitments]
+    if first:
+        # Binds the players to their seats from the start: an export's players map is checked
+        # against it (bot.record.players_digest), so nobody can swap who played which seat later.
+        players = {s.seat: s.name for s in game.seats}
+        committed.insert(0, f"players `{players_digest(game.id, game.seat_order, players)}`")
     if committed:
         fields.append(
             {

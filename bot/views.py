@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from bot.client import RefereeBot
     from bot.storage import GameRow
 
+
 def order_custom_id(game_id: str, turn: int, tokens: list[str]) -> str:
     return f"pbp:o:{game_id}:{turn}:{'/'.join(tokens)}"
 
@@ -144,9 +145,9 @@ class OrderButton(
                 chosen = replies.chosen_so_far(groups, self.tokens, lang)
                 text = t(lang, "order.pick_next", chosen=chosen, group=spec["label"])
                 if len(self.tokens) > 1:
-                    await interaction.response.edit_message(content=text, view=view)
+                    await replies.edit(interaction, text, view=view)
                 else:
-                    await interaction.response.send_message(text, view=view, ephemeral=True)
+                    await replies.respond(interaction, text, view=view, ephemeral=True)
                 return None
             result = await bot.table.submit(
                 self.game_id,
@@ -161,9 +162,9 @@ class OrderButton(
             return None
         text = replies.order_ack(result, lang)
         if len(self.tokens) > 1:
-            await interaction.response.edit_message(content=text, view=None)
+            await replies.edit(interaction, text, view=None)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await replies.send_private(interaction, text)
         return result
 
 
@@ -213,9 +214,8 @@ class ChallengeButton(
                         user=interaction.user.mention,
                         waiting=" ".join(f"<@{s.user_id}>" for s in waiting),
                     )
-                    await interaction.response.edit_message(
-                        content=f"{invitation.split(chr(10))[0]}\n{status}".strip(),
-                        allowed_mentions=discord.AllowedMentions.none(),
+                    await replies.edit(
+                        interaction, f"{invitation.split(chr(10))[0]}\n{status}".strip()
                     )
                     return
                 # A ruleset may word the start its own way (a dungeon has no dice in the DMs).
@@ -231,7 +231,7 @@ class ChallengeButton(
         except RuleError as exc:
             await replies.refuse(interaction, exc, lang)
             return
-        await interaction.response.edit_message(content=text, view=None)
+        await replies.edit(interaction, text, view=None)
 
 
 async def post_challenge(
@@ -277,8 +277,11 @@ async def post_challenge(
         game=game.id,
         **text_params(lang),
     )
-    await interaction.response.send_message(
-        text, view=view, allowed_mentions=discord.AllowedMentions(users=list(opponents))
+    await replies.respond(
+        interaction,
+        text,
+        view=view,
+        allowed_mentions=discord.AllowedMentions(users=list(opponents)),
     )
     return game
 

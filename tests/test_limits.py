@@ -7,6 +7,7 @@ reading of Discord's documented limits: it is what answers 400 in the SimCord te
 
 from __future__ import annotations
 
+import io
 import unicodedata
 from typing import Any
 
@@ -348,6 +349,11 @@ class _Response:
         self.done = True
         self.sent.append(("response", content, kwargs))
 
+    async def edit_message(self, **kwargs: Any) -> None:
+        assert not self.done
+        self.done = True
+        self.sent.append(("edit", kwargs.get("content"), kwargs))
+
 
 class _Followup:
     def __init__(self, sent: list[tuple[str, Any, dict[str, Any]]]) -> None:
@@ -388,9 +394,27 @@ async def test_a_reply_carries_its_fitted_embed_and_its_view_on_the_last_part() 
     interaction.response.done = True  # a follow-up
     embed = discord.Embed(title="t" * 300, description="d" * 5000)
     view = discord.ui.View()
-    await replies.respond(interaction, "x " * 1500, embed=embed, view=view)  # type: ignore[arg-type]
+    board = discord.File(io.BytesIO(b"png"), filename="board.png")
+    await replies.respond(interaction, "x " * 1500, embed=embed, view=view, files=[board])  # type: ignore[arg-type]
     assert len(interaction.sent) == 2
     first, last = (kwargs for _, _, kwargs in interaction.sent)
-    assert first["embed"] is discord.utils.MISSING and first["view"] is discord.utils.MISSING
-    assert last["view"] is view
+    assert "embed" not in first and "view" not in first and "files" not in first
+    assert last["view"] is view and last["files"] == [board]
     assert limits.violations(interaction.sent[-1][1], last["embed"].to_dict()) == []
+
+
+async def test_an_edit_is_clipped_and_fitted_and_keeps_what_it_is_not_given() -> None:
+    from bot import replies
+
+    interaction = _Interaction()
+    await replies.edit(interaction, "@here " + "y" * 3000, embed=discord.Embed(title="t" * 300))  # type: ignore[arg-type]
+    [(_, content, kwargs)] = interaction.sent
+    assert len(content) == limits.CONTENT and content.endswith(limits.ELLIPSIS)
+    assert "view" not in kwargs  # left out: the buttons stay
+    assert limits.violations(content, kwargs["embed"].to_dict()) == []
+    assert kwargs["allowed_mentions"].to_dict() == {"parse": []}
+
+    interaction = _Interaction()
+    await replies.edit(interaction, view=None)  # type: ignore[arg-type]
+    [(_, _, kwargs)] = interaction.sent
+    assert kwargs["view"] is None and "content" not in kwargs and "embed" not in kwargs

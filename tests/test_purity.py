@@ -184,3 +184,37 @@ def test_importing_the_framework_loads_no_cog() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == []
+
+
+# --- one place for what the bot sends -------------------------------------------------------
+
+# Discord's limits and allowed_mentions are enforced where messages leave the bot: interaction
+# answers in bot/replies.py (respond, edit), channel posts and DMs in bot/outbox.py.
+SENDERS = {"bot/replies.py", "bot/outbox.py"}
+SEND_CALLS = {"send_message", "edit_message", "send", "edit", "reply"}
+
+
+def _direct_sends(path: Path) -> Iterator[tuple[int, str]]:
+    """``interaction.response.send_message(…)``, ``interaction.followup.send(…)``,
+    ``channel.send(…)``, ``message.edit(…)`` and the like: calls of a send method on anything but
+    the project's own modules (``replies.edit`` is the sanctioned path)."""
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr not in SEND_CALLS:
+            continue
+        owner = node.func.value
+        if isinstance(owner, ast.Name) and owner.id in {"replies", "self"}:
+            continue
+        yield node.lineno, ast.unparse(node.func)
+
+
+def test_every_message_the_bot_sends_goes_through_replies_or_the_outbox() -> None:
+    sources = [*ROOT.glob("bot/**/*.py"), *ROOT.glob("cogs/**/*.py")]
+    found = [
+        (str(path.relative_to(ROOT)), line, call)
+        for path in sources
+        if str(path.relative_to(ROOT)) not in SENDERS
+        for line, call in _direct_sends(path)
+    ]
+    assert found == []

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.checks import reader_lang
 from bot.i18n.translator import localized_params, ls
 from bot.views import post_challenge
@@ -67,7 +68,7 @@ class ArenaCog(commands.Cog):
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         lang = reader_lang(interaction)
-        await interaction.response.send_message(RULESET.presenter.how_to_play(lang), ephemeral=True)
+        await replies.respond(interaction, RULESET.presenter.how_to_play(lang), ephemeral=True)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.checks import reader_lang
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
@@ -105,14 +106,15 @@ class DungeonCog(commands.Cog):
         )
         await table.accept(game.id, interaction.user.id)
         lang = await table.language(interaction.guild_id)
-        await interaction.response.send_message(
+        await replies.respond(
+            interaction,
             t(
                 lang,
                 "dungeon.start.solo",
                 player=interaction.user.mention,
                 scenario=t(lang, f"dungeon.scenario.{scenario}"),
                 game=game.id,
-            )
+            ),
         )
 
     @dungeon.command(
@@ -121,7 +123,7 @@ class DungeonCog(commands.Cog):
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         lang = reader_lang(interaction)
-        await interaction.response.send_message(RULESET.presenter.how_to_play(lang), ephemeral=True)
+        await replies.respond(interaction, RULESET.presenter.how_to_play(lang), ephemeral=True)
 
     @dungeon.command(
         name=ls("scenarios", "cmd.dungeon.scenarios"),
@@ -143,7 +145,7 @@ class DungeonCog(commands.Cog):
                     rules=scen.rules,
                 )
             )
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await replies.respond(interaction, "\n".join(lines), ephemeral=True)
 
     @dungeon.command(
         name=ls("classes", "cmd.dungeon.classes"),
@@ -165,7 +167,7 @@ class DungeonCog(commands.Cog):
                 value=cards[:1000],
                 inline=False,
             )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await replies.respond(interaction, embed=embed, ephemeral=True)
 
 
 async def setup(bot: RefereeBot) -> None:

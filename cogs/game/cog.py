@@ -26,10 +26,6 @@ from bot.table import TableError
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
-# Discord's limits for an embed's title and description: a send over them fails after the roll's
-# committed seed is spent, and the chain of commitments would skip a link.
-EMBED_TITLE = 256
-EMBED_DESCRIPTION = 4096
 log = logging.getLogger(__name__)
 
 
@@ -45,19 +41,6 @@ def _readable(interaction: discord.Interaction[Any], game: GameRow) -> bool:
     if interaction.guild_id is not None:
         return interaction.guild_id == game.guild_id
     return game.seat_of(interaction.user.id) is not None
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-async def _reply(message: discord.Message, text: str) -> None:
-    """Answer a DM. The order (if any) is already stored, so a failed answer loses nothing:
-    the player can see it with ``/game orders``, and the channel's progress goes via the outbox."""
-    try:
-        await message.reply(text, mention_author=False)
-    except discord.HTTPException as exc:
-        log.warning("could not answer DM %s of user %s: %s", message.id, message.author.id, exc)
 
 
 class GameCog(commands.Cog):
@@ -196,7 +179,7 @@ class GameCog(commands.Cog):
             )
             files.append(discord.File(io.BytesIO(png), filename="board.png"))
             embed.set_image(url="attachment://board.png")
-        await interaction.followup.send(embed=embed, files=files, ephemeral=True)
+        await replies.respond(interaction, embed=embed, files=files, ephemeral=True)
 
     @game.command(
         name=ls("orders", "cmd.game.orders"),
@@ -222,8 +205,8 @@ class GameCog(commands.Cog):
                         receipt=order.receipt,
                     )
                 )
-        await interaction.response.send_message(
-            "\n".join(lines) or t(lang, "orders.no_games"), ephemeral=True
+        await replies.respond(
+            interaction, "\n".join(lines) or t(lang, "orders.no_games"), ephemeral=True
         )
 
     @game.command(
@@ -245,7 +228,7 @@ class GameCog(commands.Cog):
         row = await self.table.resign(row.id, interaction.user.id)
         # In a game of many seats the others may play on without the one who left.
         key = "resign.left" if row.status in ACTIVE_STATUSES else "resign.done"
-        await interaction.response.send_message(t(lang, key, game=row.id), ephemeral=True)
+        await replies.respond(interaction, t(lang, key, game=row.id), ephemeral=True)
 
     @game.command(
         name=ls("export", "cmd.game.export"),
@@ -258,9 +241,10 @@ class GameCog(commands.Cog):
         row = await self._pick(interaction, game, player=False)
         record = await self.table.export(row.id)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode()
-        await interaction.response.send_message(
+        await replies.respond(
+            interaction,
             t(lang, "export.done", game=row.id, turns=len(record["turns"])),
-            file=discord.File(io.BytesIO(data), filename=f"{row.id}.json"),
+            files=[discord.File(io.BytesIO(data), filename=f"{row.id}.json")],
             ephemeral=True,
         )
 
@@ -272,8 +256,8 @@ class GameCog(commands.Cog):
     @localized_params
     async def pause(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.pause((await self._moderated(interaction, game)).id)
-        await interaction.response.send_message(
-            t(reader_lang(interaction), "mod.paused", game=row.id), ephemeral=True
+        await replies.respond(
+            interaction, t(reader_lang(interaction), "mod.paused", game=row.id), ephemeral=True
         )
 
     @game.command(
@@ -284,8 +268,8 @@ class GameCog(commands.Cog):
     @localized_params
     async def resume(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.resume((await self._moderated(interaction, game)).id)
-        await interaction.response.send_message(
-            t(reader_lang(interaction), "mod.resumed", game=row.id), ephemeral=True
+        await replies.respond(
+            interaction, t(reader_lang(interaction), "mod.resumed", game=row.id), ephemeral=True
         )
 
     @game.command(
@@ -306,8 +290,8 @@ class GameCog(commands.Cog):
         row = await self.table.extend(
             (await self._moderated(interaction, game)).id, round(hours * 3600)
         )
-        await interaction.response.send_message(
-            t(reader_lang(interaction), "mod.extended", game=row.id), ephemeral=True
+        await replies.respond(
+            interaction, t(reader_lang(interaction), "mod.extended", game=row.id), ephemeral=True
         )
 
     @game.command(
@@ -318,8 +302,8 @@ class GameCog(commands.Cog):
     @localized_params
     async def abandon(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         row = await self.table.abandon((await self._moderated(interaction, game)).id)
-        await interaction.response.send_message(
-            t(reader_lang(interaction), "mod.abandoned", game=row.id), ephemeral=True
+        await replies.respond(
+            interaction, t(reader_lang(interaction), "mod.abandoned", game=row.id), ephemeral=True
         )
 
     @game.command(
@@ -334,8 +318,8 @@ class GameCog(commands.Cog):
         self, interaction: discord.Interaction[Any], game: str | None = None
     ) -> None:
         row = await self.table.adjudicate((await self._moderated(interaction, game)).id)
-        await interaction.response.send_message(
-            t(reader_lang(interaction), "mod.adjudicated", game=row.id), ephemeral=True
+        await replies.respond(
+            interaction, t(reader_lang(interaction), "mod.adjudicated", game=row.id), ephemeral=True
         )
 
     for _command in (status, resign, export, pause, resume, extend, abandon, adjudicate):
@@ -362,7 +346,7 @@ class GameCog(commands.Cog):
             result = await self.table.submit(
                 row.id, interaction.user.id, text, source="slash", resolve=False
             )
-            await interaction.response.send_message(replies.order_ack(result, lang), ephemeral=True)
+            await replies.respond(interaction, replies.order_ack(result, lang), ephemeral=True)
         if result.complete:  # acknowledged first: the player does not wait for the resolution
             await self.table.resolve_if_ready(row.id)
 
@@ -381,16 +365,16 @@ class GameCog(commands.Cog):
                     if games
                     else t(lang, "dm.no_game", games=_game_titles(lang))
                 )
-                await _reply(message, text)
+                await replies.answer_dm(message, text)
                 return
             try:
                 result = await self.table.submit(
                     games[0].id, message.author.id, message.content, source="dm", resolve=False
                 )
             except RuleError as exc:
-                await _reply(message, "⚠️ " + replies.reason(exc, lang))
+                await replies.answer_dm(message, "⚠️ " + replies.reason(exc, lang))
                 return
-            await _reply(message, replies.order_ack(result, lang))
+            await replies.answer_dm(message, replies.order_ack(result, lang))
         if result.complete:  # acknowledged first: the player does not wait for the resolution
             await self.table.resolve_if_ready(games[0].id)
 
@@ -413,8 +397,8 @@ class GameCog(commands.Cog):
         try:
             rollexpr.parse(expression)  # refused before a committed seed is spent on it
         except rollexpr.RollError as exc:
-            await interaction.response.send_message(
-                "⚠️ " + t(lang, exc.key, **exc.params), ephemeral=True
+            await replies.respond(
+                interaction, "⚠️ " + t(lang, exc.key, **exc.params), ephemeral=True
             )
             return
         scope = interaction.channel_id or interaction.user.id
@@ -432,8 +416,8 @@ class GameCog(commands.Cog):
             expression=result.expression,
         )
         embed = discord.Embed(
-            title=_clip(title, EMBED_TITLE),
-            description=result.breakdown(limit=EMBED_DESCRIPTION),
+            title=limits.clip(title, limits.EMBED_TITLE),
+            description=result.breakdown(limit=limits.EMBED_DESCRIPTION),
         )
         embed.add_field(name=t(channel_lang, "roll.label"), value=f"`{stream.label}`", inline=False)
         committed = "roll.commitment" if stream.committed_before else "roll.commitment_first"
@@ -449,7 +433,7 @@ class GameCog(commands.Cog):
             inline=False,
         )
         embed.set_footer(text=t(channel_lang, "roll.footer"))
-        await interaction.response.send_message(embed=embed)
+        await replies.respond(interaction, embed=embed)
 
     @verify_group.command(
         name=ls("roll", "cmd.verify.roll"),
@@ -481,8 +465,8 @@ class GameCog(commands.Cog):
         label = label.strip()
         if label.rsplit(":", 1)[-1] == dicelib.RESOLVE and not orders_digest:
             # A resolve stream's key binds the turn's sealed orders: without them no roll is known.
-            await interaction.response.send_message(
-                "⚠️ " + t(lang, "verify.needs_digest"), ephemeral=True
+            await replies.respond(
+                interaction, "⚠️ " + t(lang, "verify.needs_digest"), ephemeral=True
             )
             return
         try:
@@ -491,9 +475,7 @@ class GameCog(commands.Cog):
                 seed_bytes, label, orders_digest.strip().lower() if orders_digest else None
             )
         except ValueError:
-            await interaction.response.send_message(
-                "⚠️ " + t(lang, "verify.bad_input"), ephemeral=True
-            )
+            await replies.respond(interaction, "⚠️ " + t(lang, "verify.bad_input"), ephemeral=True)
             return
         matches = dicelib.commitment(seed_bytes) == commitment.strip().lower()
         rolls = [stream.roll(sides) for _ in range(count)]
@@ -501,7 +483,7 @@ class GameCog(commands.Cog):
             t(lang, "verify.commitment_ok" if matches else "verify.commitment_bad"),
             t(lang, "verify.rolls", sides=sides, rolls=", ".join(map(str, rolls))),
         ]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await replies.respond(interaction, "\n".join(lines), ephemeral=True)
 
     @verify_group.command(
         name=ls("record", "cmd.verify.record"),
@@ -516,9 +498,7 @@ class GameCog(commands.Cog):
     ) -> None:
         lang = reader_lang(interaction)
         if record.size > MAX_RECORD_BYTES:
-            await interaction.response.send_message(
-                "⚠️ " + t(lang, "verify.too_big"), ephemeral=True
-            )
+            await replies.respond(interaction, "⚠️ " + t(lang, "verify.too_big"), ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -567,4 +547,4 @@ class GameCog(commands.Cog):
             raise TableError("table.moderators_only")
         assert interaction.guild_id is not None
         await self.table.set_language(interaction.guild_id, language.value)
-        await interaction.response.send_message(t(language.value, "config.language_set"))
+        await replies.respond(interaction, t(language.value, "config.language_set"))

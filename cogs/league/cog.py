@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 LEAGUE_OPTION = ls("Which league (default: this channel's)", "cmd.opt.league")
 COLOUR = 0x7A5CC4
-# Interaction replies ping nobody: league and master names are typed by users ("@everyone"),
-# and who must be told is told by the outbox's posts and DMs.
-NO_PINGS = discord.AllowedMentions.none()
 FOOTER_ROOM = 100  # what an embed keeps for the footer that says what was left out
 
 
@@ -106,13 +103,11 @@ class LeaguePick(
         name = for_ruleset(league.ruleset).unit_name(unit, lang)
         if self.what == "draft":
             text = t(lang, "league.draft.you_picked", unit=name, league=league.name)
-            await interaction.response.edit_message(
-                content=text, view=None, allowed_mentions=NO_PINGS
-            )
+            await replies.edit(interaction, content=text, view=None)
         else:
             # The menu stays: the pick may change until the winner's next league match.
             text = t(lang, "league.ante.you_declared", unit=name, match=self.ref)
-            await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+            await replies.respond(interaction, text)
 
 
 class LeagueCog(commands.Cog):
@@ -194,8 +189,10 @@ class LeagueCog(commands.Cog):
         ][:25]
 
     async def _say(self, interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
-        await interaction.response.send_message(
-            t(reader_lang(interaction), key, **params), ephemeral=True, allowed_mentions=NO_PINGS
+        await replies.respond(
+            interaction,
+            t(reader_lang(interaction), key, **params),
+            ephemeral=True,
         )
 
     # --- creating and joining ---------------------------------------------------------------
@@ -258,12 +255,12 @@ class LeagueCog(commands.Cog):
             by=interaction.user.id,
         )
         lang = await self.bot.table.language(interaction.guild_id)
-        await interaction.response.send_message(
+        await replies.respond(
+            interaction,
             limits.clip(
                 t(lang, "league.created", league=league.name, season=league.season), limits.CONTENT
             ),
             embed=info_embed(league, lang),
-            allowed_mentions=NO_PINGS,
         )
 
     @league.command(
@@ -276,9 +273,7 @@ class LeagueCog(commands.Cog):
     async def info(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._find(interaction, league)
         embed = info_embed(found, reader_lang(interaction))
-        await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        await replies.respond(interaction, embed=embed, ephemeral=True)
 
     @league.command(
         name=ls("join", "cmd.league.join"),
@@ -293,7 +288,8 @@ class LeagueCog(commands.Cog):
         user = interaction.user
         joined = await self.service.join(found.id, user.id, user.display_name)
         lang = await self.bot.table.language(interaction.guild_id)
-        await interaction.response.send_message(
+        await replies.respond(
+            interaction,
             t(
                 lang,
                 "league.joined",
@@ -301,7 +297,6 @@ class LeagueCog(commands.Cog):
                 league=joined.name,
                 count=len(joined.players),
             ),
-            allowed_mentions=NO_PINGS,
         )
 
     @league.command(
@@ -612,8 +607,10 @@ class LeagueCog(commands.Cog):
         if not embed.fields:
             embed.description = t(lang, "league.antes.none")
         more = max(len(still_open) - limits.EMBED_FIELDS, 0)
-        await interaction.response.send_message(
-            embed=fitted(embed, lang, more=more), ephemeral=True, allowed_mentions=NO_PINGS
+        await replies.respond(
+            interaction,
+            embed=fitted(embed, lang, more=more),
+            ephemeral=True,
         )
 
     @league.command(
@@ -741,11 +738,11 @@ class LeagueCog(commands.Cog):
         ) or t(lang, "league.table.empty")
         embed.set_image(url="attachment://standings.png")
         png = await asyncio.to_thread(board.render_standings, rows, found.names, lang, title=title)
-        await interaction.response.send_message(
+        await replies.respond(
+            interaction,
             embed=fitted(embed, lang),
-            file=discord.File(io.BytesIO(png), filename="standings.png"),
+            files=[discord.File(io.BytesIO(png), filename="standings.png")],
             ephemeral=True,
-            allowed_mentions=NO_PINGS,
         )
 
     @league.command(
@@ -784,9 +781,7 @@ class LeagueCog(commands.Cog):
             description="\n".join(lines) or t(lang, "league.roster.empty"),
             colour=COLOUR,
         )
-        await interaction.response.send_message(
-            embed=fitted(embed, lang), ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        await replies.respond(interaction, embed=fitted(embed, lang), ephemeral=True)
 
 
 def with_unit_names(exc: RuleError, lang: str) -> RuleError:

@@ -353,9 +353,7 @@ def _actions_view(ctx: _Context, uid: str, origin: str, dest: str) -> discord.ui
 async def open_builder(interaction: discord.Interaction[Any], game: GameRow, seat: str) -> None:
     """The prompt's 📝 button: a fresh builder for this seat's current step."""
     ctx = _Context(game, seat, reader_lang(interaction))
-    await interaction.response.send_message(
-        _message(ctx, []), view=_main_view(ctx, []), ephemeral=True
-    )
+    await replies.respond(interaction, _message(ctx, []), view=_main_view(ctx, []), ephemeral=True)
 
 
 async def _handle(
@@ -371,7 +369,7 @@ async def _handle(
     try:
         game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
     except RuleError as exc:
-        await interaction.response.edit_message(content="⚠️ " + replies.reason(exc, lang), view=None)
+        await replies.edit(interaction, content="⚠️ " + replies.reason(exc, lang), view=None)
         return
     ctx = _Context(game, seat, lang)
     lines = draft_of(interaction.message.content if interaction.message else "")
@@ -384,7 +382,7 @@ async def _handle(
         lines = []
     step_view = _next(ctx, what, arg, values, lines)
     if isinstance(step_view, discord.ui.View):
-        await interaction.response.edit_message(content=_message(ctx, lines), view=step_view)
+        await replies.edit(interaction, content=_message(ctx, lines), view=step_view)
         return
     new_lines = step_view
     note = ""
@@ -394,9 +392,7 @@ async def _handle(
         lines = new_lines
     except RuleError as exc:
         note = "⚠️ " + replies.reason(exc, lang)
-    await interaction.response.edit_message(
-        content=_message(ctx, lines, note), view=_main_view(ctx, lines)
-    )
+    await replies.edit(interaction, content=_message(ctx, lines, note), view=_main_view(ctx, lines))
 
 
 def _next(
@@ -479,13 +475,15 @@ async def _seal(
                 turn=ctx.game.turn,  # the turn the click was checked for; a deadline may pass
             )
         except RuleError as exc:
-            await interaction.response.edit_message(
+            await replies.edit(
+                interaction,
                 content=_message(ctx, lines, "⚠️ " + replies.reason(exc, ctx.lang)),
                 view=_main_view(ctx, lines),
             )
             return
         sealed = "\n".join(f"{i}. {_pretty(ctx, line)}" for i, line in enumerate(lines, start=1))
-        await interaction.response.edit_message(
+        await replies.edit(
+            interaction,
             content=(sealed + "\n" if sealed else "") + replies.order_ack(result, ctx.lang),
             view=None,
         )

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.checks import reader_lang
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
@@ -103,7 +104,7 @@ class TacticsCog(commands.Cog):
     )
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
         lang = reader_lang(interaction)
-        await interaction.response.send_message(RULESET.presenter.how_to_play(lang), ephemeral=True)
+        await replies.respond(interaction, RULESET.presenter.how_to_play(lang), ephemeral=True)
 
     @tactics.command(
         name=ls("units", "cmd.tactics.units"),
@@ -125,7 +126,7 @@ class TacticsCog(commands.Cog):
         if chunk:
             embed.add_field(name="\u200b", value="\n".join(chunk), inline=False)
         embed.set_footer(text=t(lang, "tactics.units.footer"))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await replies.respond(interaction, embed=embed, ephemeral=True)
 
     @tactics.command(
         name=ls("maps", "cmd.tactics.maps"),
@@ -146,7 +147,7 @@ class TacticsCog(commands.Cog):
                     height=board_map.height,
                 )
             )
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await replies.respond(interaction, "\n".join(lines), ephemeral=True)
 
     @tactics.command(
         name=ls("master", "cmd.tactics.master"),
@@ -172,7 +173,7 @@ class TacticsCog(commands.Cog):
             value=t(lang, "tactics.master.formula", max=master.max_cost()),
             inline=False,
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await replies.respond(interaction, embed=embed, ephemeral=True)
 
 
 def units_line(unit: Any, lang: str) -> str:

@@ -196,6 +196,10 @@ async def test_export_attaches_a_record_that_replays_the_game(duel, tmp_path, ca
         (turn, e) for turn, e in stored_events if turn <= 2
     ]
     assert all(check.ok for check in verify(record))
+    # The first post bound the players to their seats: the export's digest is the one posted.
+    commitments = field(turn_posts(duel)[0], "Dice commitments")
+    assert commitments is not None
+    assert f"players `{record['players_digest']}`" in str(commitments.value)
 
     # The same file through the command line.
     path = tmp_path / attachment.filename
