@@ -1,5 +1,9 @@
 """``python -m bot`` runs the bot; ``demo``, ``replay`` and ``verify`` work offline.
 
+Everything the command line says (its ``--help`` included) is in the operator's language: ``LOCALE``
+from the environment or ``.env`` (:func:`bot.config.cli_language`). A mistake the user can fix (a
+setting, a path) is one line on stderr and a non-zero exit, never a traceback.
+
 python -m bot                         run the bot (needs DISCORD_TOKEN; SQLite by default)
 python -m bot demo RULESET [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
 python -m bot replay FILE [--events]
@@ -15,24 +19,29 @@ import json
 import logging
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from bot import registry
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, cli_language
 from bot.i18n import t
 from bot.record import MAX_RECORD_BYTES, RecordError, load_record, replay, verify
+from bot.storage import DatabaseUnavailable, open_repository
 
 
-def _run_bot() -> int:
+def _run_bot(lang: str) -> int:
     try:
         config = Config.from_env()
     except ConfigError as exc:
-        print(f"Configuration error: {exc}", file=sys.stderr)
+        reason = t(lang, exc.key, **exc.params)
+        print(t(lang, "cli.config_error", reason=reason), file=sys.stderr)
         return 2
     if not config.token:
         # In the operator's language (LOCALE=ja in .env or the shell), pointing at a demo.
-        demo = next((k for k, s in registry.rulesets().items() if s.demo_player), "RULESET")
+        # Arena's demo is the shortest first look; another ruleset's if it is not installed.
+        playable = [k for k, s in registry.rulesets().items() if s.demo_player]
+        demo = "arena" if "arena" in playable else next(iter(playable), "RULESET")
         print(t(config.default_language, "cli.no_token", ruleset=demo), file=sys.stderr)
         return 2
     logging.basicConfig(
@@ -44,17 +53,47 @@ def _run_bot() -> int:
 
     faults.arm(config.fault_point)
     configure_endpoints(config)
+    try:
+        # Before Discord is contacted: a database that cannot be opened is one clear line, and
+        # the pending migrations are applied here once.
+        asyncio.run(_check_database(config.database_url))
+    except DatabaseUnavailable as exc:
+        print(t(lang, "cli.database_unavailable", reason=str(exc)), file=sys.stderr)
+        return 1
     bot = RefereeBot(config, render_processes=1)  # boards render beside the event loop's GIL
     bot.run(config.token, log_handler=None)
     return 0
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from bot.demo import play
+async def _check_database(url: str) -> None:
+    repo = open_repository(url)
+    await repo.open()
+    await repo.close()
 
-    result = asyncio.run(
-        play(args.ruleset, out=args.out, seed=args.seed, lang=args.lang, record=args.record)
-    )
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo import default_out, play
+
+    lang = args.cli_lang
+    out = args.out if args.out is not None else default_out(args.ruleset, args.seed, args.lang)
+    # Checked before a game is played for nothing: where the files go must be a folder and a file.
+    if out.exists() and not out.is_dir():
+        print(t(lang, "cli.demo.out_not_folder", path=out), file=sys.stderr)
+        return 1
+    if args.record is not None and args.record.is_dir():
+        print("demo: " + t(lang, "record.load.folder", path=args.record), file=sys.stderr)
+        return 1
+    try:
+        result = asyncio.run(
+            play(args.ruleset, out=out, seed=args.seed, lang=args.lang, record=args.record)
+        )
+    except OSError as exc:  # no permission, a full disk, a name too long…
+        where = exc.filename or out
+        reason = exc.strerror or type(exc).__name__
+        print(t(lang, "cli.demo.unwritable", path=where, reason=reason), file=sys.stderr)
+        return 1
+    if result.cleared:
+        print(t(lang, "cli.demo.cleared", count=result.cleared, path=out), file=sys.stderr)
     print(
         json.dumps(
             {
@@ -62,7 +101,7 @@ def _demo(args: argparse.Namespace) -> int:
                 "turns": result.turns,
                 "winner": result.winner,
                 "boards": len(result.boards),
-                "out": str(args.out),
+                "out": str(out),
                 "transcript": str(result.transcript),
                 "record": str(result.record) if result.record else None,
             },
@@ -102,12 +141,19 @@ def _load_record(path: Path) -> Any:
     return load_record(data)
 
 
+def _refused(command: str, exc: RecordError, lang: str) -> int:
+    """A record the command cannot use: one line, in the operator's language where the reason
+    has a catalogue message (reading the file), else the checker's English sentence."""
+    reason = t(lang, exc.key, **exc.params) if exc.key else str(exc)
+    print(f"{command}: {reason}", file=sys.stderr)
+    return 1
+
+
 def _replay(args: argparse.Namespace) -> int:
     try:
         result = replay(_load_record(args.file))
     except RecordError as exc:
-        print(f"replay: {exc}", file=sys.stderr)
-        return 1
+        return _refused("replay", exc, args.cli_lang)
     if args.events:
         for turn, event in result.events:
             # Nested, not merged: an event's own fields may be called "turn" (Arena's order
@@ -121,8 +167,7 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         checks = verify(_load_record(args.file))
     except RecordError as exc:
-        print(f"verify: {exc}", file=sys.stderr)
-        return 1
+        return _refused("verify", exc, args.cli_lang)
     for check in checks:
         print(("note    " if check.note else "ok      " if check.ok else "FAILED  ") + check.what)
     # A note (what a mid-game export withholds) is neither passed nor failed.
@@ -132,38 +177,56 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if failed or not checked else 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__.splitlines()[0])
+Command = Callable[[argparse.Namespace], int]
+
+
+def build_parser(lang: str) -> tuple[argparse.ArgumentParser, dict[str, Command]]:
+    """The command line's parser, its texts in ``lang``, and each command's function."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description=t(lang, "cli.help.description"),
+        epilog=t(lang, "cli.help.epilog"),
+        # The epilog's examples are one command a line, as they are typed.
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command")
-    demo = sub.add_parser("demo", help="play a whole game between built-in AI players, offline")
+    demo = sub.add_parser("demo", help=t(lang, "cli.help.demo"))
     playable = [key for key, spec in registry.rulesets().items() if spec.demo_player]
-    demo.add_argument("ruleset", choices=playable)
+    demo.add_argument("ruleset", choices=playable, help=t(lang, "cli.help.demo.ruleset"))
     demo.add_argument(
-        "--out", type=Path, default=Path("demo-out"), help="folder for boards and transcript"
+        "--out", type=Path, default=None, metavar="DIR", help=t(lang, "cli.help.demo.out")
     )
     demo.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="repeat the same game: AI choices, dice and salts derive from N",
+        "--seed", type=int, default=None, metavar="N", help=t(lang, "cli.help.demo.seed")
     )
-    demo.add_argument("--lang", choices=("en", "ja"), default="en")
-    demo.add_argument("--record", type=Path, default=None, help="also write the match record here")
-    rep = sub.add_parser("replay", help="replay a match record and print its result")
-    rep.add_argument("file", type=Path)
-    rep.add_argument("--events", action="store_true", help="also print every event, one per line")
-    ver = sub.add_parser("verify", help="check a record's commitments, receipts and rolls")
-    ver.add_argument("file", type=Path)
-    commands = {"demo": _demo, "replay": _replay, "verify": _verify}
+    demo.add_argument(
+        "--lang", choices=("en", "ja"), default="en", help=t(lang, "cli.help.demo.lang")
+    )
+    demo.add_argument(
+        "--record", type=Path, default=None, metavar="FILE", help=t(lang, "cli.help.demo.record")
+    )
+    rep = sub.add_parser("replay", help=t(lang, "cli.help.replay"))
+    rep.add_argument("file", type=Path, help=t(lang, "cli.help.record_file"))
+    rep.add_argument("--events", action="store_true", help=t(lang, "cli.help.replay.events"))
+    ver = sub.add_parser("verify", help=t(lang, "cli.help.verify"))
+    ver.add_argument("file", type=Path, help=t(lang, "cli.help.record_file"))
+    commands: dict[str, Command] = {"demo": _demo, "replay": _replay, "verify": _verify}
     # Each ruleset may add tools of its own (the dungeon's monster-AI solver).
     for spec in registry.rulesets().values():
         for command in spec.cli:
             module = command.module.load()
             module.add_arguments(sub.add_parser(command.name, help=command.help))
             commands[command.name] = module.run
+    return parser, commands
+
+
+def main(argv: list[str] | None = None) -> int:
+    lang = cli_language()
+    parser, commands = build_parser(lang)
     args = parser.parse_args(argv)
+    args.cli_lang = lang
     if args.command is None:
-        return _run_bot()
+        return _run_bot(lang)
     return commands[args.command](args)
 
 

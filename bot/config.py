@@ -2,17 +2,61 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from dotenv import load_dotenv
+from dotenv import dotenv_values, load_dotenv
+
+from bot.i18n import t
+from bot.storage import POSTGRES_SCHEMES
 
 DEFAULT_DATABASE_URL = "sqlite:///data/bot.sqlite3"
+LANGUAGES = ("en", "ja")
+# The names ``logging`` knows, in the order an operator reads them (NOTSET logs everything too).
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class ConfigError(ValueError):
-    pass
+    """A setting the bot cannot start with: ``t(lang, key, **params)`` says which and why in the
+    operator's language; ``str()`` is the English."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(t("en", key, **params))
+        self.key = key
+        self.params = params
+
+
+def cli_language(env_file: str | Path | None = ".env") -> str:
+    """The command line's language: ``LOCALE`` from the environment or ``.env`` (as the bot reads
+    it), English when unset or not a language we speak (that mistake is reported in English)."""
+    value = os.environ.get("LOCALE")
+    if value is None and env_file is not None and Path(env_file).exists():
+        value = dotenv_values(env_file).get("LOCALE")
+    language = (value or "").strip().lower()
+    return language if language in LANGUAGES else "en"
+
+
+def _database_url(value: str) -> str:
+    """A URL the bot can open (SQLite, or PostgreSQL for several shard processes), refused before
+    anything starts otherwise. The message names the scheme only: a server URL carries a
+    password."""
+    url = (value or DEFAULT_DATABASE_URL).strip()
+    if url.startswith(("sqlite://", *POSTGRES_SCHEMES)):
+        return url
+    if "://" not in url:  # a bare path: no scheme, so no password to keep out of the message
+        raise ConfigError("config.error.database_path", path=url)
+    scheme = url.split("://", 1)[0].lower()
+    raise ConfigError("config.error.database_scheme", scheme=scheme, default=DEFAULT_DATABASE_URL)
+
+
+def _log_level(value: str) -> str:
+    level = value.upper() or "INFO"
+    if level not in logging.getLevelNamesMapping():
+        raise ConfigError("config.error.log_level", value=value, levels=", ".join(LOG_LEVELS))
+    return level
 
 
 @dataclass(frozen=True)
@@ -34,18 +78,18 @@ class Config:
             load_dotenv(env_file, override=False)
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
-            raise ConfigError("DEV_GUILD_ID must be a server id (digits only)")
+            raise ConfigError("config.error.dev_guild_id")
         language = os.environ.get("LOCALE", "en").strip().lower() or "en"
-        if language not in ("en", "ja"):
-            raise ConfigError("LOCALE must be 'en' or 'ja'")
+        if language not in LANGUAGES:
+            raise ConfigError("config.error.locale", value=language)
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-            database_url=os.environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
+            database_url=_database_url(os.environ.get("DATABASE_URL", "").strip()),
             dev_guild_id=int(guild) if guild else None,
             default_language=language,
             api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
-            log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            log_level=_log_level(os.environ.get("LOG_LEVEL", "").strip()),
             fault_point=os.environ.get("PBP_FAULT_POINT", "").strip() or None,
             test_entropy_seed=os.environ.get("PBP_TEST_ENTROPY_SEED", "").strip() or None,
         )

@@ -4,6 +4,11 @@ The demo drives the real table on a real SQLite file: challenge, accept, sealed 
 dice, resolution, the outbox. Instead of Discord, a file sink "posts" each outbox message: channel
 messages go to the transcript with their board PNG written beside it, DMs to the transcript of the
 seat they were sent to. The match record it can write is the same ``/game export`` produces.
+
+Each run starts from a clean folder: the boards and transcripts an earlier demo left in it are
+removed first (a shorter game would otherwise leave the longer one's last boards beside its own),
+and the command line says how many. Without ``--out`` every ruleset, seed and language has its
+own folder under ``demo-out/`` (:func:`default_out`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,28 @@ from bot.table import Player, Table
 
 DEMO_PLAYERS = {"en": ("Aurora", "Borealis"), "ja": ("アウローラ", "ボレアリス")}
 MAX_TURNS = 200
+DEMO_ROOT = Path("demo-out")
+# What a demo writes into its folder (a board per posted version, a transcript per language):
+# the only files a later demo removes there.
+BOARD_GLOB = "*-v[0-9][0-9][0-9].png"
+TRANSCRIPT_GLOB = "transcript-*.txt"
+
+
+def default_out(ruleset: str, seed: int | None, lang: str) -> Path:
+    """The folder of a demo run without ``--out``: one per ruleset, seed and language, so that
+    games of different rulesets (all ``g-0001``) never share a folder."""
+    return DEMO_ROOT / (f"{ruleset}-seed{seed}-{lang}" if seed is not None else f"{ruleset}-{lang}")
+
+
+def clear_earlier(out: Path) -> int:
+    """Remove the boards and transcripts of an earlier demo from ``out``; how many were removed.
+    Nothing else in the folder is touched (a record written there, the user's own files)."""
+    if not out.is_dir():
+        return 0
+    stale = [*out.glob(BOARD_GLOB), *out.glob(TRANSCRIPT_GLOB)]
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return len(stale)
 
 
 @dataclass
@@ -37,6 +64,7 @@ class DemoResult:
     boards: list[Path] = field(default_factory=list)
     transcript: Path | None = None
     record: Path | None = None
+    cleared: int = 0  # files of an earlier demo removed from the folder first
 
 
 class FileSink:
@@ -121,6 +149,7 @@ async def play(
     if spec.demo_player is None:
         raise ValueError(f"the {ruleset} ruleset has no demo players")
     ai: DemoPlayer = spec.demo_player.load()
+    cleared = clear_earlier(out)
     out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     clock_now = [1_800_000_000.0]  # a fixed fake clock keeps the transcript reproducible
@@ -158,7 +187,9 @@ async def play(
             header = t(lang, "demo.header", ruleset=spec.presenter.title(lang), game=game.id)
             transcript.write_text(header + "\n\n" + "\n".join(sink.lines), "utf-8")
             winner = table.outcome(game).winner
-            result = DemoResult(game.id, game.turn, winner, sink.boards, transcript)
+            result = DemoResult(
+                game.id, game.turn, winner, sink.boards, transcript, cleared=cleared
+            )
             if record is not None:
                 exported = await table.export(game.id)
                 record.parent.mkdir(parents=True, exist_ok=True)

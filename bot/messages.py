@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot import limits
+from bot.dice import SECRET
 from bot.i18n import t
 from bot.record import players_digest
 from bot.ruleset import addressees
@@ -18,6 +19,7 @@ from bot.ruleset import addressees
 if TYPE_CHECKING:
     from bot.match import Match
     from bot.storage.base import GameRow, OrderRow, StreamRow
+    from bot.table import Proofs, StreamProof
 
 EMBED_COLOUR = 0xC8A24A
 FINISHED_COLOUR = 0x5B8C5A
@@ -25,10 +27,18 @@ FINISHED_COLOUR = 0x5B8C5A
 # fitted); these leave a turn's description and fields room for the progress field and the rest.
 DESCRIPTION_LIMIT = 3800
 FIELD_LIMIT = 1000
+# A turn post shows this many hex digits of each seed, salt and commitment (enough to match one
+# by eye); the full values are behind the post's Proofs button, in /game export and /game orders.
+SHORT_HEX = 12
 
 
 def _clip(text: str, limit: int) -> str:
     return limits.clip(text, limit)
+
+
+def short(value: str) -> str:
+    """A seed, salt, commitment or digest as a turn post shows it: its first digits."""
+    return value if len(value) <= SHORT_HEX else value[:SHORT_HEX] + limits.ELLIPSIS
 
 
 def player_line(game: GameRow) -> str:
@@ -62,12 +72,19 @@ def turn_message(
     commitments: Iterable[StreamRow],
     first: bool,
     later_orders: Iterable[OrderRow] = (),
+    resolved_turn: int | None = None,
+    resolved_view: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The one channel message of a turn: what happened, the board, and the next prompt.
 
     Hidden information stays out of it: private events (``Event.to``) go to their seats' DMs,
     a withheld order shows its receipt only, and ``later_orders`` are earlier withheld orders
     made public now (a reveal event, or the end of the game).
+
+    ``resolved_turn`` and ``resolved_view`` (the public view before the resolution) name the
+    step whose results the post shows: its first line says which step ended and which begins,
+    since the title names the step now open. Seeds, salts and commitments are shown short
+    (:func:`short`); the Proofs button under the post answers with them in full.
     """
     game, present = match.game, match.presenter
     view = match.view(None)
@@ -76,19 +93,31 @@ def turn_message(
     if first:
         lines.insert(0, t(lang, "game.started", players=player_line(game)))
     finished = game.status in ("finished", "abandoned")
+    if resolved_turn is not None and resolved_view is not None:
+        resolved = present.step_name(resolved_view, lang, resolved_turn)
+        header = (
+            t(lang, "game.step.resolved_final", resolved=resolved)
+            if finished
+            else t(lang, "game.step.resolved", resolved=resolved, step=step_name(match, lang))
+        )
+        lines.insert(0, header)
     if finished:
         lines.append("**" + outcome_text(match, lang) + "**")
     fields: list[dict[str, Any]] = [
         {"name": name, "value": _clip(value, FIELD_LIMIT), "inline": True}
         for name, value in present.tallies(view, lang, names)
     ]
-    if revealed_orders:
-        order_lines = [
-            t(lang, "game.withheld_order", seat=seat, receipt=row.receipt[:12])
-            if row.withheld
-            else _order_line(row, lang)
-            for seat, row in sorted(revealed_orders.items())
-        ]
+    # The orders themselves are told by the event lines; their texts and salts (the proofs of
+    # the receipts) are behind the Proofs button and in /game export. The post keeps what the
+    # events cannot say: an order still withheld, and a seat that sent none (its default).
+    order_lines = [
+        t(lang, "game.withheld_order", seat=seat, receipt=short(row.receipt))
+        if row.withheld
+        else t(lang, "game.defaulted_order", seat=seat, order=present.order_text(row.text, lang))
+        for seat, row in sorted(revealed_orders.items())
+        if row.withheld or row.defaulted
+    ]
+    if order_lines:
         fields.append(
             {
                 "name": t(lang, "game.field.orders"),
@@ -96,7 +125,7 @@ def turn_message(
             }
         )
     later = [
-        t(lang, "game.later_order", step=row.turn) + " " + _order_line(row, lang)
+        t(lang, "game.later_order", step=row.turn) + " " + _order_line(row, lang, whole=True)
         for row in sorted(later_orders, key=lambda r: (r.turn, r.seat))
     ]
     if later:
@@ -106,22 +135,27 @@ def turn_message(
                 "value": _clip("\n".join(later), FIELD_LIMIT),
             }
         )
-    seeds = [f"{s.phase} `{s.seed}`" for s in revealed_streams]
-    if seeds:
-        fields.append({"name": t(lang, "game.field.seeds"), "value": "\n".join(seeds)})
-    committed = [f"{s.phase} `{s.commitment}`" for s in commitments]
+    # The secret seed is revealed once, at the end, and proves every secret draw of the game:
+    # it is shown whole, like the orders revealed late (the per-turn proofs are shortened).
+    seeds = [
+        f"{s.phase} `{s.seed if s.phase == SECRET else short(s.seed)}`" for s in revealed_streams
+    ]
+    committed = [f"{s.phase} `{short(s.commitment)}`" for s in commitments]
     if first:
         # Binds the players to their seats from the start: an export's players map is checked
         # against it (bot.record.players_digest), so nobody can swap who played which seat later.
         players = {s.seat: s.name for s in game.seats}
-        committed.insert(0, f"players `{players_digest(game.id, game.seat_order, players)}`")
+        digest = players_digest(game.id, game.seat_order, players)
+        committed.insert(0, f"players `{short(digest)}`")
+    # One field for the dice: the seeds this post reveals, and the commitments to the next
+    # step's, published here before any of its dice is rolled.
+    dice = []
+    if seeds:
+        dice.append(t(lang, "game.dice.revealed", values=" · ".join(seeds)))
     if committed:
-        fields.append(
-            {
-                "name": t(lang, "game.field.commitments", game=game.id, turn=game.turn),
-                "value": "\n".join(committed),
-            }
-        )
+        dice.append(t(lang, "game.dice.committed", values=" · ".join(committed)))
+    if dice:
+        fields.append({"name": t(lang, "game.field.dice"), "value": "\n".join(dice)})
     if not finished and game.deadline_at is not None:
         deadline = int(game.deadline_at)
         fields.append(
@@ -155,6 +189,11 @@ def turn_message(
         "board": {"version": game.version, "seat": None, "names": names, "view": view},
         "progress": {"in": [], "awaited": awaited, "receipts": {}} if awaited else None,
     }
+    # The full values of what the post shows short: the step it resolved (the setup for the
+    # first post, the step before the open one for a post that resolved nothing).
+    proof_turn = resolved_turn if resolved_turn is not None else max(game.turn - 1, 0)
+    proofs = {"game": game.id, "turn": proof_turn, "label": t(lang, "game.proofs.button")}
+    payload["view"] = {"kind": "proofs", "proofs": proofs}
     # A step every player answers with the same public buttons (the dungeon's vote on a monster
     # tie) gets them under the channel post too; each click orders for the clicker's own seat.
     if awaited and present.channel_choices(view):
@@ -165,18 +204,72 @@ def turn_message(
             "seat": None,
             "groups": _groups(match, awaited[0], lang),
             "builder": None,
+            "proofs": proofs,
         }
     return payload
 
 
-def _order_line(row: OrderRow, lang: str) -> str:
+def _stream_lines(streams: Iterable[StreamProof], lang: str) -> list[str]:
+    lines = []
+    for s in streams:
+        if s.seed is not None:
+            lines.append(t(lang, "proofs.seed", phase=s.phase, seed=s.seed))
+        lines.append(t(lang, "proofs.commitment", phase=s.phase, commitment=s.commitment))
+        if s.orders_digest:
+            lines.append(t(lang, "proofs.orders_digest", digest=s.orders_digest))
+    return lines
+
+
+def proofs_text(proofs: Proofs, lang: str) -> str:
+    """The Proofs button's private answer: the full seeds, commitments, salts, receipts and
+    digests a turn post shows short. ``proofs`` holds only what is public (the table saw to it)."""
+    game, turn = proofs.game_id, proofs.turn
+    if turn == 0:
+        title = t(lang, "proofs.title.setup", game=game)
+    elif proofs.step and proofs.step != f"turn {turn}":  # the label says more than the index
+        title = t(lang, "proofs.title.labelled", game=game, turn=turn, label=proofs.step)
+    else:
+        title = t(lang, "proofs.title", game=game, turn=turn)
+    lines = [title]
+    if proofs.players_digest:
+        lines.append(t(lang, "proofs.players", digest=proofs.players_digest))
+    lines += _stream_lines(proofs.streams, lang)
+    for order in proofs.orders:
+        if order.text is None or order.salt is None:
+            lines.append(t(lang, "proofs.order_sealed", seat=order.seat, receipt=order.receipt))
+        else:
+            defaulted = " " + t(lang, "game.defaulted") if order.defaulted else ""
+            lines.append(
+                t(
+                    lang,
+                    "proofs.order",
+                    seat=order.seat,
+                    order=order.text,
+                    defaulted=defaulted,
+                    salt=order.salt,
+                    receipt=order.receipt,
+                )
+            )
+    if proofs.next_streams:
+        lines.append(t(lang, "proofs.next", game=game, turn=turn + 1))
+        lines += _stream_lines(proofs.next_streams, lang)
+    if proofs.secret is not None:
+        lines.append(t(lang, "proofs.secret", game=game))
+        lines += _stream_lines([proofs.secret], lang)
+    lines.append(t(lang, "proofs.how"))
+    return "\n".join(lines)
+
+
+def _order_line(row: OrderRow, lang: str, *, whole: bool = False) -> str:
+    """A revealed order with its salt: short in the turn's own post, ``whole`` for an order
+    revealed late (the one place its receipt, posted steps ago, is proved)."""
     return t(
         lang,
         "game.revealed_order",
         seat=row.seat,
         order=row.text,
-        salt=row.salt,
-        defaulted=t(lang, "game.defaulted") if row.defaulted else "",
+        salt=row.salt if whole else short(row.salt),
+        defaulted=" " + t(lang, "game.defaulted") if row.defaulted else "",
     )
 
 

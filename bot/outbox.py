@@ -47,6 +47,11 @@ CANNOT_DM = 50007
 BAD_REQUEST = 400
 RETRY_DELAYS = (2, 10, 30, 120, 600)
 MAX_ATTEMPTS = 20
+# A sender claims a few rows at a time for this long, renewing while it works through them: a
+# process that dies mid-post leaves its rows to another after at most this long (the nonce makes
+# a post Discord had already accepted come back as the same message).
+LEASE_SECONDS = 15.0
+CLAIM_BATCH = 20
 
 
 def render_board(ruleset: str, view: dict[str, Any], lang: str, names: dict[str, str]) -> bytes:
@@ -166,6 +171,7 @@ class OutboxSender:
         self.renderer = renderer or BoardRenderer()
         self._task: asyncio.Task[int] | None = None
         self._again = False
+        self.lease_seconds = LEASE_SECONDS
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
         # Seats whose DMs this process has seen go through: recorded once, not on every DM.
         self._dm_open: set[tuple[str, int]] = set()
@@ -182,15 +188,36 @@ class OutboxSender:
         while self._task is not None and not self._task.done():
             await asyncio.shield(self._task)
 
+    @property
+    def holder(self) -> str:
+        return self.bot.table.worker
+
     async def drain(self) -> int:
+        """Claim due rows and post them, until none is left (rows another process holds are
+        its to post; a game's rows wait behind the one it is posting)."""
         sent = 0
+        clock = self.bot.table.clock
         while True:
             self._again = False
-            async with self.repo.read() as tx:
-                rows = await tx.pending_outbox(self.bot.table.clock())
-            for row in rows:
+            claimed_at = clock()
+            async with self.repo.transaction() as tx:
+                rows = await tx.claim_outbox(
+                    self.holder, claimed_at, claimed_at + self.lease_seconds, CLAIM_BATCH
+                )
+            held = {row.id for row in rows}
+            for index, row in enumerate(rows):
                 # An order being acknowledged goes first (bot.priority).
                 await self.bot.table.foreground.yield_to()
+                now = clock()
+                if now - claimed_at > self.lease_seconds / 2:
+                    # Slow going (rate limits): keep the rest of the batch, or learn which rows
+                    # another process has taken over since the lease lapsed.
+                    rest = [r.id for r in rows[index:]]
+                    async with self.repo.transaction() as tx:
+                        held = await tx.renew_outbox(self.holder, rest, now + self.lease_seconds)
+                    claimed_at = now
+                if row.id not in held:
+                    continue
                 if await self.send(row):
                     sent += 1
             if not rows and not self._again:
@@ -249,6 +276,8 @@ class OutboxSender:
                 if row.game_id and row.target_id:
                     self._dm_open.discard((row.game_id, row.target_id))
                     await self.bot.table.dm_unreachable(row.game_id, row.target_id)
+                elif row.payload.get("undeliverable"):
+                    await self._undeliverable(row.payload["undeliverable"])
             elif isinstance(exc, discord.Forbidden | discord.NotFound):
                 await self._failed(row, exc, retry=False)
             elif is_bad_request(exc):
@@ -335,6 +364,21 @@ class OutboxSender:
         embed = discord.Embed.from_dict(composed["embed"]) if composed["embed"] else None
         await channel.get_partial_message(original.message_id).edit(embed=embed)
         return original.message_id, original.channel_id
+
+    async def _undeliverable(self, fallback: dict[str, Any]) -> None:
+        """A DM outside a game (a league's draft pick) that cannot be delivered: post the channel
+        message its sender attached instead (``target_id``, ``payload``), once: its ``nonce``
+        is the sender's, so a second failure of the same message enqueues nothing new."""
+        async with self.repo.transaction() as tx:
+            await tx.enqueue(
+                game_id=None,
+                kind="channel",
+                target_id=int(fallback["target_id"]),
+                payload=dict(fallback["payload"]),
+                nonce=str(fallback["nonce"]),
+                now=self.bot.table.clock(),
+            )
+        self.wake()
 
     async def _refused(self, row: OutboxRow, exc: discord.HTTPException) -> None:
         """Discord answered 400 to a message we built: a bug to fix, not a fault to retry."""

@@ -678,7 +678,17 @@ def _check_drawn(
             turn=index,
             step=named,
         )
-        audit.during(same, f"{at} {phase} rolls {values}", index, 3, error)
+        # A mismatch says what was expected, as the result check does: the reader sees the die
+        # that differs without recomputing the stream.
+        expected = ""
+        if not same:
+            want = recomputed.get(phase)
+            expected = (
+                f" (expected {want}: the rolls its seed gives)"
+                if want is not None
+                else f" (expected none: the step draws no {phase} rolls)"
+            )
+        audit.during(same, f"{at} {phase} rolls {values}{expected}", index, 3, error)
 
 
 def _play(
@@ -713,7 +723,9 @@ def _play(
             turn=index,
             step=named,
         )
-        audit.during(got == want, f"{where(index, label)} secret rolls {got}", index, 4, error)
+        expected = "" if got == want else f" (expected {want}: the rolls the secret seed gives)"
+        what = f"{where(index, label)} secret rolls {got}{expected}"
+        audit.during(got == want, what, index, 4, error)
 
     label = _label(rec.setup)
     audit.enter(0)

@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot import limits
+from bot import limits, registry
 from bot.i18n import t
 from bot.ruleset import ChoiceGroup, RuleError
 from bot.table import SubmitResult
@@ -43,7 +43,7 @@ def order_ack(result: SubmitResult, lang: str) -> str:
         key,
         game=result.game.id,
         turn=result.game.turn,
-        order=result.text,
+        order=registry.get(result.game.ruleset).presenter.order_text(result.text, lang),
         receipt=result.receipt,
     )
     if result.complete:

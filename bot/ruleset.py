@@ -352,6 +352,12 @@ class Presenter:
     def order_help(self, lang: str) -> str:
         return t(lang, f"{self.key}.dm.help")
 
+    def order_text(self, text: str, lang: str) -> str:
+        """An order as players read it in acknowledgements and posts. The stored text stays as
+        sent (its receipt and the proofs are of that text); a ruleset may show it in the words
+        its logs use (tactics shows unit ids ``A4`` as ``A-4``)."""
+        return text
+
     def private_board(self, view: Mapping[str, Any], seat: str) -> bool:
         """Whether this step's DM carries a board drawn from the seat's own view (hidden
         information the channel's board cannot show, such as one's own face-down panels)."""

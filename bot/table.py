@@ -10,7 +10,9 @@ a restart.
 
 from __future__ import annotations
 
+import os
 import secrets
+import socket
 import time
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -22,12 +24,16 @@ from bot import faults, messages, registry
 from bot.i18n import normalize_lang, strip_invisible
 from bot.match import Match, StateCache
 from bot.priority import Foreground
-from bot.record import build_record
+from bot.record import build_record, players_digest
 from bot.ruleset import INPUTS_REVEALED, Event, Order, OrderRejected, Outcome, RuleError
 from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository, SeatRow, StreamRow
 from bot.storage.base import Transaction
 
 MAX_ORDER_CHARS = 500
+# How long a process's claim on due games lasts if it dies mid-tick (another process takes them
+# over after it); a live holder releases them at the end of its tick.
+DEADLINE_LEASE_SECONDS = 60.0
+DUE_GAMES_PER_TICK = 1000
 REMINDER_FRACTIONS = (0.5, 0.1)  # reminders when half and when a tenth of the time is left
 
 
@@ -68,6 +74,43 @@ class RollStream:
         return dicelib.commitment(self.seed)
 
 
+@dataclass(frozen=True)
+class StreamProof:
+    """A dice stream as far as it is public: its commitment always, its seed once revealed."""
+
+    phase: str
+    commitment: str
+    seed: str | None = None
+    orders_digest: str | None = None
+
+
+@dataclass(frozen=True)
+class OrderProof:
+    """A sealed order as far as it is public: its receipt always; its text and salt once its
+    step is resolved, unless the ruleset withholds it."""
+
+    seat: str
+    receipt: str
+    text: str | None = None
+    salt: str | None = None
+    defaulted: bool = False
+
+
+@dataclass(frozen=True)
+class Proofs:
+    """What a turn post's "Proofs" button shows in full (:meth:`Table.proofs`): only what is
+    public, by the rules the match record follows (``bot.record.build_record``)."""
+
+    game_id: str
+    turn: int  # the step the post resolved (0: the game's setup)
+    step: str | None  # the ruleset's label of that step
+    streams: list[StreamProof]
+    orders: list[OrderProof]
+    next_streams: list[StreamProof]  # the step the post opened: commitments only
+    secret: StreamProof | None
+    players_digest: str | None  # with the setup (the first post binds the players to seats)
+
+
 def is_blank(text: str) -> bool:
     """Nothing but spaces (any Unicode space, U+3000 too) and invisible characters."""
     return not strip_invisible(unicodedata.normalize("NFKC", text)).strip()
@@ -76,6 +119,13 @@ def is_blank(text: str) -> bool:
 def revealed_steps(events: list[Event]) -> list[int]:
     """The steps whose withheld orders these events make public (``INPUTS_REVEALED``)."""
     return [int(step) for e in events if e.type == INPUTS_REVEALED for step in e.data["steps"]]
+
+
+def worker_name() -> str:
+    """Who claims background work: this host and process, and a random part (a restarted
+    process with the same pid is someone else: the dead one's leases must lapse, not be
+    inherited)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def outbox_nonce(*parts: object) -> str:
@@ -107,6 +157,8 @@ class Table:
         # Acknowledgements go first: resolutions and the outbox step aside for them.
         self.foreground = Foreground()
         self.states = StateCache()
+        # The name this process's background work is claimed under (bot.storage.claims).
+        self.worker = worker_name()
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -625,6 +677,8 @@ class Table:
         )
         # Which orders stay private after this step is decided on the state they were given in.
         withheld = [s for s in parsed if match.spec.withheld and match.spec.withheld(state, s)]
+        # The post names the step it resolved as well as the one it opens.
+        resolved_view = match.view(None)
         secret = await self._secret(tx, match)
         state, events = engine.resolve(state, parsed, stream, secret)
         match.advance(state)
@@ -646,7 +700,9 @@ class Table:
         if not match.outcome().finished:
             next_events = await self._start_turn(tx, match)
         await self._store(tx, match, next_events)
-        await self._enqueue_turn(tx, match, result_events=events, resolved_turn=turn)
+        await self._enqueue_turn(
+            tx, match, result_events=events, resolved_turn=turn, resolved_view=resolved_view
+        )
 
     async def _enqueue_turn(
         self,
@@ -655,6 +711,7 @@ class Table:
         *,
         result_events: list[Event],
         resolved_turn: int | None = None,
+        resolved_view: Mapping[str, Any] | None = None,
         first: bool = False,
         prompts: bool = True,
     ) -> None:
@@ -689,6 +746,8 @@ class Table:
             commitments=commitments,
             first=first,
             later_orders=match.later_orders,
+            resolved_turn=resolved_turn,
+            resolved_view=resolved_view,
         )
         channel_outbox = await tx.enqueue(
             game_id=game.id,
@@ -725,24 +784,34 @@ class Table:
     async def tick(self) -> int:
         """Send due reminders and resolve expired turns with default orders. Returns work done."""
         now = self.clock()
-        async with self.repo.read() as tx:
-            due = await tx.due_games(now)
+        # Claimed, so that of several processes one handles each game (the compare-and-set
+        # would stop a second resolution anyway; the claim saves it the work). A holder that
+        # dies mid-tick leaves its games to the others when the lease lapses.
+        async with self.repo.transaction() as tx:
+            due = await tx.claim_due_games(
+                self.worker, now, now + DEADLINE_LEASE_SECONDS, DUE_GAMES_PER_TICK
+            )
         done = 0
-        for game in due:
-            assert game.deadline_at is not None and game.step_seconds is not None
-            if now >= game.deadline_at:
-                if await self.resolve_if_ready(game.id, fill_defaults=True):
+        try:
+            for game in due:
+                assert game.deadline_at is not None and game.step_seconds is not None
+                if now >= game.deadline_at:
+                    if await self.resolve_if_ready(game.id, fill_defaults=True):
+                        done += 1
+                    continue
+                step = game.reminders_sent
+                # Only the latest reminder that is due: after a stall, one ping, not one a tick.
+                due_steps = [
+                    i
+                    for i in range(step, len(REMINDER_FRACTIONS))
+                    if now >= game.deadline_at - game.step_seconds * REMINDER_FRACTIONS[i]
+                ]
+                if due_steps and await self._remind(game.id, game.version, step, due_steps[-1]):
                     done += 1
-                continue
-            step = game.reminders_sent
-            # Only the latest reminder that is due: after a stall, one ping instead of one a tick.
-            due_steps = [
-                i
-                for i in range(step, len(REMINDER_FRACTIONS))
-                if now >= game.deadline_at - game.step_seconds * REMINDER_FRACTIONS[i]
-            ]
-            if due_steps and await self._remind(game.id, game.version, step, due_steps[-1]):
-                done += 1
+        finally:
+            if due:
+                async with self.repo.transaction() as tx:
+                    await tx.release_games(self.worker, [g.id for g in due])
         return done
 
     async def _remind(self, game_id: str, version: int, step: int, last: int) -> bool:
@@ -985,6 +1054,43 @@ class Table:
     async def state_at(self, game_id: str, version: int) -> dict[str, Any] | None:
         async with self.repo.read() as tx:
             return await tx.get_state(game_id, version)
+
+    async def proofs(self, game_id: str, turn: int) -> Proofs:
+        """The full proofs of step ``turn`` (0: the setup) and the commitments of the step after
+        it, as far as they are public now: a seed once revealed, an order's text and salt once
+        its step is resolved and unless withheld, the secret seed only after the end."""
+        async with self.repo.read() as tx:
+            game = await self._require(tx, game_id)
+            streams = await tx.streams(game_id)
+            orders = await tx.orders_for_turn(game_id, turn) if turn > 0 else {}
+        secret = next((s for s in streams if s.phase == dicelib.SECRET), None)
+        own = [s for s in streams if s.turn == turn and s.phase != dicelib.SECRET]
+        after = [s for s in streams if s.turn == turn + 1 and s.phase != dicelib.SECRET]
+        # A step's orders are public once it is resolved (every stream of it revealed), as in
+        # the match record; before that (the open step) only their receipts are.
+        resolved = bool(own) and all(s.revealed for s in own)
+
+        def stream(row: StreamRow) -> StreamProof:
+            if not row.revealed:
+                return StreamProof(row.phase, row.commitment)
+            return StreamProof(row.phase, row.commitment, row.seed, row.orders_digest)
+
+        def order(row: OrderRow) -> OrderProof:
+            if not resolved or row.withheld:
+                return OrderProof(row.seat, row.receipt)
+            return OrderProof(row.seat, row.receipt, row.text, row.salt, row.defaulted)
+
+        players = {s.seat: s.name for s in game.seats}
+        return Proofs(
+            game_id=game.id,
+            turn=turn,
+            step=next((s.step for s in own if s.step), None),
+            streams=[stream(s) for s in own],
+            orders=[order(orders[seat]) for seat in game.seat_order if seat in orders],
+            next_streams=[StreamProof(s.phase, s.commitment) for s in after],
+            secret=stream(secret) if secret is not None else None,
+            players_digest=players_digest(game.id, game.seat_order, players) if turn == 0 else None,
+        )
 
     async def export(self, game_id: str) -> dict[str, Any]:
         """The match record (``shared/spec/match-record.md``) with seeds, commitments, receipts."""

@@ -2,7 +2,8 @@
 
 ``pbp:o:<game>:<turn>:<token>/<token>…`` builds an order one choice group at a time (buttons work
 after a restart: nothing lives in memory), ``pbp:c:<game>:<accept|decline>`` answers a
-challenge, and ``pbp:b:<game>:<turn>`` opens a ruleset's own order builder.
+challenge, ``pbp:b:<game>:<turn>`` opens a ruleset's own order builder, and
+``pbp:p:<game>:<turn>`` (under every turn post) shows that step's proofs in full.
 The handlers only translate clicks into :class:`bot.table.Table` calls.
 """
 
@@ -14,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import limits, registry, replies
+from bot import limits, messages, registry, replies
 from bot.checks import reader_lang
 from bot.i18n import t
 from bot.ruleset import ChoiceGroup, RuleError
-from bot.table import Player, SubmitResult
+from bot.table import Player, SubmitResult, TableError
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -59,6 +60,9 @@ def build_view(spec: dict[str, Any]) -> discord.ui.View:
     if make_items is not None:
         for item in make_items(spec):
             view.add_item(item)
+    proofs = spec.get("proofs")
+    if proofs and len(view.children) < limits.COMPONENTS:  # after the orders: they matter more
+        view.add_item(ProofsButton.make(proofs["game"], int(proofs["turn"]), proofs["label"]))
     return view
 
 
@@ -340,4 +344,58 @@ class BuilderButton(
         await builder(interaction, game, seat)
 
 
-DYNAMIC_ITEMS = (OrderButton, ChallengeButton, BuilderButton)
+class ProofsButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"pbp:p:(?P<game>[^:]+):(?P<turn>\d+)",
+):
+    """Under a turn post: that step's seeds, commitments, salts, receipts and digests in full
+    (the post shows them short), privately. Only what is public: :meth:`bot.table.Table.proofs`
+    leaves out an unrevealed seed and a withheld order's text and salt."""
+
+    def __init__(self, item: discord.ui.Button[Any], game_id: str, turn: int) -> None:
+        super().__init__(item)
+        self.game_id = game_id
+        self.turn = turn
+
+    @classmethod
+    def make(cls, game_id: str, turn: int, label: str) -> ProofsButton:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=limits.clip(label, limits.BUTTON_LABEL),
+            emoji="🔎",
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"pbp:p:{game_id}:{turn}",
+        )
+        return cls(button, game_id, turn)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ProofsButton:
+        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
+        return cls(item, match["game"], int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        lang = reader_lang(interaction)
+        await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        try:
+            game = await bot.table.game(self.game_id)
+            # As /game export: the game's own server, or its players by DM; an id tried from
+            # elsewhere gets the answer an unknown one would.
+            here = interaction.guild_id
+            if (here is not None and here != game.guild_id) or (
+                here is None and game.seat_of(interaction.user.id) is None
+            ):
+                raise TableError("table.no_such_game", game=self.game_id)
+            proofs = await bot.table.proofs(self.game_id, self.turn)
+        except RuleError as exc:
+            await replies.refuse(interaction, exc, lang)
+            return
+        await replies.send_private(interaction, messages.proofs_text(proofs, lang))
+
+
+DYNAMIC_ITEMS = (OrderButton, ChallengeButton, BuilderButton, ProofsButton)

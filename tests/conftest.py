@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -49,13 +49,28 @@ def sim_clock() -> SimClock:
 
 
 @pytest.fixture
-def make_bot(db_path: Path, sim_clock: SimClock) -> Callable[..., object]:
+async def make_bot(db_path: Path, sim_clock: SimClock) -> AsyncIterator[Callable[..., object]]:
+    """Bots on the test's database file; each one's repository is closed when the test ends.
+
+    SimCord detaches a bot at shutdown (and at ``restart_bot``) without closing it, so its
+    SQLite connections stayed open until the garbage collector found them, often after the
+    test's event loop had closed: aiosqlite's threads then died with "Event loop is closed".
+    This teardown runs after SimCord's (``simcord_env`` depends on this fixture), once no task
+    of the bot can use the repository any more.
+    """
+    from bot.client import RefereeBot
+
+    bots: list[RefereeBot] = []
+
     def factory(**kwargs: object):
-        from bot.client import RefereeBot
+        bot = RefereeBot(make_config(), repo=SqliteRepository(db_path), clock=sim_clock, **kwargs)
+        bots.append(bot)
+        return bot
 
-        return RefereeBot(make_config(), repo=SqliteRepository(db_path), clock=sim_clock, **kwargs)
-
-    return factory
+    yield factory
+    for bot in bots:
+        bot.outbox.renderer.close()
+        await bot.repo.close()
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -290,3 +291,211 @@ def test_dungeon_demo_replays_and_verifies_with_its_summary(tmp_path: Path, lang
         assert figure["side"] in ("character", "monster")
     checked = run(["verify", str(record)], tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+# --- one clear line for each mistake -------------------------------------------------------------
+
+# A bot that got past its checks would try to reach Discord: nothing listens here.
+NOWHERE = {"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}
+
+
+def one_line(proc: subprocess.CompletedProcess[str]) -> str:
+    """A refusal: a non-zero exit, no traceback, exactly one line on stderr (and none on stdout)."""
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("level", ["verbose", "debug2"])
+def test_an_unknown_log_level_is_one_line(tmp_path: Path, level: str) -> None:
+    line = one_line(run([], tmp_path, LOG_LEVEL=level, **NOWHERE))
+    assert "LOG_LEVEL" in line and level in line and "DEBUG" in line and "INFO" in line
+
+
+def test_a_known_log_level_in_lower_case_is_accepted(tmp_path: Path) -> None:
+    # lower case passes the check: without a token the next thing said is the token paragraph
+    proc = run([], tmp_path, LOG_LEVEL="debug")
+    assert (
+        proc.returncode != 0 and "DISCORD_TOKEN" in proc.stderr and "LOG_LEVEL" not in proc.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    "url", ["postgres://bot:hunter2@127.0.0.1:9/bot", "postgresql://bot:hunter2@127.0.0.1:9/bot"]
+)
+def test_a_postgres_server_that_does_not_answer_is_one_line(tmp_path: Path, url: str) -> None:
+    """A PostgreSQL URL is accepted; a server that cannot be reached is said before Discord is
+    contacted, naming where (never the password)."""
+    line = one_line(run([], tmp_path, DATABASE_URL=url, **NOWHERE))
+    assert line.startswith("Cannot open the database: PostgreSQL at 127.0.0.1:9/bot")
+    assert "DATABASE_URL" in line and "hunter2" not in line
+
+
+def test_an_sqlite_file_that_cannot_be_created_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file where the folder should be")
+    line = one_line(run([], tmp_path, DATABASE_URL="sqlite:///taken/bot.sqlite3", **NOWHERE))
+    assert line.startswith("Cannot open the database: SQLite file taken/bot.sqlite3")
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("mysql://bot@db/bot", "“mysql”"),
+        ("postgresql+asyncpg://bot:hunter2@db/bot", "“postgresql+asyncpg”"),
+        ("data/bot.sqlite3", "sqlite:///data/bot.sqlite3"),
+    ],
+)
+def test_other_database_urls_are_one_line(tmp_path: Path, url: str, says: str) -> None:
+    line = one_line(run([], tmp_path, DATABASE_URL=url, **NOWHERE))
+    assert "DATABASE_URL" in line and says in line
+
+
+def test_configuration_errors_follow_locale(tmp_path: Path) -> None:
+    line = one_line(run([], tmp_path, LOCALE="ja", LOG_LEVEL="verbose", **NOWHERE))
+    assert line.startswith("設定エラー：LOG_LEVEL") and KANA.search(line)
+    line = one_line(run([], tmp_path, LOCALE="ja", DATABASE_URL="mysql://x@y/z", **NOWHERE))
+    assert "PostgreSQL" in line and "SQLite" in line and KANA.search(line)
+
+
+def test_a_folder_given_to_replay_is_one_line_in_the_operators_language(tmp_path: Path) -> None:
+    (tmp_path / "demo-out").mkdir()
+    for command in ("replay", "verify"):
+        line = one_line(run([command, "demo-out"], tmp_path))
+        assert line == f"{command}: demo-out is a folder: give the match record's file."
+        line = one_line(run([command, "demo-out"], tmp_path, LOCALE="ja"))
+        assert line == f"{command}: " + t("ja", "record.load.folder", path="demo-out")
+
+
+def test_verify_says_which_rolls_were_expected(tmp_path: Path) -> None:
+    rec = json.loads((ROOT / "tests/data/records/arena.json").read_text("utf-8"))
+    drawn = rec["turns"][0]["drawn"]["pre"]
+    was = list(drawn)
+    drawn[0] = drawn[0] % 6 + 1
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(rec), "utf-8")
+    proc = run(["verify", str(path)], tmp_path)
+    assert proc.returncode == 1
+    failed = [line for line in proc.stdout.splitlines() if line.startswith("FAILED")]
+    assert failed == [
+        f"FAILED  turn 1 pre rolls {drawn} (expected {was}: the rolls its seed gives)"
+    ]
+
+
+# --- help and the README's commands --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_help_reads_as_plain_text_with_every_option_explained(tmp_path: Path, lang: str) -> None:
+    main = run(["--help"], tmp_path, LOCALE=lang)
+    assert main.returncode == 0, main.stderr
+    demo_help = run(["demo", "--help"], tmp_path, LOCALE=lang)
+    assert demo_help.returncode == 0, demo_help.stderr
+    for text in (main.stdout, demo_help.stdout):
+        assert "``" not in text and ":func:" not in text  # no reST
+    assert "python -m bot replay demo-out/match.json --events" in main.stdout
+    assert "[--events]" not in main.stdout
+    explained = {
+        "--out": t(lang, "cli.help.demo.out")[:8],
+        "--seed": t(lang, "cli.help.demo.seed")[:8],
+        "--lang": t(lang, "cli.help.demo.lang")[:8],
+        "--record": t(lang, "cli.help.demo.record")[:8],
+    }
+    options = demo_help.stdout.split("options:", 1)[1]
+    for option, start in explained.items():
+        assert option in options and start in options, option
+    if lang == "ja":
+        assert KANA.search(main.stdout) and KANA.search(demo_help.stdout)
+
+
+def readme_commands() -> list[str]:
+    """Every ``python -m bot …`` line of the README's shell blocks, as a newcomer copies it."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", text, flags=re.S)
+    lines = [line.split("#", 1)[0].strip() for block in blocks for line in block.splitlines()]
+    return [line for line in lines if line.startswith("python -m bot ")]
+
+
+def test_the_readmes_commands_are_commands_as_written() -> None:
+    """No ``[--events]`` to copy literally: each README line parses as the command line reads it."""
+    from bot.__main__ import build_parser
+
+    parser, _ = build_parser("en")
+    commands = readme_commands()
+    assert any(c.endswith("replay demo-out/match.json --events") for c in commands)
+    for command in commands:
+        args = parser.parse_args(command.removeprefix("python -m bot ").split())
+        assert args.command, command
+
+
+# --- demo folders --------------------------------------------------------------------------------
+
+
+def test_demo_without_out_gets_a_folder_of_its_own_and_clears_an_earlier_run(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "demo-out" / "arena-seed3-en"
+    folder.mkdir(parents=True)
+    # what an earlier, longer demo left there, and a file of the user's own
+    for stale in ("g-0001-v099.png", "g-0002-v001.png", "transcript-ja.txt"):
+        (folder / stale).write_bytes(b"old")
+    (folder / "notes.txt").write_text("mine", "utf-8")
+    (tmp_path / "demo-out" / "g-0001-v001.png").write_bytes(b"elsewhere")
+    proc = run(["demo", "arena", "--seed", "3"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert Path(summary["out"]) == Path("demo-out/arena-seed3-en")
+    assert Path(summary["transcript"]).parent == Path("demo-out/arena-seed3-en")
+    assert proc.stderr.strip().splitlines() == [
+        t("en", "cli.demo.cleared", count=3, path=Path("demo-out/arena-seed3-en"))
+    ]
+    boards = sorted(p.name for p in folder.glob("*.png"))
+    assert len(boards) == summary["boards"] and "g-0001-v099.png" not in boards
+    assert not (folder / "g-0002-v001.png").exists() and not (folder / "transcript-ja.txt").exists()
+    assert (folder / "notes.txt").read_text("utf-8") == "mine"  # nothing else is touched
+    assert (tmp_path / "demo-out" / "g-0001-v001.png").read_bytes() == b"elsewhere"
+
+
+def test_demo_refuses_a_file_for_out_and_a_folder_for_record_before_playing(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "afile").write_text("mine", "utf-8")
+    (tmp_path / "records").mkdir()
+    line = one_line(run(["demo", "arena", "--out", "afile"], tmp_path))
+    assert line.startswith("demo: afile is a file, not a folder")
+    line = one_line(run(["demo", "arena", "--out", "o", "--record", "records"], tmp_path))
+    assert line == "demo: records is a folder: give the match record's file."
+    assert not (tmp_path / "o").exists(), "no game was played"
+    assert (tmp_path / "afile").read_text("utf-8") == "mine"
+
+
+def test_each_ruleset_seed_and_language_has_its_own_demo_folder() -> None:
+    from bot.demo import default_out
+
+    folders = {
+        default_out(ruleset, seed, lang)
+        for ruleset in ("arena", "tactics", "dungeon")
+        for seed in (None, 1, 2)
+        for lang in ("en", "ja")
+    }
+    assert len(folders) == 3 * 3 * 2
+    assert all(folder.parent == Path("demo-out") for folder in folders)
+
+
+@pytest.mark.skipif(
+    shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout"
+)
+def test_gitignore_covers_every_demo_folder_the_readme_names() -> None:
+    ignored = (ROOT / ".gitignore").read_text("utf-8")
+    folders = set(re.findall(r"--out (\S+)", (ROOT / "README.md").read_text("utf-8")))
+    assert folders >= {"demo-out", "demo-ja", "demo-tactics", "demo-dungeon"}
+    proc = subprocess.run(
+        ["git", "check-ignore", "--no-index", *(f"{f}/x.png" for f in sorted(folders))],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == len(folders), ignored

@@ -557,9 +557,13 @@ def test_verify_detects_a_tampered_salt(demo, capsys, tmp_path) -> None:
 def test_verify_detects_a_tampered_roll(demo, capsys, tmp_path) -> None:
     rec = copy.deepcopy(demo["record_data"])
     drawn = rec["turns"][0]["drawn"]["pre"]
+    was = list(drawn)
     drawn[0] = drawn[0] % 6 + 1
     failed = _failed(capsys, tmp_path, rec)
-    assert failed == [f"FAILED  turn 1 pre rolls {drawn}".replace("'", "")]
+    # what the record says and what was expected, side by side
+    assert failed == [
+        f"FAILED  turn 1 pre rolls {drawn} (expected {was}: the rolls its seed gives)"
+    ]
 
 
 def test_verify_python_api_matches_cli(demo) -> None:

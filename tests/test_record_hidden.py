@@ -126,7 +126,9 @@ def test_a_roll_changed(name: str, capsys, tmp_path) -> None:
     assert line.endswith(
         f"the {phase} rolls in the record {drawn} are not the rolls its seed gives {was}"
     )
-    assert failed(capsys, tmp_path, rec) == [f"FAILED  turn {n} {phase} rolls {drawn}"]
+    assert failed(capsys, tmp_path, rec) == [
+        f"FAILED  turn {n} {phase} rolls {drawn} (expected {was}: the rolls its seed gives)"
+    ]
 
 
 def _other_order(rec: dict[str, Any], n: int, seat: str) -> str:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.render import draw as prim
-from bot.render.fonts import fit_sized, font, renderable
+from bot.render.fonts import fit_sized, font, record_canvas, renderable
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -71,6 +71,7 @@ class Supersample:
     def new_board(self, width: int, height: int, header_height: int) -> Image.Image:
         """A blank canvas in the house frame: the dark background, the header band, its rule."""
         s = self.s
+        record_canvas(s(width))
         img = Image.new("RGB", (s(width), s(height)), BG)
         d = ImageDraw.Draw(img)
         d.rectangle((0, 0, s(width), s(header_height)), fill=HEADER_BG)

@@ -2,11 +2,17 @@
 
 Only the fonts in ``data/fonts/`` are used: system fonts differ between the dev machine and the
 host, and most lack Japanese. Everything is cached because FreeType loading dominates render time.
+
+Every font a renderer draws with comes from :func:`font`, so :func:`recording` can tell which pixel
+sizes a render used (the legibility test holds the smallest of them against the board's width).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -19,9 +25,52 @@ _PROBE_SIZE = 24
 _SPACES = re.compile(r"\s+")
 
 
-@cache
+@dataclass
+class FontLog:
+    """What one render used: every font size asked for and the width of every canvas made (both
+    in canvas pixels, so a supersampled board needs no factor: a size over a width is a ratio)."""
+
+    sizes: list[int] = field(default_factory=list)
+    widths: list[int] = field(default_factory=list)
+
+    def smallest(self) -> int:
+        return min(self.sizes)
+
+    def at_width(self, shown: float) -> float:
+        """The smallest font's height in pixels when the board is shown ``shown`` px wide."""
+        return self.smallest() * shown / max(self.widths)
+
+
+_LOGS: list[FontLog] = []
+
+
+@contextmanager
+def recording() -> Iterator[FontLog]:
+    """Record the font sizes (and canvas widths) used inside the block."""
+    log = FontLog()
+    _LOGS.append(log)
+    try:
+        yield log
+    finally:
+        _LOGS.remove(log)
+
+
+def record_canvas(width: int) -> None:
+    """Called by what makes a board canvas (:meth:`bot.render.canvas.Supersample.new_board`)."""
+    for log in _LOGS:
+        log.widths.append(width)
+
+
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """The bundled font at ``size`` px (cached per size/weight)."""
+    """The bundled font at ``size`` px (cached per size/weight). Every renderer's font comes from
+    here, which is what :func:`recording` counts on."""
+    for log in _LOGS:
+        log.sizes.append(size)
+    return _load(size, bold)
+
+
+@cache
+def _load(size: int, bold: bool) -> ImageFont.FreeTypeFont:
     # BASIC layout gives identical pixels whether or not libraqm is installed on the host, and
     # M PLUS 1 (Latin + kana + kanji) needs no complex shaping.
     return ImageFont.truetype(
@@ -30,7 +79,7 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 def _mask_signature(ch: str, bold: bool) -> tuple[tuple[int, int], bytes]:
-    mask = font(_PROBE_SIZE, bold).getmask(ch)
+    mask = _load(_PROBE_SIZE, bold).getmask(ch)  # a probe, not a drawn size: not recorded
     return mask.size, bytes(mask)
 
 

@@ -1,14 +1,21 @@
 """The repository interface: a small async API over games, orders, dice, events and the outbox.
 
-Every read and write happens inside ``async with repo.transaction() as tx``. Implementations:
-SQLite (``sqlite.py``, the default) and, for several shard processes, PostgreSQL with the same
-semantics (compare-and-set on ``games.version``, ``SKIP LOCKED`` for the workers).
+Every read and write happens inside ``async with repo.transaction() as tx`` (or ``repo.read()``
+for lookups). Implementations: SQLite (``sqlite.py``, the default) and, for several shard
+processes, PostgreSQL (``postgres.py``) with the same semantics: compare-and-set on
+``games.version`` and ``leagues.version``; a write transaction holds the game or league it read
+until it ends (SQLite's single writer; PostgreSQL's ``FOR UPDATE``); the roster ledger refused
+UPDATE and DELETE by the database itself.
+
+The transaction interface is composed of one part per aggregate (:class:`GameStore`,
+:class:`OrderStore`, :class:`DiceStore`, :class:`OutboxStore`, :class:`LeagueStore`,
+:class:`PreferenceStore`); ``Transaction`` is all of them.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +25,11 @@ ACTIVE_STATUSES = ("setup", "active", "paused")
 
 class StorageError(RuntimeError):
     pass
+
+
+class DatabaseUnavailable(StorageError):
+    """The database cannot be opened (no server answers, refused credentials, a file that cannot
+    be created). ``str()`` is one line naming where, never a password."""
 
 
 class VersionConflict(StorageError):
@@ -140,14 +152,16 @@ class LeagueRow:
     next_due: float | None = None
 
 
-class Transaction(ABC):
-    """The operations available inside one database transaction."""
+class GameStore(ABC):
+    """Games and their seats, the versioned states, and the events of each step."""
 
-    # games
     @abstractmethod
     async def insert_game(self, game: GameRow) -> None: ...
     @abstractmethod
-    async def get_game(self, game_id: str) -> GameRow | None: ...
+    async def get_game(self, game_id: str) -> GameRow | None:
+        """In a write transaction the game stays locked until it ends (PostgreSQL: ``FOR
+        UPDATE``; SQLite: its single writer), so two writers of one game take turns."""
+
     @abstractmethod
     async def update_game(self, game: GameRow, *, expect_version: int | None = None) -> None:
         """Write every mutable column; with ``expect_version`` it is a compare-and-set."""
@@ -173,7 +187,9 @@ class Transaction(ABC):
         """The seat left during step ``turn`` while the game went on for the others."""
 
     @abstractmethod
-    async def next_game_number(self) -> int: ...
+    async def next_game_number(self) -> int:
+        """The number of the next game; writers that ask at once are answered in turn (the
+        number is taken when the asking transaction ends)."""
 
     # states
     @abstractmethod
@@ -183,7 +199,16 @@ class Transaction(ABC):
     @abstractmethod
     async def get_state(self, game_id: str, version: int) -> dict[str, Any] | None: ...
 
-    # orders
+    # events
+    @abstractmethod
+    async def add_events(self, game_id: str, turn: int, events: list[dict[str, Any]]) -> None: ...
+    @abstractmethod
+    async def events(self, game_id: str) -> list[tuple[int, dict[str, Any]]]: ...
+
+
+class OrderStore(ABC):
+    """Sealed orders, one per seat and step."""
+
     @abstractmethod
     async def put_order(self, order: OrderRow) -> OrderRow:
         """Insert or replace the seat's order for the turn (revisions counts replacements)."""
@@ -199,7 +224,10 @@ class Transaction(ABC):
         """Withhold the orders of ``seats`` for ``turn`` (at its resolution), or reveal them
         (``seats`` None: every order of the turn)."""
 
-    # dice
+
+class DiceStore(ABC):
+    """Committed dice streams of games, and the ``/roll`` seed chains."""
+
     @abstractmethod
     async def put_stream(self, stream: StreamRow) -> None: ...
     @abstractmethod
@@ -207,13 +235,22 @@ class Transaction(ABC):
     @abstractmethod
     async def update_stream(self, stream: StreamRow) -> None: ...
 
-    # events
     @abstractmethod
-    async def add_events(self, game_id: str, turn: int, events: list[dict[str, Any]]) -> None: ...
-    @abstractmethod
-    async def events(self, game_id: str) -> list[tuple[int, dict[str, Any]]]: ...
+    async def roll_stream(self, scope_id: int) -> tuple[int, str] | None:
+        """The next roll's number and seed (hex) in a scope, if a seed is committed there.
 
-    # outbox
+        In a write transaction the scope stays locked until it ends: two rolls never take the
+        same seed, and a chain's first seed is committed once."""
+
+    @abstractmethod
+    async def set_roll_stream(
+        self, scope_id: int, number: int, seed: str, commitment: str
+    ) -> None: ...
+
+
+class OutboxStore(ABC):
+    """Messages to post, written in the transaction that decided them, posted after it."""
+
     @abstractmethod
     async def enqueue(
         self,
@@ -256,25 +293,22 @@ class Transaction(ABC):
     @abstractmethod
     async def outbox_for_game(self, game_id: str) -> list[OutboxRow]: ...
 
-    # /roll seed chains
-    @abstractmethod
-    async def roll_stream(self, scope_id: int) -> tuple[int, str] | None:
-        """The next roll's number and seed (hex) in a scope, if a seed is committed there."""
+
+class LeagueStore(ABC):
+    """League documents, league matches and the append-only roster ledger."""
 
     @abstractmethod
-    async def set_roll_stream(
-        self, scope_id: int, number: int, seed: str, commitment: str
-    ) -> None: ...
+    async def next_league_number(self) -> int:
+        """As :meth:`GameStore.next_game_number`, for leagues."""
 
-    # leagues (documents, league matches, the append-only roster ledger)
-    @abstractmethod
-    async def next_league_number(self) -> int: ...
     @abstractmethod
     async def insert_league(self, league: LeagueRow, now: float) -> None:
         """Raises VersionConflict when the server already has a league of that name."""
 
     @abstractmethod
-    async def get_league(self, league_id: str) -> LeagueRow | None: ...
+    async def get_league(self, league_id: str) -> LeagueRow | None:
+        """In a write transaction the league stays locked until it ends (as ``get_game``)."""
+
     @abstractmethod
     async def leagues_in_guild(self, guild_id: int) -> list[LeagueRow]: ...
     @abstractmethod
@@ -293,12 +327,16 @@ class Transaction(ABC):
     async def mark_league_match_recorded(self, game_id: str) -> None: ...
     @abstractmethod
     async def append_ledger(self, league_id: str, entries: Sequence[dict[str, Any]]) -> None:
-        """Append roster changes; nothing in the ledger is ever updated or deleted."""
+        """Append roster changes; nothing in the ledger is ever updated or deleted (the database
+        itself refuses it: a trigger on both backends)."""
 
     @abstractmethod
     async def ledger(self, league_id: str) -> list[dict[str, Any]]: ...
 
-    # settings
+
+class PreferenceStore(ABC):
+    """A server's language and a user's last seen Discord locale."""
+
     @abstractmethod
     async def guild_language(self, guild_id: int) -> str | None: ...
     @abstractmethod
@@ -309,7 +347,73 @@ class Transaction(ABC):
     async def set_user_locale(self, user_id: int, locale: str) -> None: ...
 
 
+class ClaimStore(ABC):
+    """Background work claimed by one process at a time, each claim a lease that lapses when its
+    holder dies (``claimed_by``, ``lease_until`` on the table's clock).
+
+    PostgreSQL claims with ``FOR UPDATE SKIP LOCKED`` (a process never waits for rows another is
+    claiming); SQLite runs the same statements under its single writer. A holder may always
+    re-claim what it holds: its earlier attempt is over (each process runs one worker of each
+    kind), so a failed attempt is retried at once, as before leases existed.
+    """
+
+    @abstractmethod
+    async def claim_outbox(
+        self, holder: str, now: float, lease_until: float, limit: int = 20
+    ) -> list[OutboxRow]:
+        """Claim due pending rows (in id order) that no other live holder has claimed.
+
+        A row waits while an earlier pending row of the same game is held by another live
+        holder, so a game's messages go out in the order they were decided even when several
+        processes post."""
+
+    @abstractmethod
+    async def renew_outbox(self, holder: str, ids: Sequence[int], lease_until: float) -> set[int]:
+        """Extend ``holder``'s claims on ``ids``; the ids still held and pending."""
+
+    @abstractmethod
+    async def claim_due_games(
+        self, holder: str, now: float, lease_until: float, limit: int = 100
+    ) -> list[GameRow]:
+        """As :meth:`GameStore.due_games`, only the games no other live holder has claimed,
+        now claimed by ``holder``."""
+
+    @abstractmethod
+    async def release_games(self, holder: str, game_ids: Sequence[str]) -> None: ...
+
+    @abstractmethod
+    async def take_lease(self, name: str, holder: str, now: float, lease_until: float) -> bool:
+        """The named singleton job (``"league-maintenance"``): True when ``holder`` holds it
+        until ``lease_until`` (it was free, lapsed, or already ``holder``'s)."""
+
+    @abstractmethod
+    async def release_all_claims(self) -> None:
+        """Forget every claim (a database only one process uses, at its start: whoever held
+        them was this process before a restart)."""
+
+
+class Transaction(
+    GameStore, OrderStore, DiceStore, OutboxStore, LeagueStore, PreferenceStore, ClaimStore
+):
+    """The operations available inside one database transaction: one part per aggregate.
+
+    Callers keep writing ``tx.method(...)``. Both backends implement every part with the same
+    SQL (``sql.py``: games, orders, dice, outbox, preferences; ``leagues.py``: leagues) over their
+    own primitives (``sqlite.py``, ``postgres.py``).
+    """
+
+
 class Repository(ABC):
+    #: Several processes may use the database at once (PostgreSQL): claims are then leased
+    #: between them, and :meth:`listen` carries wake-ups from one process to the others.
+    shared: bool = False
+
+    async def listen(self, channel: str, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (on the event loop) whenever another process's transaction that
+        :meth:`notify`-ed ``channel`` commits. Nothing to do where one process uses the database
+        (SQLite): its own writers wake its workers directly."""
+        return None
+
     @abstractmethod
     async def open(self) -> None:
         """Connect and apply pending migrations."""
@@ -323,7 +427,8 @@ class Repository(ABC):
         """A read-only transaction: committed data only, and it never waits for a writer.
 
         For lookups that write nothing (SQLite: a pool of read-only WAL connections; PostgreSQL:
-        ``BEGIN READ ONLY`` on a pooled connection). A backend without one may read inside an
+        ``BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`` on a pooled connection: one snapshot,
+        no locks). A backend without one may read inside an
         ordinary transaction, as this default does.
         """
         return self.transaction()

@@ -1,30 +1,27 @@
-"""League storage for SQLite: league documents, league matches and the append-only roster ledger.
+"""League storage, shared by both backends: league documents, league matches and the
+append-only roster ledger (the league part of the transaction interface; ``sql.py`` holds the
+others).
 
-A mixin of :class:`bot.storage.sqlite.SqliteTransaction` (kept apart so the game tables and the
-league tables each have one obvious place). The documents are plain JSON: storage knows nothing
-of what a league holds.
+Kept apart so the game tables and the league tables each have one obvious place. The ledger's
+append-only rule is the database's own (a trigger in each backend's migrations), not this code's.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import aiosqlite
+from bot.storage.base import LeagueRow, LeagueStore, VersionConflict
+from bot.storage.sql import Row, SqlPrimitives
 
-from bot.storage.base import LeagueRow, VersionConflict
 
-
-class SqliteLeagueStore:
-    if TYPE_CHECKING:  # provided by SqliteTransaction
-        conn: aiosqlite.Connection
-
-        async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Row | None: ...
-        async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]: ...
+class SqlLeagues(SqlPrimitives, LeagueStore):
+    """League documents, league matches and the append-only roster ledger. The documents are
+    plain JSON: storage knows nothing of what a league holds."""
 
     @staticmethod
-    def _league(r: aiosqlite.Row) -> LeagueRow:
+    def _league(r: Row) -> LeagueRow:
         return LeagueRow(
             id=r["id"],
             guild_id=r["guild_id"],
@@ -36,32 +33,37 @@ class SqliteLeagueStore:
         )
 
     async def next_league_number(self) -> int:
+        await self._serialize("leagues.number")
         row = await self._one("SELECT COUNT(*) AS n FROM leagues")
         assert row is not None
         return int(row["n"]) + 1
 
     async def insert_league(self, league: LeagueRow, now: float) -> None:
-        try:
-            await self.conn.execute(
-                "INSERT INTO leagues (id, guild_id, name, status, version, data, next_due, "
-                "created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)",
-                (
-                    league.id,
-                    league.guild_id,
-                    league.name,
-                    league.status,
-                    league.version,
-                    json.dumps(league.data, ensure_ascii=False),
-                    league.next_due,
-                    now,
-                    now,
-                ),
-            )
-        except aiosqlite.IntegrityError as exc:
-            raise VersionConflict(f"league {league.name!r} exists in this server") from exc
+        # DO NOTHING rather than catching the error: on PostgreSQL a failed statement spoils the
+        # whole transaction, and the caller answers "name taken" from inside it.
+        row = await self._one(
+            "INSERT INTO leagues (id, guild_id, name, status, version, data, next_due, "
+            "created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?) "
+            "ON CONFLICT (guild_id, name) DO NOTHING RETURNING id",
+            (
+                league.id,
+                league.guild_id,
+                league.name,
+                league.status,
+                league.version,
+                json.dumps(league.data, ensure_ascii=False),
+                league.next_due,
+                now,
+                now,
+            ),
+        )
+        if row is None:
+            raise VersionConflict(f"league {league.name!r} exists in this server")
 
     async def get_league(self, league_id: str) -> LeagueRow | None:
-        row = await self._one("SELECT * FROM leagues WHERE id = ?", (league_id,))
+        row = await self._one(
+            f"SELECT * FROM leagues WHERE id = ?{self._for_update()}", (league_id,)
+        )
         return self._league(row) if row else None
 
     async def leagues_in_guild(self, guild_id: int) -> list[LeagueRow]:
@@ -83,7 +85,7 @@ class SqliteLeagueStore:
         return [self._league(r) for r in rows]
 
     async def update_league(self, league: LeagueRow, *, expect_version: int, now: float) -> None:
-        async with self.conn.execute(
+        changed = await self._exec(
             "UPDATE leagues SET status = ?, version = ?, data = ?, next_due = ?, updated_at = ? "
             "WHERE id = ? AND version = ?",
             (
@@ -95,12 +97,12 @@ class SqliteLeagueStore:
                 league.id,
                 expect_version,
             ),
-        ) as cur:
-            if cur.rowcount != 1:
-                raise VersionConflict(f"league {league.id} moved past version {expect_version}")
+        )
+        if changed != 1:
+            raise VersionConflict(f"league {league.id} moved past version {expect_version}")
 
     async def add_league_match(self, league_id: str, game_id: str) -> None:
-        await self.conn.execute(
+        await self._exec(
             "INSERT INTO league_matches (game_id, league_id) VALUES (?, ?)", (game_id, league_id)
         )
 
@@ -108,17 +110,16 @@ class SqliteLeagueStore:
         """(league id, game id) of league matches whose game has ended but not been recorded."""
         rows = await self._all(
             "SELECT m.league_id, m.game_id FROM league_matches m JOIN games g ON g.id = m.game_id "
-            "WHERE m.recorded = 0 AND g.status IN ('finished', 'abandoned') ORDER BY m.game_id"
+            "WHERE m.recorded = FALSE AND g.status IN ('finished', 'abandoned') "
+            "ORDER BY m.game_id"
         )
         return [(r["league_id"], r["game_id"]) for r in rows]
 
     async def mark_league_match_recorded(self, game_id: str) -> None:
-        await self.conn.execute(
-            "UPDATE league_matches SET recorded = 1 WHERE game_id = ?", (game_id,)
-        )
+        await self._exec("UPDATE league_matches SET recorded = TRUE WHERE game_id = ?", (game_id,))
 
     async def append_ledger(self, league_id: str, entries: Sequence[dict[str, Any]]) -> None:
-        await self.conn.executemany(
+        await self._many(
             "INSERT INTO roster_ledger (league_id, player, unit, kind, at, by, ref, note) "
             "VALUES (?,?,?,?,?,?,?,?)",
             [

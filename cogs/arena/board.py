@@ -59,7 +59,7 @@ CARD_Y = {"B": 72, "A": 396}  # B's card on top like B's door, A's below like A'
 # and every side-coloured thing also carries its seat letter.
 FLOOR = ((228, 204, 156), (219, 194, 145), (210, 185, 136))
 GRID = (150, 121, 80)
-COORD = (160, 133, 92)
+COORD = (92, 70, 40)  # dark on the sand: the log names hexes by these
 STONE = (112, 104, 96)
 STONE_LINE = (62, 57, 52)
 WOOD = (118, 76, 40)
@@ -67,6 +67,7 @@ IRON = (58, 58, 64)
 ROCK = (104, 100, 96)
 ROCK_FLOOR = (150, 132, 104)
 RED = (214, 46, 46)
+HIT = (255, 214, 64)  # the burst of a hit or a collision
 
 
 CANVAS = Supersample(SS)
@@ -149,7 +150,7 @@ def _base(obstacles: tuple[Hex, ...]) -> Image.Image:
     for seat in SEATS:
         _draw_door(d, seat)
 
-    coord_font = _f(11)
+    coord_font = _f(15, bold=True)  # 9 px when Discord shows the board 550 px wide
     blocked = set(obstacles)
     for h in hexagon(RADIUS):
         if h in blocked:
@@ -157,7 +158,7 @@ def _base(obstacles: tuple[Hex, ...]) -> Image.Image:
             continue
         prim.hex_polygon(d, LAYOUT, h, fill=FLOOR[(h[0] - h[1]) % 3], outline=GRID, width=_s(2))
         cx, cy = LAYOUT.center(h)
-        # Faint coordinates at the bottom of each hex, where tokens rarely cover them.
+        # Coordinates at the bottom of each hex, where tokens rarely cover them.
         d.text(
             (cx, cy + LAYOUT.apothem * 0.78),
             f"{h[0]},{h[1]}",
@@ -401,7 +402,7 @@ def _card(
             d.text(
                 _sp((left + size / 2, y0 + 299)),
                 t(lang, "arena.board.die", n=i + 1),
-                font=_f(13),
+                font=_f(15),
                 fill=MUTED,
                 anchor="mm",
             )
@@ -440,28 +441,90 @@ def _compass(d: ImageDraw.ImageDraw, lang: str) -> None:
     )
 
 
+BANNER_BOX = (10, 68, 228, 150)  # top left: clear of the north gate, which is mid-board
+
+
 def _banner(d: ImageDraw.ImageDraw, outcome: str, names: Mapping[str, str], lang: str) -> None:
-    x0, y0, x1, y1 = 10, 68, BOARD_W - 10, 144
+    x0, y0, x1, y1 = BANNER_BOX
     colour = SIDE.get(outcome, GOLD)
-    # Slightly see-through: it lies over the top of the board.
+    # Slightly see-through: it lies over the corner of the wall.
     CANVAS.result_frame(d, (x0, y0, x1, y1), fill=(14, 15, 19, 235))
     d.rounded_rectangle(
         (_s(x0 + 8), _s(y0 + 8), _s(x0 + 16), _s(y1 - 8)), radius=_s(3), fill=colour
     )
-    d.rounded_rectangle(
-        (_s(x1 - 16), _s(y0 + 8), _s(x1 - 8), _s(y1 - 8)), radius=_s(3), fill=colour
-    )
-    mid = (x0 + x1) / 2
+    mid = (x0 + x1 + 16) / 2
     d.text(
-        _sp((mid, y0 + 20)), t(lang, "arena.board.match_over"), font=_f(16), fill=MUTED, anchor="mm"
+        _sp((mid, y0 + 22)), t(lang, "arena.board.match_over"), font=_f(16), fill=MUTED, anchor="mm"
     )
+    room = _s(x1 - x0 - 34)
     if outcome in SEATS:
         template = t(lang, "arena.board.winner", name=PLACEHOLDER)
-        sizes = (_s(32), _s(26))
-        headline, fnt = fit_into(template, names[outcome], sizes, _s(x1 - x0 - 48), bold=True)
+        sizes = (_s(26), _s(22), _s(18))
+        headline, fnt = fit_into(template, names[outcome], sizes, room, bold=True)
     else:
-        headline, fnt = t(lang, "arena.board.draw"), _f(32, True)
-    d.text(_sp((mid, y0 + 50)), headline, font=fnt, fill=GOLD, anchor="mm")
+        headline, fnt = fit_sized(t(lang, "arena.board.draw"), (_s(26), _s(22)), room, bold=True)
+    d.text(_sp((mid, y0 + 54)), headline, font=fnt, fill=GOLD, anchor="mm")
+
+
+def _fight(
+    d: ImageDraw.ImageDraw, fighters: Mapping[str, Any], last_turn: Mapping[str, Any]
+) -> None:
+    """Crossed swords between the two fighters when the last turn had a fight (a combat or a
+    passing; an older view without ``fight`` is judged by where they stand: figures that end
+    their move adjacent fight)."""
+    if not all(seat in fighters for seat in SEATS):
+        return
+    a, b = (as_hex(fighters[seat]["hex"]) for seat in SEATS)
+    if "fight" in last_turn:
+        if last_turn["fight"] is None:
+            return
+    elif (abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[0] + a[1] - b[0] - b[1])) // 2 != 1:
+        return
+    (ax, ay), (bx, by) = LAYOUT.center(a), LAYOUT.center(b)
+    c = ((ax + bx) / 2, (ay + by) / 2)
+    r = _s(17)
+    d.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=RED, outline=INK, width=_s(2))
+    prim.crossed_swords(d, c, _s(22), (255, 255, 255))
+
+
+def _burst(d: ImageDraw.ImageDraw, c: Point, r: float, fill: Any) -> None:
+    """A spiky star: a collision, or a hit with the stamina it cost."""
+    cx, cy = c
+    points = []
+    for k in range(20):
+        rr = r if k % 2 == 0 else r * 0.78
+        a = math.pi * k / 10 - math.pi / 2
+        points.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    d.polygon(points, fill=fill, outline=INK, width=_s(2))
+
+
+def _collision(d: ImageDraw.ImageDraw, last_turn: Mapping[str, Any], lang: str) -> None:
+    """Where both figures tried to step into the same hex: a burst marked with a bang."""
+    where = last_turn.get("collision")
+    if not where:
+        return
+    c = LAYOUT.center(as_hex(where))
+    _burst(d, c, _s(24), HIT)
+    d.text(c, t(lang, "arena.board.collision_mark"), font=_f(20, True), fill=RED, anchor="mm")
+
+
+def _damage(
+    d: ImageDraw.ImageDraw, fighters: Mapping[str, Any], last_turn: Mapping[str, Any], lang: str
+) -> None:
+    """The stamina each figure lost to the other last turn, in a burst on the side of its token
+    away from the other figure (the crossed swords are between them)."""
+    for seat in SEATS:
+        lost = int((last_turn.get("damage") or {}).get(seat, 0))
+        other = fighters.get("B" if seat == "A" else "A")
+        if not lost or seat not in fighters or other is None:
+            continue
+        cx, cy = LAYOUT.center(as_hex(fighters[seat]["hex"]))
+        ox, oy = LAYOUT.center(as_hex(other["hex"]))
+        n = math.hypot(cx - ox, cy - oy) or 1.0
+        c = (cx + (cx - ox) / n * TOKEN_R * 1.15, cy + (cy - oy) / n * TOKEN_R * 1.15)
+        _burst(d, c, _s(21), HIT)
+        text = t(lang, "arena.board.damage", damage=lost)
+        d.text(c, text, font=_f(18, True), fill=INK, anchor="mm")
 
 
 def _display_names(names: Mapping[str, str] | None, lang: str) -> dict[str, str]:
@@ -514,6 +577,12 @@ def render(
         sprite = _token_sprite(seat, facing_index(fighter["facing"]), defeated)
         cx, cy = LAYOUT.center(as_hex(fighter["hex"]))
         img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+    if last_turn:
+        _collision(d, last_turn, lang)
+    if last_turn and not outcome:
+        _fight(d, fighters, last_turn)
+    if last_turn:
+        _damage(d, fighters, last_turn, lang)
 
     dice: Mapping[str, Sequence[int]] = view.get("dice") or {}
     for seat in SEATS:

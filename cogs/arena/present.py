@@ -6,7 +6,7 @@ Pure (i18n and the renderer only). Hexes read as ``q,r`` like the labels on the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.i18n import t
@@ -33,9 +33,34 @@ class ArenaPresenter(Presenter):
         return t(lang, "arena.challenge.accepted", **params)  # the dice wait in the DMs
 
     def event_key(self, event: Mapping[str, Any]) -> str | None:
-        if event["type"] == "turn_started":
-            return None  # the turn header says it
+        if event["type"] in ("turn_started", "dice"):
+            # The turn header says the first; the dice show in the charge check and the combat.
+            return None
         return f"arena.event.{event['type']}"
+
+    def event_lines(
+        self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+    ) -> list[str]:
+        """The events, with both fighters' stamina losses of a turn on one line (a post read on
+        a phone: one line per thing that happened)."""
+        lines: list[str] = []
+        losses: list[Mapping[str, Any]] = []
+        for event in [*events, {"type": "end"}]:
+            if event["type"] == "stamina_loss":
+                losses.append(event)
+                continue
+            if len(losses) > 1:
+                each = " · ".join(
+                    t(lang, "arena.event.stamina_each", **self.event_params(e, lang, names))
+                    for e in losses
+                )
+                lines.append("• " + t(lang, "arena.event.stamina_losses", each=each))
+            elif losses:
+                lines += super().event_lines(losses, lang, names)
+            losses = []
+            if event["type"] != "end":
+                lines += super().event_lines([event], lang, names)
+        return lines
 
     def event_params(
         self, event: Mapping[str, Any], lang: str, names: Mapping[str, str]

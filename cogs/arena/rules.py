@@ -173,12 +173,20 @@ class Fighter:
 
 @dataclass(frozen=True)
 class LastTurn:
-    """What the last resolution did, for the renderer (and the revealed dice of that turn)."""
+    """What the last resolution did, for the renderer (and the revealed dice of that turn).
+
+    ``damage``: stamina each figure lost to the other this turn (fights, passing, pushes into a
+    wall; not the turn's own point); ``fight``: the winner of the combat or of the passing, or
+    :data:`DRAW`, or None when there was none; ``collision``: the hex both figures tried to
+    enter, if they did. All public: the events say as much."""
 
     turn: int
     paths: Mapping[str, tuple[Hex, ...]]
     charged: Mapping[str, bool]
     dice: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+    damage: Mapping[str, int] = field(default_factory=dict)
+    fight: str | None = None
+    collision: Hex | None = None
 
 
 @dataclass(frozen=True)
@@ -743,6 +751,8 @@ class _Resolution:
         self.stopped: dict[str, bool] = dict.fromkeys(SEATS, False)
         self.paths: dict[str, list[Hex]] = {s: [self.pos[s]] for s in SEATS}
         self.passing = False
+        self.fight: str | None = None  # the winner of the combat or passing, or DRAW
+        self.collision: Hex | None = None
         self.events: list[Event] = []
 
     def emit(self, kind: str, **data: Any) -> None:
@@ -787,9 +797,11 @@ class _Resolution:
             self.passing = True
             cmp = compare_dice((da,), (db,))
             if cmp == 0:
+                self.fight = DRAW
                 self.emit("passing_draw", step=step, die_A=da, die_B=db)
             else:
                 loser = b if cmp > 0 else a
+                self.fight = _other(loser)
                 self.damage[loser] += 2
                 self.emit("passing", step=step, die_A=da, die_B=db, loser=loser, damage=2)
             return
@@ -797,6 +809,7 @@ class _Resolution:
             # Collision: die 3; the higher completes its plan, a stopped figure neither moves on
             # nor turns.
             da, db = self.dice[a][2], self.dice[b][2]
+            self.collision = ta
             cmp = compare_dice((da,), (db,))
             if cmp == 0:
                 for s in (a, b):
@@ -884,9 +897,11 @@ class _Resolution:
         }
         cmp = compare_dice(used[a], used[b])
         if cmp == 0:
+            self.fight = DRAW
             self.emit("combat_draw", **data)
             return
         winner, loser = (a, b) if cmp > 0 else (b, a)
+        self.fight = winner
         damage = 2 if self.charged(winner) else 1
         self.damage[loser] += damage
         self.emit(
@@ -1006,6 +1021,9 @@ def resolve(
         {s: tuple(res.paths[s]) for s in SEATS},
         {s: res.charged(s) for s in SEATS},
         dict(state.dice),
+        dict(res.damage),
+        res.fight,
+        res.collision,
     )
     new = replace(state, fighters=fighters, dice={}, last_turn=last, winner=winner)
     return new, res.events
@@ -1049,6 +1067,9 @@ def _last_turn_view(last: LastTurn | None) -> dict[str, Any] | None:
         "turn": last.turn,
         "paths": {s: [_hex_json(h) for h in last.paths[s]] for s in SEATS},
         "charged": {s: last.charged[s] for s in SEATS},
+        "damage": {s: last.damage.get(s, 0) for s in SEATS},
+        "fight": last.fight,
+        "collision": _hex_json(last.collision) if last.collision else None,
     }
 
 
@@ -1151,11 +1172,20 @@ def _last_turn(value: Any) -> LastTurn | None:
     for s in SEATS:
         if not isinstance(paths[s], list | tuple) or not paths[s]:
             raise StateError("arena.state.invalid", reason="last_turn paths")
+    # damage, fight and collision came later: a state stored before them loads without them
+    damage = _seat_map(value.get("damage", {}), "last_turn damage", complete=False)
+    fight = value.get("fight")
+    if fight not in (None, DRAW, *SEATS):
+        raise StateError("arena.state.invalid", reason="last_turn fight")
+    collision = value.get("collision")
     return LastTurn(
         _int(value.get("turn"), "last_turn turn"),
         {s: tuple(_hex(h, "last_turn path") for h in paths[s]) for s in SEATS},
         {s: _bool(charged[s], "last_turn charged") for s in SEATS},
         {s: _dice(d, "last_turn dice") for s, d in dice.items()},
+        {s: _int(n, "last_turn damage") for s, n in damage.items()},
+        fight,
+        _hex(collision, "last_turn collision") if collision is not None else None,
     )
 
 

@@ -90,7 +90,13 @@ def _tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> li
     fields.append(
         (
             t(lang, "dungeon.tally.dungeon"),
-            t(lang, "dungeon.tally.monsters", count=len(monsters), rooms=len(rooms)),
+            # English says "1 monster", the catalogues keep a key for one and one for the rest
+            t(
+                lang,
+                "dungeon.tally.monsters_one" if len(monsters) == 1 else "dungeon.tally.monsters",
+                count=len(monsters),
+                rooms=len(rooms),
+            ),
         )
     )
     return fields
@@ -187,13 +193,31 @@ def option_text(option: Mapping[str, Any], lang: str) -> str:
     return t(lang, "dungeon.option_text.move", hex=option["move_to"])
 
 
+def _targets(view: Mapping[str, Any], reach: Mapping[str, Any], lang: str) -> str:
+    """The monsters in range, each by the tag the board shows and that orders accept, with its
+    hex: ``#6 (D4), #4 (C2)``."""
+    by_hex = {m["hex"]: m for m in view.get("monsters") or []}
+    out = []
+    for hex_ in reach.get("targets") or []:
+        monster = by_hex.get(hex_)
+        if monster is None:
+            out.append(hex_)
+            continue
+        tag = t(lang, "dungeon.board.monster_tag", number=monster["number"])
+        out.append(t(lang, "dungeon.dm.target", tag=tag, hex=hex_))
+    return t(lang, "dungeon.dm.list_sep").join(out)
+
+
 def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     me = view.get("you") or {}
     phase = view.get("phase")
     lines: list[str] = []
     if phase == "pick":
-        lines.append(t(lang, "dungeon.dm.pick"))
-        for i, card in enumerate(me.get("hand") or [], start=1):
+        hand = me.get("hand") or []
+        # the example names a card of the reader's own hand (another class's would be refused)
+        example = t(lang, f"dungeon.card.{hand[0]['id']}") if hand else "1"
+        lines.append(t(lang, "dungeon.dm.pick", example=example))
+        for i, card in enumerate(hand, start=1):
             lines.append(f"{i}. {card_text(card, lang)}")
         if len(me.get("hand") or []) == 1:
             lines.append(t(lang, "dungeon.dm.last_card"))
@@ -204,9 +228,7 @@ def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
             lines.append(card_text(hero["card"], lang))
         reach = me.get("reach") or {}
         lines.append(t(lang, "dungeon.dm.moves", hexes=" ".join(reach.get("moves") or []) or "—"))
-        lines.append(
-            t(lang, "dungeon.dm.targets", hexes=" ".join(reach.get("targets") or []) or "—")
-        )
+        lines.append(t(lang, "dungeon.dm.targets", targets=_targets(view, reach, lang) or "—"))
         closed = (view.get("doors") or {}).get("closed") or []
         if closed:
             lines.append(t(lang, "dungeon.dm.doors", hexes=" ".join(closed)))

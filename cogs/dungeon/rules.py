@@ -103,7 +103,11 @@ class DungeonState:
     order: list[str] = field(default_factory=list)  # actors: seat or monster id
     position: int = -1  # index in ``order`` of the figure acting now
     pending: dict[str, Any] | None = None  # a monster tie: {"monster", "options": [...]}
-    last: list[dict[str, Any]] = field(default_factory=list)  # moves of the last step (arrows)
+    # what the last step did, for the board (public facts only, in the order they happened):
+    # {"kind": "move", "figure", "from", "path", "forced"?}, {"kind": "attack", "figure",
+    # "target", "from", "to", "damage", "killed"} and {"kind": "damage", "figure", "hex",
+    # "cause", "damage", "killed"} (a trap, hazardous terrain, or flying ended on an obstacle)
+    last: list[dict[str, Any]] = field(default_factory=list)
     outcome: str | None = None
 
     @property
@@ -323,8 +327,20 @@ def _parse_act(state: DungeonState, hero: Hero, tokens: list[str]) -> Order:
     move: list[Hex] = []
     attacks: list[Hex] = []
     heal: str | None = None
-    for tok in tokens:
+    skip = False
+    for i, tok in enumerate(tokens):
+        if skip:  # the number of a two-word monster reference (``guard 6``)
+            skip = False
+            continue
         low = tok.lower()
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if section == "attack" or _TAG.match(tok):
+            found = _monster_ref(state, tok, after)
+            if found is not None:
+                monster, used = found
+                attacks.append(monster.hex)
+                section, skip = "attack", used == 2
+                continue
         if low in MOVE_WORDS:
             section = "move"
             continue
@@ -356,6 +372,70 @@ def _parse_act(state: DungeonState, hero: Hero, tokens: list[str]) -> Order:
     if heal is not None:
         check_heal(state, hero, card, end, heal)
     return Order("act", move=tuple(move), attacks=tuple(attacks), heal=heal)
+
+
+_TAG = re.compile(r"^[#＃]\s*(\d+)$")
+_NAMED = re.compile(r"^(\D+?)\s*[#＃-]?\s*(\d+)$")  # guard#6, guard-6, 衛兵#6, 射手6
+
+
+def _type_words(mtype: str) -> tuple[set[str], set[str]]:
+    """The names of a monster type in every language and their first letters (the old board
+    tags, ``A 6`` for Archer 6): a letter alone counts only followed by a number."""
+    names = {mtype, *(t(lang, f"dungeon.monster.{mtype}").lower() for lang in LANGS)}
+    return names, {n[:1] for n in names}
+
+
+def _monster_ref(state: DungeonState, tok: str, after: str | None) -> tuple[Monster, int] | None:
+    """The living monster a word names, with how many words it took: ``#6``, ``6`` (the tag on
+    the board), ``guard 6``, ``Guard #6``, ``衛兵#6``, ``guard-6`` or the old ``A 6``; None when
+    the word is no monster reference (it may be a hex, or a keyword). Refused when the number
+    fits no monster, or several (numbers repeat across kinds): then the kind or the hex says."""
+    text = tok.translate(_WIDE).lower()
+    kind: str | None = None
+    number: int | None = None
+    used = 1
+    tag = _TAG.match(text)
+    if tag or _number(text) is not None:
+        number = int(tag.group(1) if tag else text)
+    elif (named := _NAMED.match(text)) and named.group(1).strip() in _all_type_names(state):
+        kind, number = named.group(1).strip(), int(named.group(2))
+    elif after is not None:
+        follow_up = after.translate(_WIDE).lower()
+        follow_tag = _TAG.match(follow_up)
+        numbered = follow_tag is not None or _number(follow_up) is not None
+        if numbered and (text in _all_type_names(state) or text in _all_initials(state)):
+            kind = text
+            number = int(follow_tag.group(1) if follow_tag else follow_up)
+            used = 2
+    if number is None:
+        return None
+    found = [
+        m
+        for m in state.living_monsters()
+        if m.number == number
+        and (kind is None or kind in _type_words(m.type)[0] or kind in _type_words(m.type)[1])
+    ]
+    shown = f"{tok} {after}" if used == 2 else tok
+    if not found:
+        raise OrderRejected("dungeon.reject.no_such_monster", monster=shown)
+    if len(found) > 1:
+        raise OrderRejected(
+            "dungeon.reject.which_monster",
+            monster=shown,
+            hexes=" ".join(label(m.hex) for m in found),
+        )
+    return found[0], used
+
+
+_WIDE = str.maketrans("０１２３４５６７８９＃", "0123456789#")
+
+
+def _all_type_names(state: DungeonState) -> set[str]:
+    return {n for m in state.living_monsters() for n in _type_words(m.type)[0]}
+
+
+def _all_initials(state: DungeonState) -> set[str]:
+    return {n for m in state.living_monsters() for n in _type_words(m.type)[1]}
 
 
 def hero_mover(state: DungeonState, hero: Hero, card: Card) -> Mover:
@@ -791,7 +871,12 @@ def _monster_turn(
         start = monster.hex
         _walk(state, monster, path, None, dice, events)
         state.last.append(
-            {"figure": monster.id, "from": label(start), "path": [label(h) for h in path.hexes]}
+            {
+                "kind": "move",
+                "figure": monster.id,
+                "from": label(start),
+                "path": [label(h) for h in path.hexes],
+            }
         )
     if not monster.alive:
         return
@@ -856,7 +941,12 @@ def _character_turn(
         start = hero.hex
         _walk(state, hero, path, hero.seat, dice, events)
         state.last.append(
-            {"figure": hero.seat, "from": label(start), "path": [label(h) for h in path.hexes]}
+            {
+                "kind": "move",
+                "figure": hero.seat,
+                "from": label(start),
+                "path": [label(h) for h in path.hexes],
+            }
         )
         if not hero.in_play:
             return
@@ -930,6 +1020,7 @@ def _spring(
         Event(kind, {"figure": _fid(figure), "hex": label(h), "damage": damage, "by": credit})
     )
     _damage(state, figure, damage, credit, events)
+    _note_damage(state, figure, h, kind, damage)
 
 
 def _damage(
@@ -947,6 +1038,29 @@ def _damage(
         figure.status = "dead"
         figure.hex = None
         events.append(Event("killed", {"figure": figure.seat, "by": by}))
+
+
+def _note_damage(
+    state: DungeonState, figure: Hero | Monster, h: Hex, cause: str, damage: int
+) -> None:
+    """Note damage that no attack dealt (after it is taken) for the board."""
+    state.last.append(
+        {
+            "kind": "damage",
+            "figure": _fid(figure),
+            "hex": label(h),
+            "cause": cause,
+            "damage": damage,
+            "killed": not _alive(figure),
+        }
+    )
+
+
+def _hex_of(state: DungeonState, fid: str) -> Hex | None:
+    if fid in state.heroes:
+        return state.heroes[fid].hex
+    monster = state.monster(fid)
+    return monster.hex if monster else None
 
 
 def _hit(
@@ -977,7 +1091,19 @@ def _hit(
             },
         )
     )
+    source, where = _hex_of(state, attacker), target.hex
     _damage(state, target, damage, attacker, events)
+    state.last.append(
+        {
+            "kind": "attack",
+            "figure": attacker,
+            "target": _fid(target),
+            "from": label(source) if source else None,
+            "to": label(where) if where else None,
+            "damage": damage,
+            "killed": not _alive(target),
+        }
+    )
 
 
 def _force(
@@ -1002,6 +1128,7 @@ def _force(
     )
     state.last.append(
         {
+            "kind": "move",
             "figure": target.id,
             "from": label(start),
             "path": [label(h) for h in moved],
@@ -1027,6 +1154,7 @@ def _land(state: DungeonState, figure: Hero | Monster, events: list[Event]) -> N
     damage = state.level + 2
     start = figure.hex
     _damage(state, figure, damage, None, events)
+    _note_damage(state, figure, start, "grounded", damage)
     landing = None
     if _alive(figure):
         g = ground(state)

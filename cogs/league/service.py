@@ -314,6 +314,8 @@ class LeagueService:
         }
         if notice.offer is not None:
             payload["view"] = _offer_view(league, ledger, notice, rules, lang)
+        if notice.offer == "draft" and notice.to is not None:
+            payload["undeliverable"] = await self._draft_dm_closed(tx, league, notice, rules)
         await tx.enqueue(
             game_id=None,
             kind=kind,
@@ -322,6 +324,30 @@ class LeagueService:
             nonce=outbox_nonce("league", league.id, notice.key, notice.ref, notice.to or "ch"),
             now=now,
         )
+
+    async def _draft_dm_closed(
+        self, tx: Transaction, league: League, notice: Notice, rules: RosterRules
+    ) -> dict[str, Any]:
+        """What the outbox posts in the league's channel instead when the pick's DM cannot be
+        delivered (closed DMs, bot.outbox): the player is pinged and told how to pick, in the
+        channel's language. Only what the channel already knows (whose pick, its number, the
+        deadline): never the units the menu would have offered. Its nonce is the pick's, so a
+        draft turn says it once however often the DM is tried."""
+        assert notice.to is not None
+        lang = normalize_lang(await tx.guild_language(league.guild_id) or self._default())
+        params = _params(notice.params, rules, lang)
+        content = t(
+            lang,
+            "league.draft.dm_closed",
+            **{**params, "league": league.name, "player": f"<@{notice.to}>"},
+        )
+        return {
+            "target_id": league.channel_id,
+            "payload": {"lang": lang, "content": content, "mentions": [int(notice.to)]},
+            "nonce": outbox_nonce(
+                "league", league.id, "league.draft.dm_closed", notice.ref, notice.to
+            ),
+        }
 
     def _default(self) -> str:
         return self.table.default_language

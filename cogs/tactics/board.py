@@ -1,13 +1,23 @@
 """Tactics board image: the ruleset's view dict in, PNG bytes out (pure).
 
 No discord and no storage here: the cog hands the bytes to discord.py. What stays the same for a
-match (floor, grid, labels, zones, obstacles, panel frames, legend) is drawn once per map and
+match (floor, grid, labels, zones, obstacles, box frames, legend) is drawn once per map and
 language and cached; a render copies that layer and adds arrows, tokens and the players' numbers.
+
+Made to be read in Discord, which shows an image about 550 px wide on a desktop and 400 on a
+phone: the image is portrait and narrow (``WIDTH`` 720), the map fills its width, and no text is
+drawn under ``MIN_TEXT`` px (9 px at 550 wide). A token carries what fits at that size: the unit's
+label (``A-4``, the one orders and the log use: :func:`cogs.tactics.units.tag`) and its HP; the
+names are listed under the map, each side's units with label, name and HP, the fallen struck out.
+Last turn reads at a glance: moves and strikes as arrows under the tokens (never over a unit's
+HP), every hit's damage as a red ``−3`` on its square, heals as a green ``+2``, and a red cross
+where a unit fell.
 
 Pillow does not antialias shapes, so the image is drawn at ``SS`` times the output size and
 shrunk once at the end (``Supersample.png``). Layout numbers are in output pixels; ``_s`` scales
-them to the drawing canvas. Everything inside a square is sized from the cell, so maps from 8×8 to
-26×26 fit the same board area (a 10×10 map gets 64 px squares).
+them to the drawing canvas. Everything inside a square is sized from the cell, so maps from 6×6 to
+26×26 fit the same board area (a 10×10 map gets 66 px squares); on big maps what no longer fits
+at ``MIN_TEXT`` is left out of a token, never shrunk below it.
 """
 
 from __future__ import annotations
@@ -35,24 +45,27 @@ from bot.render.canvas import (
 )
 from bot.render.fonts import ELLIPSIS, PLACEHOLDER, fit, fit_into, fit_sized, renderable
 from bot.render.squaregrid import Grid, Point, Square, column_letter, try_parse
+from cogs.tactics.units import tag
 
-__all__ = ["HEIGHT", "WIDTH", "render"]
+__all__ = ["HEIGHT", "MIN_TEXT", "WIDTH", "render"]
 
-WIDTH, HEIGHT = 1000, 740
+WIDTH, HEIGHT = 720, 1090
 SS = 2  # supersampling factor
 SEATS = ("A", "B")
 MAX_TURNS = 10
+SHOWN_WIDTH = 550  # Discord's desktop width for an image; a phone shows it narrower still
+MIN_TEXT = math.ceil(9 * WIDTH / SHOWN_WIDTH)  # 12: no text under 9 px at 550 px wide
 
 # Layout (output pixels).
-HEADER_H = 56
-BOARD_AREA = (34, 84, 674, 724)  # squares go here; labels sit just outside the grid
-MAX_CELL = 64
-PANEL_X0, PANEL_X1 = 690, 988
-CARD_H = 166
-CARD_Y = {"A": 68, "B": 244}
-STAT_X = (22, 100, 178)  # DP, units, mana columns inside a card
-OUTCOME_Y = (420, 496)
-LEGEND_Y = (556, 728)
+HEADER_H = 48
+BOARD_AREA = (30, 76, 690, 736)  # squares go here; labels sit just outside the grid
+MAX_CELL = 66
+PANEL_X0, PANEL_X1 = 10, 710  # the two sides' boxes under the map
+PANEL_Y0, PANEL_Y1 = 748, 1018
+BOX_X = {"A": (10, 355), "B": (365, 710)}
+ROW_Y0, ROW_H = 92, 21  # unit rows inside a side's box (offset from its top)
+MAX_ROWS = 8
+LEGEND_Y = (1026, 1084)
 
 # Theme. Blue and orange stay apart for every common colour-vision deficiency, and the sides also
 # differ in shape: A's tokens are round, B's square (the player cards use the same chips).
@@ -67,6 +80,8 @@ BUFF = (70, 200, 90)
 DEBUFF = (236, 64, 64)
 HP_COLOURS = ((0.5, (74, 190, 92)), (0.25, (238, 192, 48)), (0.0, (226, 62, 52)))
 BAR_BG = (34, 34, 40)
+DAMAGE_BG = (200, 30, 30)
+HEAL_BG = (34, 150, 64)
 CJK = re.compile(r"[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 
 
@@ -288,7 +303,7 @@ def _base(
 
     # Column letters above, row numbers to the left: what players type in their orders.
     cell = grid.cell / SS
-    label_font = _f(15 if cell >= 40 else 12 if cell >= 28 else 10, bold=True)
+    label_font = _f(15 if cell >= 40 else MIN_TEXT, bold=True)
     for col in range(width):
         cx = gx0 + (col + 0.5) * grid.cell
         d.text((cx, gy0 - _s(8)), column_letter(col), font=label_font, fill=LABEL, anchor="ms")
@@ -297,8 +312,8 @@ def _base(
         d.text((gx0 - _s(8), cy), str(row + 1), font=label_font, fill=LABEL, anchor="rm")
 
     for seat in SEATS:
-        y0 = CARD_Y[seat]
-        CANVAS.side_card(d, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H), SIDE[seat])
+        x0, x1 = BOX_X[seat]
+        CANVAS.side_card(d, (x0, PANEL_Y0, x1, PANEL_Y1), SIDE[seat])
         _card_labels(d, seat, lang)
     _legend(d, lang)
     return img
@@ -310,7 +325,7 @@ def _base(
 def _short_name(
     name: str, max_width: float, sizes: tuple[int, ...]
 ) -> tuple[str, ImageFont.FreeTypeFont]:
-    """The unit's name at the largest size that fits, else abbreviated.
+    """The unit's name at the largest size that fits, else abbreviated (the unit list).
 
     English shortens to a prefix with a full stop ("Sorcerer" → "Sorc."), "Dark Mage" first to
     "D.Mage"; Japanese (usually 2-4 characters) keeps its first characters and an ellipsis.
@@ -350,6 +365,12 @@ def _unit_name(unit: Mapping[str, Any], lang: str) -> str:
     return renderable(str(unit.get("kind") or unit.get("id") or "?"), bold=True) or "?"
 
 
+def _label(unit: Mapping[str, Any]) -> str:
+    """``A-4``: the label orders and the log use (the dash keeps it apart from squares). A unit
+    view names its id ``id``; a last-turn entry ``unit``."""
+    return tag(str(unit.get("id") or unit.get("unit") or "?"))
+
+
 def _token_fill(seat: str, exhausted: bool) -> tuple[prim.Color, prim.Color]:
     """Token body and text colour; an exhausted unit is greyed but keeps a hint of its side."""
     colour = SIDE.get(seat, (128, 128, 128))
@@ -357,7 +378,7 @@ def _token_fill(seat: str, exhausted: bool) -> tuple[prim.Color, prim.Color]:
         return colour, SIDE_TEXT.get(seat, WHITE)
     grey = sum(colour) // 3
     muted = tuple((c + grey * 3) // 4 for c in colour)
-    return prim.shade(muted, 0.62), (214, 216, 222)
+    return prim.shade(muted, 0.62), (226, 228, 234)
 
 
 def _hp_colour(frac: float) -> prim.Color:
@@ -371,7 +392,15 @@ def _token_geometry(grid: Grid, sq: Square) -> tuple[float, float, float]:
     """Token centre and half-size: a little above the square's centre to leave room for HP."""
     cx, cy = grid.center(sq)
     c = grid.cell
-    return cx, cy - c * 0.07, c * 0.39
+    return cx, cy - c * 0.06, c * 0.4
+
+
+def _fits(text: str, size: float, room: float) -> ImageFont.FreeTypeFont | None:
+    """The bold font at ``size`` output px if ``text`` fits ``room`` canvas px, else None."""
+    if size < MIN_TEXT:
+        return None
+    fnt = _f(size, bold=True)
+    return fnt if fnt.getlength(text) <= room else None
 
 
 def _draw_unit(d: ImageDraw.ImageDraw, grid: Grid, unit: Mapping[str, Any], lang: str) -> None:
@@ -387,33 +416,28 @@ def _draw_unit(d: ImageDraw.ImageDraw, grid: Grid, unit: Mapping[str, Any], lang
     _seat_chip(d, seat, (cx, cy), half + _s(1.5), INK, None)
     _seat_chip(d, seat, (cx, cy), half, fill, WHITE if not exhausted else (150, 152, 160))
 
-    out = c / SS  # cell in output px: decides how much detail fits
+    out = c / SS  # cell in output px: decides how much fits at MIN_TEXT or more
     hp, max_hp = int(unit.get("hp", 0)), max(int(unit.get("max_hp", 0)), 1)
-    name = _unit_name(unit, lang)
-    room = half * (1.84 if seat == "B" else 1.62)
-    if out >= 46:
-        big = (17, 15) if CJK.search(name) else (14,)
-        sizes = tuple(_s(v * out / 64) for v in (*big, 13, 12, 11, 10))
-        label, fnt = _short_name(name, room, sizes)
-        d.text((cx, my - c * 0.12), label, font=fnt, fill=fg, anchor="mm")
-        d.text(
-            (cx, my + c * 0.11),
-            t(lang, "tactics.board.value", value=max(hp, 0), max=max_hp),
-            font=_f(10.5 * out / 64, bold=True),
-            fill=fg,
-            anchor="mm",
-        )
-    elif out >= 30:
-        sizes = tuple(_s(v * out / 40) for v in (13, 11, 10, 9))
-        label, fnt = _short_name(name, room, sizes)
-        d.text((cx, cy), label, font=fnt, fill=fg, anchor="mm")
-    else:
-        d.text((cx, cy), name[:1], font=_f(out * 0.42, bold=True), fill=fg, anchor="mm")
+    label = _label(unit)
+    room = half * (1.8 if seat == "B" else 1.6)
+    hp_text = t(lang, "tactics.board.value", value=max(hp, 0), max=max_hp)
+    label_font = _fits(label, min(20.0, out * 0.3), room)
+    hp_font = _fits(hp_text, max(MIN_TEXT, out * 0.2), room)
+    if label_font is not None and hp_font is not None and out >= 52:
+        d.text((cx, cy - half * 0.26), label, font=label_font, fill=fg, anchor="mm")
+        d.text((cx, cy + half * 0.42), hp_text, font=hp_font, fill=fg, anchor="mm")
+    elif label_font is not None:
+        d.text((cx, cy), label, font=label_font, fill=fg, anchor="mm")
+    else:  # a big map's small squares: the number alone, if even that fits
+        number = label.split("-")[-1]
+        fnt = _fits(number, max(MIN_TEXT, out * 0.4), room)
+        if fnt is not None:
+            d.text((cx, cy), number, font=fnt, fill=fg, anchor="mm")
 
     # HP bar under the token: length and colour both say how hurt the unit is.
-    bx0, bx1 = cx - c * 0.41, cx + c * 0.41
-    by0 = cy + half + c * 0.035
-    by1 = by0 + max(c * 0.095, _s(3))
+    bx0, bx1 = cx - c * 0.42, cx + c * 0.42
+    by0 = cy + half + c * 0.03
+    by1 = by0 + max(c * 0.085, _s(3))
     d.rectangle((bx0 - _s(1), by0 - _s(1), bx1 + _s(1), by1 + _s(1)), fill=INK)
     frac = max(0.0, min(1.0, hp / max_hp))
     prim.bar(
@@ -427,17 +451,62 @@ def _draw_unit(d: ImageDraw.ImageDraw, grid: Grid, unit: Mapping[str, Any], lang
         divider=INK,
     )
 
-    # Corner marks sit in the square's top corners, clear of the name below them.
-    mark = c * 0.25
+    # Corner marks sit in the square's top corners, clear of the label below them.
+    mark = c * 0.26
     if unit.get("master"):
-        _crown(d, (mx - c * 0.375, my - c * 0.365), mark)
+        _crown(d, (mx - c * 0.37, my - c * 0.37), mark)
     if exhausted:
-        _zz(d, (mx + c * 0.375, my - c * 0.365), mark)
+        _zz(d, (mx + c * 0.37, my - c * 0.37), mark)
     deltas = [int(e.get("delta", 0)) for e in unit.get("effects") or () if isinstance(e, Mapping)]
     signs = [up for up in (True, False) if any((v > 0) if up else (v < 0) for v in deltas)]
     for i, up in enumerate(signs):
-        ey = my + c * (0.12 + (i - (len(signs) - 1) / 2) * 0.21)
-        _effect_arrow(d, (mx + c * 0.41, ey), c * 0.18, up)
+        ey = my + c * (0.08 + (i - (len(signs) - 1) / 2) * 0.21)
+        _effect_arrow(d, (mx + c * 0.42, ey), c * 0.17, up)
+
+
+def _fallen(d: ImageDraw.ImageDraw, grid: Grid, unit: Mapping[str, Any], alone: bool) -> None:
+    """Where a unit fell last turn: its greyed outline crossed out in red and its label; on a
+    square someone has stepped onto since, a small cross in the corner."""
+    sq = try_parse(unit.get("at"))
+    if sq is None or not grid.contains(sq):
+        return
+    c = grid.cell
+    cx, cy, half = _token_geometry(grid, sq)
+    seat = str(unit.get("side"))
+    if not alone:
+        mx, my = grid.center(sq)
+        _cross(d, (mx - c * 0.37, my + c * 0.36), c * 0.2, _s(2))
+        return
+    _seat_chip(d, seat, (cx, cy), half, prim.with_alpha(INK, 70), prim.shade(SIDE[seat], 0.8))
+    _cross(d, (cx, cy), half * 1.25, max(_s(3), round(c * 0.07)))
+    fnt = _fits(_label(unit), min(18.0, c / SS * 0.27), c * 0.95)
+    if fnt is not None:
+        bx, by = cx, cy + half + c * 0.02
+        w = fnt.getlength(_label(unit)) / 2 + _s(4)
+        d.rounded_rectangle((bx - w, by - _s(8), bx + w, by + _s(8)), radius=_s(4), fill=INK)
+        d.text((bx, by), _label(unit), font=fnt, fill=(236, 160, 160), anchor="mm")
+
+
+def _cross(d: ImageDraw.ImageDraw, center: Point, size: float, width: int) -> None:
+    cx, cy = center
+    h = size / 2
+    for a, b in (((cx - h, cy - h), (cx + h, cy + h)), ((cx - h, cy + h), (cx + h, cy - h))):
+        d.line([a, b], fill=INK, width=width + _s(3))
+        d.line([a, b], fill=DEBUFF, width=width)
+
+
+def _number_badge(
+    d: ImageDraw.ImageDraw, center: Point, text: str, fill: prim.Color, size: float
+) -> None:
+    """A hit's damage (``−3``, red) or a heal (``+2``, green) on the square it landed on."""
+    fnt = _f(size, bold=True)
+    w = fnt.getlength(text) / 2 + _s(4)
+    h = _s(size * 0.62)
+    cx, cy = center
+    d.rounded_rectangle(
+        (cx - w, cy - h, cx + w, cy + h), radius=_s(5), fill=fill, outline=WHITE, width=_s(1.5)
+    )
+    d.text((cx, cy), text, font=fnt, fill=WHITE, anchor="mm")
 
 
 # --------------------------------------------------------------------------- last turn
@@ -501,58 +570,89 @@ def _moves(
         _move_arrow(d, pts, colour, c)
 
 
+def _strike_line(
+    grid: Grid, action: Mapping[str, Any], at: dict[Square, str]
+) -> tuple[list[Point], Point] | None:
+    """An attack's or ability's arrow (from the actor's centre, which its token will cover, to
+    the target's rim) and where its tip is; None when it has no line to draw (on itself)."""
+    a, b = try_parse(action.get("from")), try_parse(action.get("to"))
+    if b is None or not grid.contains(b) or a is None or a == b or not grid.contains(a):
+        return None
+    c = grid.cell
+    (sx, sy), (tx, ty) = grid.center(a), grid.center(b)
+    dist = math.hypot(tx - sx, ty - sy)
+    ux, uy = (tx - sx) / dist, (ty - sy) / dist
+    end_gap = c * 0.42 if b in at else c * 0.12
+    tip = (tx - ux * end_gap, ty - uy * end_gap)
+    return [(sx, sy), tip], tip
+
+
 def _strikes(
     d: ImageDraw.ImageDraw, grid: Grid, last: Sequence[Mapping[str, Any]], at: dict[Square, str]
 ) -> None:
-    """Attacks and abilities, drawn over the tokens from the actor's edge to the target's rim."""
+    """Attacks and abilities, drawn under the tokens: an arrow never hides a unit's HP."""
+    for action in last:
+        kind = action.get("kind")
+        if kind not in ("attack", "ability"):
+            continue
+        line = _strike_line(grid, action, at)
+        if line is not None:
+            _strike_arrow(d, line[0], str(kind), grid.cell)
+
+
+def _hit_marks(
+    d: ImageDraw.ImageDraw, grid: Grid, last: Sequence[Mapping[str, Any]], at: dict[Square, str]
+) -> None:
+    """Over the tokens: where each strike landed, friendly fire, and the damage and heals."""
     c = grid.cell
     for action in last:
         kind = action.get("kind")
         if kind not in ("attack", "ability"):
             continue
-        a, b = try_parse(action.get("from")), try_parse(action.get("to"))
+        b = try_parse(action.get("to"))
         if b is None or not grid.contains(b):
             continue
+        line = _strike_line(grid, action, at)
         tx, ty = grid.center(b)
-        if a is None or a == b or not grid.contains(a):
-            # On itself (or from nowhere known): just the hit mark on the square.
-            if kind == "attack":
-                _burst(d, (tx, ty - c * 0.3), c * 0.3, (255, 214, 64))
-            else:
-                _sparkle(d, (tx, ty - c * 0.3), c * 0.34)
-            if action.get("friendly"):
-                _warning(d, (tx + c * 0.3, ty - c * 0.3), c * 0.3)
-            continue
-        sx, sy = grid.center(a)
-        dist = math.hypot(tx - sx, ty - sy)
-        ux, uy = (tx - sx) / dist, (ty - sy) / dist
-        # From the actor's rim when there is room, from inside its token when it is adjacent.
-        begin = c * 0.4 if dist > c * 1.5 else c * 0.24
-        start = (sx + ux * begin, sy + uy * begin)
-        end_gap = c * 0.4 if b in at else c * 0.12
-        tip = (tx - ux * end_gap, ty - uy * end_gap)
-        # The hit mark goes under the arrowhead, so it frames the tip instead of hiding it.
+        tip = line[1] if line is not None else (tx, ty - c * 0.3)
         if kind == "attack":
-            _burst(d, tip, c * 0.3, (255, 214, 64))
+            _burst(d, tip, c * 0.26, (255, 214, 64))
         else:
-            _sparkle(d, tip, c * 0.34)
-        _strike_arrow(d, [start, tip], str(kind), c)
+            _sparkle(d, tip, c * 0.3)
         if action.get("friendly"):
-            mid = ((start[0] + tip[0]) / 2 - uy * c * 0.2, (start[1] + tip[1]) / 2 + ux * c * 0.2)
-            _warning(d, mid, c * 0.28)
+            _warning(d, (tx - c * 0.3, ty + c * 0.28), c * 0.28)
+    # One number per square and kind: an area ability's hits on one unit add up.
+    totals: dict[tuple[Square, str], int] = {}
+    for action in last:
+        kind = str(action.get("kind"))
+        sq = try_parse(action.get("at"))
+        if kind in ("damage", "heal") and sq is not None and grid.contains(sq):
+            totals[(sq, kind)] = totals.get((sq, kind), 0) + int(action.get("amount", 0))
+    # On the square's top edge, between the corner marks: clear of the label and the HP.
+    size = max(float(MIN_TEXT), min(16.0, c / SS * 0.24))
+    for (sq, kind), amount in sorted(totals.items()):
+        mx, my = grid.center(sq)
+        both = (sq, "damage") in totals and (sq, "heal") in totals
+        dx = (0.16 if kind == "damage" else -0.16) * c if both else 0
+        text, fill = (f"−{amount}", DAMAGE_BG) if kind == "damage" else (f"+{amount}", HEAL_BG)
+        _number_badge(d, (mx + dx, my - c * 0.43), text, fill, size)
 
 
 # --------------------------------------------------------------------------- panel
 
 
 def _card_labels(d: ImageDraw.ImageDraw, seat: str, lang: str) -> None:
-    """The fixed words and chip of a player card (part of the cached layer)."""
-    x0, y0 = PANEL_X0, CARD_Y[seat]
-    _seat_chip(d, seat, _sp((x0 + 36, y0 + 32)), _s(17), SIDE[seat], INK)
-    d.text(_sp((x0 + 36, y0 + 32)), seat, font=_f(20, True), fill=SIDE_TEXT[seat], anchor="mm")
+    """The fixed words and chip of a side's box (part of the cached layer)."""
+    x0 = BOX_X[seat][0]
+    y0 = PANEL_Y0
+    _seat_chip(d, seat, _sp((x0 + 32, y0 + 24)), _s(14), SIDE[seat], INK)
+    d.text(_sp((x0 + 32, y0 + 24)), seat, font=_f(17, True), fill=SIDE_TEXT[seat], anchor="mm")
     keys = ("tactics.board.dp", "tactics.board.alive", "tactics.board.mana")
     for key, x in zip(keys, STAT_X, strict=True):
-        d.text(_sp((x0 + x, y0 + 70)), t(lang, key), font=_f(14), fill=MUTED, anchor="lm")
+        d.text(_sp((x0 + x, y0 + 56)), t(lang, key), font=_f(13), fill=MUTED, anchor="lm")
+
+
+STAT_X = (20, 100, 196)  # DP, units, mana inside a side's box (their numbers follow the word)
 
 
 def _flag(d: ImageDraw.ImageDraw, center: Point, size: float, fill: prim.Color) -> None:
@@ -567,6 +667,60 @@ def _flag(d: ImageDraw.ImageDraw, center: Point, size: float, fill: prim.Color) 
     )
 
 
+def _side_units(view: Mapping[str, Any], seat: str) -> tuple[list[Mapping[str, Any]], list[str]]:
+    """A side's rows: its units on the board, then its fallen, by label; and its reserve."""
+    mine = [u for u in view.get("units") or () if isinstance(u, Mapping) and u.get("side") == seat]
+    order = {"board": 0, "dead": 1}
+    listed = sorted(
+        (u for u in mine if u.get("status", "board") in order),
+        key=lambda u: (order[str(u.get("status", "board"))], _id_number(u)),
+    )
+    reserve = [_label(u) for u in sorted(mine, key=_id_number) if u.get("status") == "reserve"]
+    return listed, reserve
+
+
+def _id_number(unit: Mapping[str, Any]) -> tuple[int, str]:
+    uid = str(unit.get("id") or "")
+    return (int(uid[1:]) if uid[1:].isdigit() else 99, uid)
+
+
+def _unit_row(
+    d: ImageDraw.ImageDraw, unit: Mapping[str, Any], box: tuple[float, float, float], lang: str
+) -> None:
+    """``A-4 ♛ Sniper ····· 5/8``: the label, the master's crown, the name, the HP (a fallen
+    unit's row is greyed and struck out, its HP a cross)."""
+    x0, x1, y = box
+    dead = unit.get("status") == "dead"
+    seat = str(unit.get("side"))
+    colour = MUTED if dead else TEXT
+    chip = prim.shade(SIDE.get(seat, MUTED), 0.55) if dead else SIDE.get(seat, MUTED)
+    _seat_chip(d, seat, _sp((x0 + 8, y)), _s(6.5), chip, None)
+    label_font = _f(14, True)
+    d.text(_sp((x0 + 20, y)), _label(unit), font=label_font, fill=colour, anchor="lm")
+    nx = x0 + 64
+    if unit.get("master"):
+        _crown(d, _sp((nx + 7, y)), _s(14))
+        nx += 20
+    hp, max_hp = int(unit.get("hp", 0)), max(int(unit.get("max_hp", 0)), 1)
+    value_font = _f(14, True)
+    if dead:  # a drawn cross where the HP was (the font has no ✕)
+        value = ""
+        _cross(d, _sp((x1 - 7, y)), _s(11), _s(2))
+        room = _s(x1 - nx - 26)
+    else:
+        value = t(lang, "tactics.board.value", value=max(hp, 0), max=max_hp)
+        d.text(_sp((x1, y)), value, font=value_font, fill=_hp_colour(hp / max_hp), anchor="rm")
+        room = _s(x1 - nx - 12) - value_font.getlength(value)
+    name, fnt = _short_name(_unit_name(unit, lang), room, (_s(14), _s(13), _s(MIN_TEXT)))
+    d.text(_sp((nx, y)), name, font=fnt, fill=colour, anchor="lm")
+    if dead:
+        y_line = _s(y + 1)
+        end = _s(nx) + fnt.getlength(name)
+        d.line([(_s(x0 + 18), y_line), (end, y_line)], fill=DEBUFF, width=_s(2))
+    if unit.get("exhausted") and not dead:
+        _zz(d, (_s(nx + 10) + fnt.getlength(name), _s(y)), _s(14))
+
+
 def _card(
     d: ImageDraw.ImageDraw,
     seat: str,
@@ -574,16 +728,17 @@ def _card(
     view: Mapping[str, Any],
     lang: str,
 ) -> None:
-    x0, x1, y0 = PANEL_X0, PANEL_X1, CARD_Y[seat]
-    right = x1 - 16
+    x0, x1 = BOX_X[seat]
+    y0 = PANEL_Y0
+    right = x1 - 12
     if view.get("first") == seat:
         label = t(lang, "tactics.board.first")
-        fnt, bh = _f(14, True), _s(26)
+        fnt, bh = _f(13, True), _s(24)
         width = prim.badge_width(label, fnt, bh, icon=True)
-        prim.badge(d, (_s(right) - width, _s(y0 + 32) - bh / 2), label, fnt, GOLD, INK, bh, _flag)
-        right -= width / SS + 10
-    label, fnt = fit_sized(name, (_s(24), _s(20), _s(17)), _s(right - (x0 + 62)), bold=True)
-    d.text(_sp((x0 + 62, y0 + 32)), label, font=fnt, fill=TEXT, anchor="lm")
+        prim.badge(d, (_s(right) - width, _s(y0 + 24) - bh / 2), label, fnt, GOLD, INK, bh, _flag)
+        right -= width / SS + 8
+    label, fnt = fit_sized(name, (_s(19), _s(16), _s(14)), _s(right - (x0 + 54)), bold=True)
+    d.text(_sp((x0 + 54, y0 + 24)), label, font=fnt, fill=TEXT, anchor="lm")
 
     mana = (view.get("mana") or {}).get(seat) or (0, 0)
     cur = int(mana[0]) if len(mana) > 0 else 0
@@ -593,97 +748,118 @@ def _card(
         str((view.get("alive") or {}).get(seat, 0)),
         t(lang, "tactics.board.value", value=cur, max=top),
     )
-    for value, x in zip(values, STAT_X, strict=True):
-        d.text(_sp((x0 + x, y0 + 100)), value, font=_f(28, True), fill=TEXT, anchor="lm")
+    word_font = _f(13)
+    keys = ("tactics.board.dp", "tactics.board.alive", "tactics.board.mana")
+    for key, value, x in zip(keys, values, STAT_X, strict=True):
+        vx = _s(x0 + x + 6) + word_font.getlength(t(lang, key))
+        d.text((vx, _s(y0 + 56)), value, font=_f(19, True), fill=TEXT, anchor="lm")
     CANVAS.card_meter(
         d,
-        (x0 + 22, y0 + 128, x1 - 16, y0 + 146),
+        (x0 + 20, y0 + 72, x1 - 12, y0 + 80),
         cur,
         max(top, 1),
         prim.shade(SIDE[seat], 1.25),
         segments=top if 1 < top <= 20 else 0,  # more ticks than that would blur into a bar
     )
 
+    listed, reserve = _side_units(view, seat)
+    rows = MAX_ROWS - (1 if reserve else 0)
+    if len(listed) > rows:  # more than fit: the living first; the rest are counted
+        reserve = [f"+{len(listed) - rows + 1}", *reserve]
+        listed = listed[: rows - 1]
+    y = y0 + ROW_Y0
+    for unit in listed:
+        _unit_row(d, unit, (x0 + 14, x1 - 12, y), lang)
+        y += ROW_H
+    if reserve:
+        text = t(lang, "tactics.board.reserve", units=" ".join(reserve))
+        fnt = _f(13)
+        shown = fit(text, fnt, _s(x1 - x0 - 26))
+        d.text(_sp((x0 + 14, y)), shown, font=fnt, fill=MUTED, anchor="lm")
+
 
 def _outcome(
     d: ImageDraw.ImageDraw, outcome: str, names: Mapping[str, str], turn: str, lang: str
 ) -> None:
+    """The result over the legend's place: when it ended, and who won."""
     x0, x1 = PANEL_X0, PANEL_X1
-    y0, y1 = OUTCOME_Y
+    y0, y1 = LEGEND_Y
     CANVAS.result_frame(d, (x0, y0, x1, y1), fill=(14, 15, 19))
-    mid = (x0 + x1) / 2
-    # The header already says "game over": the caption tells when it ended.
-    d.text(_sp((mid, y0 + 20)), turn, font=_f(15), fill=MUTED, anchor="mm")
+    mid = (y0 + y1) / 2
+    d.text(_sp((x0 + 18, mid)), turn, font=_f(15), fill=MUTED, anchor="lm")
+    room = x1 - x0 - 60 - _f(15).getlength(turn) / SS
     if outcome in SEATS:
         template = t(lang, "tactics.board.winner", name=PLACEHOLDER)
-        sizes = (_s(24), _s(20), _s(17))
-        headline, fnt = fit_into(template, names[outcome], sizes, _s(x1 - x0 - 40), bold=True)
+        sizes = (_s(22), _s(18), _s(15))
+        headline, fnt = fit_into(template, names[outcome], sizes, _s(room), bold=True)
     else:
-        headline, fnt = t(lang, "tactics.board.draw"), _f(24, True)
-    d.text(_sp((mid, y0 + 48)), headline, font=fnt, fill=GOLD, anchor="mm")
+        headline, fnt = t(lang, "tactics.board.draw"), _f(22, True)
+    d.text(_sp((x1 - 18, mid)), headline, font=fnt, fill=GOLD, anchor="rm")
 
 
 def _legend(d: ImageDraw.ImageDraw, lang: str) -> None:
-    """Key to the marks and arrows, at the bottom of the panel (cached with the static layer)."""
+    """Key to the marks and arrows, under the sides' boxes (cached with the static layer)."""
     x0, x1 = PANEL_X0, PANEL_X1
     y0, y1 = LEGEND_Y
-    d.rounded_rectangle((_s(x0), _s(y0), _s(x1), _s(y1)), radius=_s(12), fill=CARD_BG)
-    d.text(
-        _sp((x0 + 14, y0 + 18)),
-        t(lang, "tactics.board.legend"),
-        font=_f(14, True),
-        fill=MUTED,
-        anchor="lm",
-    )
-    fnt = _f(14)
-    col_w = (x1 - x0 - 16) / 2
-    rows_y = [y0 + 46 + 29 * i for i in range(4)]
+    d.rounded_rectangle((_s(x0), _s(y0), _s(x1), _s(y1)), radius=_s(10), fill=CARD_BG)
+    fnt = _f(13)
+    columns = 5
+    col_w = (x1 - x0 - 8) / columns
+    rows_y = [y0 + 16, y0 + 42]
 
     def arrow_icon(kind: str) -> Any:
         def paint(x: float, y: float) -> None:
-            pts = [_sp((x - 16, y)), _sp((x + 16, y))]
+            pts = [_sp((x - 13, y)), _sp((x + 13, y))]
             if kind == "move":
-                _move_arrow(d, pts, SIDE["A"], _s(40))
+                _move_arrow(d, pts, SIDE["A"], _s(36))
             else:
-                _strike_arrow(d, pts, kind, _s(40))
+                _strike_arrow(d, pts, kind, _s(36))
 
         return paint
 
     def friendly(x: float, y: float) -> None:
-        _warning(d, _sp((x, y)), _s(20))
+        _warning(d, _sp((x, y)), _s(18))
 
     def master(x: float, y: float) -> None:
-        _crown(d, _sp((x, y)), _s(22))
+        _crown(d, _sp((x, y)), _s(20))
 
     def exhausted(x: float, y: float) -> None:
-        _zz(d, _sp((x, y)), _s(22))
+        _zz(d, _sp((x, y)), _s(20))
 
     def effects(x: float, y: float) -> None:
-        _effect_arrow(d, _sp((x - 7, y)), _s(13), True)
-        _effect_arrow(d, _sp((x + 7, y)), _s(13), False)
+        _effect_arrow(d, _sp((x - 6, y)), _s(12), True)
+        _effect_arrow(d, _sp((x + 6, y)), _s(12), False)
+
+    def damage(x: float, y: float) -> None:
+        _number_badge(d, _sp((x, y)), "−3", DAMAGE_BG, MIN_TEXT)
+
+    def fallen(x: float, y: float) -> None:
+        _cross(d, _sp((x, y)), _s(16), _s(3))
 
     def zone(x: float, y: float) -> None:
-        for seat, dx in (("A", -8), ("B", 8)):
-            box = (_s(x + dx - 7), _s(y - 9), _s(x + dx + 7), _s(y + 9))
+        for seat, dx in (("A", -7), ("B", 7)):
+            box = (_s(x + dx - 6), _s(y - 8), _s(x + dx + 6), _s(y + 8))
             d.rectangle(box, fill=prim.shade(SIDE[seat], 1.55), outline=SIDE[seat], width=_s(2))
 
     entries = [
         ("tactics.board.legend_move", arrow_icon("move")),
         ("tactics.board.legend_attack", arrow_icon("attack")),
         ("tactics.board.legend_ability", arrow_icon("ability")),
-        ("tactics.board.legend_friendly", friendly),
+        ("tactics.board.legend_damage", damage),
+        ("tactics.board.legend_fallen", fallen),
         ("tactics.board.legend_master", master),
         ("tactics.board.legend_exhausted", exhausted),
         ("tactics.board.legend_effects", effects),
+        ("tactics.board.legend_friendly", friendly),
         ("tactics.board.legend_zone", zone),
     ]
     for i, (key, paint) in enumerate(entries):
-        col, row = divmod(i, 4)
-        ix = x0 + 8 + col * col_w + 24
+        row, col = divmod(i, columns)
+        ix = x0 + 4 + col * col_w + 18
         y = rows_y[row]
         paint(ix, y)
-        text = fit(t(lang, key), fnt, _s(col_w - 52))
-        d.text(_sp((ix + 24, y)), text, font=fnt, fill=TEXT, anchor="lm")
+        text = fit(t(lang, key), fnt, _s(col_w - 40))
+        d.text(_sp((ix + 20, y)), text, font=fnt, fill=TEXT, anchor="lm")
 
 
 def _display_names(names: Mapping[str, str] | None, lang: str) -> dict[str, str]:
@@ -734,7 +910,7 @@ def render(
     shown = _display_names(names, lang)
     outcome = view.get("outcome")
 
-    # Header: map name on the left, turn (or setup step) right-aligned over the panel.
+    # Header: map name on the left, turn (or setup step) right-aligned.
     map_names = board_map.get("name")
     map_name = ""
     if isinstance(map_names, Mapping):
@@ -747,7 +923,9 @@ def render(
         else t(lang, "tactics.board.title", map="").strip(" ・·")
     )
     status = _status(view, lang)
-    CANVAS.header_text(d, heading, status, height=HEADER_H, right=PANEL_X1, sizes=(26, 22, 18))
+    CANVAS.header_text(
+        d, heading, status, height=HEADER_H, right=WIDTH - 16, sizes=(24, 20, 17, MIN_TEXT)
+    )
 
     units = [u for u in view.get("units") or () if isinstance(u, Mapping)]
     at: dict[Square, str] = {}
@@ -756,19 +934,23 @@ def render(
         if sq is not None and grid.contains(sq) and int(u.get("hp", 1)) > 0:
             at[sq] = str(u.get("side"))
     last = [a for a in view.get("last") or () if isinstance(a, Mapping)]
+    for fell in last:
+        if fell.get("kind") == "death":
+            _fallen(d, grid, fell, try_parse(fell.get("at")) not in at)
     _moves(d, grid, last, at)
+    _strikes(d, grid, last, at)
     # Row by row so overlapping marks layer the same way every time.
     for u in sorted(units, key=lambda u: (try_parse(u.get("square")) or (99, 99))[::-1]):
         if int(u.get("hp", 1)) > 0:
             _draw_unit(d, grid, u, lang)
-    _strikes(d, grid, last, at)
+    _hit_marks(d, grid, last, at)
 
     for seat in SEATS:
         _card(d, seat, shown[seat], view, lang)
     if outcome:
         _outcome(d, str(outcome), shown, _turn(view, lang), lang)
         if outcome in SEATS:
-            y0 = CARD_Y[str(outcome)]
-            CANVAS.result_frame(d, (PANEL_X0, y0, PANEL_X1, y0 + CARD_H))
+            x0, x1 = BOX_X[str(outcome)]
+            CANVAS.result_frame(d, (x0, PANEL_Y0, x1, PANEL_Y1))
 
     return CANVAS.png(img)

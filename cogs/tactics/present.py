@@ -1,7 +1,8 @@
 """How tactics reads and looks: step names, the tally, event sentences, DM lines, the board.
 
 Pure (i18n and the renderer only). Events name units by id (``A2``); the sentence shows the unit's
-name in the reader's language with its id (``Knight A2``), so two knights stay apart.
+name in the reader's language with its label (``Knight A-2``, :func:`cogs.tactics.units.tag`: the
+dash keeps it from reading as the square A2), so two knights stay apart.
 """
 
 from __future__ import annotations
@@ -12,17 +13,18 @@ from typing import Any
 from bot.i18n import has, t
 from bot.ruleset import Presenter
 from cogs.tactics import board
+from cogs.tactics.units import tag
 
 SEATS = ("A", "B")
 
 
 def unit_label(unit: Mapping[str, Any] | None, lang: str, fallback: str = "?") -> str:
-    """``Knight A2`` (the name in ``lang``, then the id that tells copies apart)."""
+    """``Knight A-2`` (the name in ``lang``, then the label that tells copies apart)."""
     if not unit:
-        return fallback
+        return tag(fallback)
     names = unit.get("name") or {}
     name = names.get(lang) or names.get("en") or unit.get("kind") or ""
-    return f"{name} {unit.get('id', '')}".strip()
+    return f"{name} {tag(str(unit.get('id', '')))}".strip()
 
 
 def _tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -162,6 +164,8 @@ def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     """What only this seat is told in its DM: its step's task and its own units' state."""
     step = view.get("step")
     lines = []
+    # Each step's DM ends with how to answer that step (the presenter's closing line,
+    # ``tactics.dm.help``, only says how to send or replace it, true of every step).
     if step == "roster":
         lines.append(t(lang, "tactics.dm.roster", cap=view.get("cost_cap", 18)))
         return lines
@@ -198,6 +202,10 @@ def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         ]
         if reserve:
             lines.append(t(lang, "tactics.dm.summon", units=", ".join(reserve)))
+    mine = [u for u in view.get("units") or () if u.get("side") == seat and u.get("square")]
+    lines.append(
+        t(lang, "tactics.dm.sheet", id=tag(str(mine[0]["id"])) if mine else tag(seat + "2"))
+    )
     return lines
 
 
@@ -223,6 +231,15 @@ class TacticsPresenter(Presenter):
 
     def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return _private_lines(view, seat, lang)
+
+    def order_text(self, text: str, lang: str) -> str:
+        """A sheet with each line's unit shown as the logs and the board name it (``A4 >D9``
+        reads ``A-4 >D9``): only a line's first word is a unit; the others may be squares."""
+        lines = []
+        for line in text.splitlines():
+            first, space, rest = line.strip().partition(" ")
+            lines.append(f"{tag(first)}{space}{rest}")
+        return "\n".join(lines)
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))

@@ -431,10 +431,22 @@ class _Resolver:
     def heal(self, unit: Unit, amount: int) -> int:
         before = unit.hp
         unit.hp = min(unit.type.hp, unit.hp + max(0, amount))
+        if unit.hp > before:
+            self._mark("heal", unit, amount=unit.hp - before)
         return unit.hp - before
+
+    def _mark(self, kind: str, unit: Unit, **extra: Any) -> None:
+        """What the board shows of last turn besides moves and strikes: each hit's damage, each
+        heal, and where a unit fell (it has left the board, so only this remembers the square)."""
+        if unit.square is None:
+            return
+        self.s.last.append(
+            {"kind": kind, "side": unit.side, "unit": unit.id, "at": label(unit.square), **extra}
+        )
 
     def damage(self, unit: Unit, amount: int, source: Unit) -> list[Event]:
         amount = max(0, amount)
+        self._mark("damage", unit, amount=amount)
         unit.hp -= amount
         events = [
             Event(
@@ -447,6 +459,7 @@ class _Resolver:
         return events
 
     def _death(self, unit: Unit, killer: Unit) -> Event:
+        self._mark("death", unit)
         unit.status, unit.square, unit.hp = "dead", None, 0
         unit.deaths += 1
         unit.effects = []
@@ -811,9 +824,19 @@ def view(state: TacticsState, seat: str | None) -> dict[str, Any]:
     }
 
 
+def last_resolved_turn(state: TacticsState) -> int:
+    """The last turn whose phases were played, the turn the stored mana belongs to (0 before the
+    first). ``state.turn`` is the turn being played: it moves on right after a turn resolves,
+    except after the last turn or a wipe-out, which end the game inside the turn."""
+    if state.step == "finished" and state.end_reason in ("dp", "hp", "annihilation"):
+        return state.turn
+    return max(state.turn - 1, 0)
+
+
 def summary(state: TacticsState) -> dict[str, Any]:
+    """The replay summary: ``turn`` is the last resolved turn, whose mana ``mana`` shows."""
     return {
-        "turn": state.turn,
+        "turn": last_resolved_turn(state),
         "dp": dict(state.dp),
         "mana": {s: list(v) for s, v in state.mana.items()},
         "units": {

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from bot.render.squaregrid import label, try_parse
 from bot.ruleset import OrderRejected
 from cogs.tactics import master, movement, units
-from cogs.tactics.units import UnitType
+from cogs.tactics.units import UnitType, tag, untag
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -56,6 +56,8 @@ MAX_ORDER_CHARS = 1500
 
 _ARROWS = re.compile(r"->|→|⇒|＞|>")
 _CJK = r"\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+# ``A-4`` typed on a Japanese keyboard: ``Aー4`` (kana mode), ``A－4`` (NFKC makes it ``-``).
+_DASHED_ID = re.compile(r"(?<![A-Za-z])([ABab])[‐‑‒–—―−ー_](?=[0-9])")
 _BOUNDARY = re.compile(rf"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
 KEYWORDS = {
     "attack": "attack",
@@ -83,6 +85,7 @@ def other(seat: str) -> str:
 def normalise(text: str) -> str:
     """NFKC (full-width → ASCII), every arrow as `` > ``, a space between CJK and ASCII runs."""
     text = unicodedata.normalize("NFKC", text)
+    text = _DASHED_ID.sub(r"\1-", text)  # before the CJK boundary would split ``Aー4``
     text = _ARROWS.sub(" > ", text)
     return _BOUNDARY.sub(" ", text)
 
@@ -199,10 +202,10 @@ def square(word: str, state: TacticsState) -> Square | None:
 def resolve_unit(state: TacticsState, seat: str, word: str, origin: Square | None) -> Unit:
     """The unit ``word`` names (id or name in either language) among ``seat``'s."""
     low = word.lower()
-    by_id = state.units.get(word.upper())
+    by_id = state.units.get(untag(word))
     if by_id is not None:
         if by_id.side != seat:
-            raise reject("enemy_unit", unit=by_id.id)
+            raise reject("enemy_unit", unit=tag(by_id.id))
         return by_id
     mine = [u for u in state.side_units(seat) if low in names_of(u.type)]
     if not mine:
@@ -216,7 +219,7 @@ def resolve_unit(state: TacticsState, seat: str, word: str, origin: Square | Non
         on_board = [u for u in living if u.on_board]
         if len(on_board) == 1 and state.step == "play":
             return on_board[0]
-        raise reject("ambiguous", name=word, ids=", ".join(u.id for u in living))
+        raise reject("ambiguous", name=word, ids=", ".join(tag(u.id) for u in living))
     return (living or mine)[0]
 
 
@@ -292,12 +295,12 @@ def parse_deploy(state: TacticsState, seat: str, text: str) -> Order:
 
 def _pick_undeployed(state: TacticsState, seat: str, word: str, taken: set[str]) -> Unit:
     """For a lineup, ``knight`` twice means both knights: the first not yet taken."""
-    by_id = state.units.get(word.upper())
+    by_id = state.units.get(untag(word))
     if by_id is not None:
         if by_id.side != seat:
-            raise reject("enemy_unit", unit=by_id.id)
+            raise reject("enemy_unit", unit=tag(by_id.id))
         if by_id.id in taken:
-            raise reject("duplicate_line", unit=by_id.id)
+            raise reject("duplicate_line", unit=tag(by_id.id))
         return by_id
     low = word.lower()
     mine = [u for u in state.side_units(seat) if low in names_of(u.type)]
@@ -307,7 +310,7 @@ def _pick_undeployed(state: TacticsState, seat: str, word: str, taken: set[str])
         raise reject("unknown_unit", name=word)
     free = [u for u in mine if u.id not in taken]
     if not free:
-        raise reject("duplicate_line", unit=mine[0].id)
+        raise reject("duplicate_line", unit=tag(mine[0].id))
     return free[0]
 
 
@@ -343,13 +346,13 @@ def _parse_summon(state: TacticsState, seat: str, parts: list[str]) -> Line:
         u
         for u in state.side_units(seat)
         if u.status == "reserve"
-        and (u.id == parts[0].upper() or parts[0].lower() in names_of(u.type))
+        and (u.id == untag(parts[0]) or parts[0].lower() in names_of(u.type))
     ]
     if not candidates:
         unit = resolve_unit(state, seat, parts[0], None)
         if unit.status == "dead":
-            raise reject("dead_unit", unit=unit.id)
-        raise reject("not_in_reserve", unit=unit.id)
+            raise reject("dead_unit", unit=tag(unit.id))
+        raise reject("not_in_reserve", unit=tag(unit.id))
     return Line(candidates[0].id, None, "summon", sq)
 
 
@@ -385,7 +388,7 @@ def _parse_line(state: TacticsState, seat: str, parts: list[str]) -> Line:
     if origin is not None and unit.on_board and unit.square != origin:
         raise reject(
             "wrong_origin",
-            unit=unit.id,
+            unit=tag(unit.id),
             square=label(origin),
             actual=label(unit.square),  # type: ignore[arg-type]
         )
@@ -395,13 +398,17 @@ def _parse_line(state: TacticsState, seat: str, parts: list[str]) -> Line:
 
 
 def check_sheet(state: TacticsState, seat: str, order: Order) -> None:
-    """Everything a sheet can be refused for now, judged on the board as it stands: lines act in
-    order, so a square an earlier line leaves is free for a later one. Mana: the summon's cost
-    plus every ability's cost must fit in this turn's ``min(turn, 10)``."""
+    """Refuse only what is wrong whatever the opponent does (the digest's "sheets refused at
+    submission"): judged on the map, its obstacles and the side's own units, whose places only
+    this sheet changes (lines act in order, so a square an earlier line leaves is free for a
+    later one). Enemy units are left out: before a line acts they may move away or fall, so a
+    path or a square an enemy holds now is no reason to refuse; at resolution such a line falls
+    back (``rules._act``). Mana: the summon's cost plus every ability's cost must fit in this
+    turn's ``min(turn, 10)``, which depends on nothing but this sheet."""
     seen: set[str] = set()
     have = min(state.turn, MAX_MANA)
     need = 0
-    positions = {u.id: u.square for u in state.units.values() if u.on_board}
+    positions = {u.id: u.square for u in state.side_units(seat) if u.on_board}
     summons = [ln for ln in order.lines if ln.action == "summon"]
     if summons:
         if state.turn not in SUMMON_TURNS:
@@ -422,14 +429,14 @@ def check_sheet(state: TacticsState, seat: str, order: Order) -> None:
             continue
         unit = state.units[line.unit]
         if line.unit in seen:
-            raise reject("duplicate_line", unit=unit.id)
+            raise reject("duplicate_line", unit=tag(unit.id))
         seen.add(line.unit)
         if unit.status == "dead":
-            raise reject("dead_unit", unit=unit.id)
+            raise reject("dead_unit", unit=tag(unit.id))
         if not unit.on_board:
-            raise reject("not_on_board", unit=unit.id)
+            raise reject("not_on_board", unit=tag(unit.id))
         if unit.exhausted_turn == state.turn:
-            raise reject("exhausted", unit=unit.id)
+            raise reject("exhausted", unit=tag(unit.id))
         where = positions[unit.id]
         assert where is not None
         if line.dest is not None:
@@ -438,29 +445,34 @@ def check_sheet(state: TacticsState, seat: str, order: Order) -> None:
                 raise reject("occupied", square=label(line.dest))
             if line.dest not in reach(state, unit, where, positions):
                 raise reject(
-                    "unreachable", unit=unit.id, square=label(line.dest), move=unit.stat("move")
+                    "unreachable",
+                    unit=tag(unit.id),
+                    square=label(line.dest),
+                    move=unit.stat("move"),
                 )
             positions[unit.id] = where = line.dest
         if line.action == "attack":
             if unit.type.atk <= 0:
-                raise reject("cannot_attack", unit=unit.id)
+                raise reject("cannot_attack", unit=tag(unit.id))
             if line.target is None:
-                raise reject("no_target", unit=unit.id)
+                raise reject("no_target", unit=tag(unit.id))
             if line.target == where:
-                raise reject("self_target", unit=unit.id)
+                raise reject("self_target", unit=tag(unit.id))
             low, high = unit.type.range
             if not low <= movement.distance(where, line.target) <= high:
                 raise reject(
-                    "out_of_range", unit=unit.id, square=label(line.target), low=low, high=high
+                    "out_of_range", unit=tag(unit.id), square=label(line.target), low=low, high=high
                 )
         elif line.action == "ability":
             ability = unit.type.ability
             if ability is None:
-                raise reject("no_ability", unit=unit.id)
+                raise reject("no_ability", unit=tag(unit.id))
             target = line.target or where
             low, high = ability.range
             if not low <= movement.distance(where, target) <= high:
-                raise reject("out_of_range", unit=unit.id, square=label(target), low=low, high=high)
+                raise reject(
+                    "out_of_range", unit=tag(unit.id), square=label(target), low=low, high=high
+                )
             need += ability.mana
             if need > have:
                 raise reject("not_enough_mana", need=need, have=have)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -11,6 +12,24 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parent / "data"
 TARGETS = ("enemy", "ally", "unit", "free", "self", "any")
+
+# A unit's id is its seat and its roster number (``A4``), which reads like a square. People see
+# and type it as ``A-4``: the dash keeps it apart from squares (``A4`` is always a square on the
+# board), and it is on every phone keyboard; a Japanese keyboard in kana mode gives ``ー`` or the
+# full-width ``－``, which are read the same. The stored id (and so records) stays ``A4``.
+_TAGGED = re.compile(r"([ABab])[-‐‑‒–—―−ーｰ－_]?([0-9０-９]+)")
+
+
+def tag(unit_id: str) -> str:
+    """``A4`` → ``A-4``: how a unit id is shown everywhere a person reads it."""
+    found = _TAGGED.fullmatch(unit_id)
+    return f"{found[1].upper()}-{int(found[2])}" if found else unit_id
+
+
+def untag(word: str) -> str:
+    """``A-4``, ``a-4``, ``Aー4`` or the old ``A4`` → the stored id ``A4`` (else ``word``)."""
+    found = _TAGGED.fullmatch(word.strip())
+    return f"{found[1].upper()}{int(found[2])}" if found else word
 
 
 @dataclass(frozen=True)

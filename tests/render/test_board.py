@@ -136,6 +136,25 @@ def test_charge_path_is_drawn_differently_from_a_normal_move() -> None:
     assert diff_box(board.render(MID, "en"), board.render(walked, "en"))
 
 
+def test_damage_collision_and_fight_are_drawn_where_they_happened() -> None:
+    hit = copy.deepcopy(MID)
+    hit["last_turn"].update(damage={"A": 0, "B": 2}, fight="A", collision=None)
+    # the fight's swords lie between the fighters, the damage burst on B's far side
+    box = diff_box(board.render(hit, "en"), board.render(MID, "en"))
+    assert box is not None and box[2] <= PANEL_X0
+    crashed = copy.deepcopy(hit)
+    crashed["last_turn"]["collision"] = [-1, 1]
+    box = diff_box(board.render(crashed, "en"), board.render(hit, "en"))
+    cx, cy = board.LAYOUT.center((-1, 1))
+    assert (
+        box is not None and box[0] <= cx / board.SS <= box[2] and box[1] <= cy / board.SS <= box[3]
+    )
+    # the rules say there was no fight: no swords, although the two now stand side by side
+    apart = copy.deepcopy(MID)
+    apart["last_turn"].update(damage={"A": 0, "B": 0}, fight=None, collision=None)
+    assert diff_box(board.render(apart, "en"), board.render(MID, "en")) is not None
+
+
 def test_head_on_paths_and_both_dice_render() -> None:
     view = {
         "turn": 7,
@@ -234,8 +253,17 @@ def test_pure_modules_import_no_discord_or_storage() -> None:
 
 
 def test_no_arrows_or_legend_when_nobody_moved() -> None:
-    still = {**MID, "last_turn": {"turn": 3, "paths": {"A": [[0, 0]], "B": [[1, -1], [1, -1]]}}}
-    assert board.render(still, "en") == board.render({**MID, "last_turn": None}, "en")
+    apart = copy.deepcopy(MID)
+    apart["fighters"]["B"]["hex"] = [2, -2]  # not adjacent: no fight mark either
+    still = {**apart, "last_turn": {"turn": 3, "paths": {"A": [[0, 0]], "B": [[2, -2], [2, -2]]}}}
+    assert board.render(still, "en") == board.render({**apart, "last_turn": None}, "en")
+
+
+def test_adjacent_fighters_after_a_turn_show_the_fight() -> None:
+    apart = copy.deepcopy(MID)
+    apart["fighters"]["A"]["hex"], apart["fighters"]["B"]["hex"] = [0, 0], [1, -1]
+    last = {"turn": 3, "paths": {"A": [[0, 0]], "B": [[1, -1]]}}
+    assert diff_box(board.render({**apart, "last_turn": last}, "en"), board.render(apart, "en"))
 
 
 def test_finished_match_shows_no_next_turn_badges() -> None:

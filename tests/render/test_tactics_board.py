@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import ImageChops
 
-from bot.render import squaregrid
+from bot.render import fonts, squaregrid
 from cogs.tactics import board
 from tests.render.pngs import (
     assert_catalogue_renderable,
@@ -195,6 +196,12 @@ def cell_of(view: dict[str, Any], square: str) -> tuple[float, float, float]:
     return x / board.SS, y / board.SS, grid.cell / board.SS
 
 
+def map_diff(a: bytes, b: bytes) -> tuple[int, int, int, int] | None:
+    """Where two renders differ above the sides' boxes (the header and the map)."""
+    box = (0, 0, board.WIDTH, board.PANEL_Y0)
+    return ImageChops.difference(open_png(a).crop(box), open_png(b).crop(box)).getbbox()
+
+
 def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 12) -> bool:
     return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
@@ -206,7 +213,7 @@ def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 12) -> bool:
 @pytest.mark.parametrize("maker", [make_view, deploy_view])
 def test_renders_a_png_of_the_fixed_size(maker: Any, lang: str) -> None:
     img = open_png(board.render(maker(), lang, NAMES))
-    assert img.size == (board.WIDTH, board.HEIGHT) == (1000, 740)
+    assert img.size == (board.WIDTH, board.HEIGHT) == (720, 1090)
 
 
 def test_render_is_deterministic_and_does_not_mutate_the_view() -> None:
@@ -223,23 +230,22 @@ def test_japanese_and_english_differ() -> None:
     assert diff_box(board.render(deploy_view(), "en"), board.render(deploy_view(), "ja"))
 
 
-def test_unit_names_follow_the_language() -> None:
-    """Only the tokens' names change when a unit's Japanese name changes: on the board, not the
-    panel."""
+def test_unit_names_follow_the_language_in_the_unit_list() -> None:
+    """A unit's name is in its side's list under the map (a token carries its label and HP)."""
     view = make_view()
     renamed = make_view()
     renamed["units"][1]["name"]["ja"] = "侍"
     assert board.render(view, "en") == board.render(renamed, "en")
     box = diff_box(board.render(view, "ja"), board.render(renamed, "ja"))
-    x, _y, c = cell_of(view, "C6")
-    assert box is not None and x - c / 2 <= box[0] and box[2] <= x + c / 2
+    x0, x1 = board.BOX_X["A"]
+    assert box is not None and box[1] >= board.PANEL_Y0 and x0 <= box[0] and box[2] <= x1
 
 
 def test_long_and_emoji_names_stay_within_the_panel() -> None:
     plain = board.render(make_view(), "en", {"A": "Al", "B": "Bo"})
     long = board.render(make_view(), "en", NAMES)
     box = diff_box(plain, long)
-    assert box is not None and box[0] >= board.PANEL_X0 and box[2] <= board.PANEL_X1
+    assert box is not None and box[1] >= board.PANEL_Y0 and box[3] <= board.PANEL_Y1
     # Names made only of glyphs the font lacks fall back to "Player A".
     assert board.render(make_view(), "en", {"A": "🐉🔥", "B": "\u200d"}) == board.render(
         make_view(), "en", {}
@@ -249,7 +255,7 @@ def test_long_and_emoji_names_stay_within_the_panel() -> None:
     box = diff_box(
         board.render(over, "ja", {"A": "Al", "B": "Bo"}), board.render(over, "ja", endless)
     )
-    assert box is not None and box[0] >= board.PANEL_X0 and box[2] <= board.PANEL_X1
+    assert box is not None and box[1] >= board.PANEL_Y0 and box[2] <= board.PANEL_X1
 
 
 @pytest.mark.parametrize(("width", "height"), [(8, 12), (12, 8), (26, 26), (6, 6)])
@@ -273,11 +279,13 @@ def test_empty_deploy_board_and_roster_render() -> None:
     box = diff_box(deploy, roster)
     assert box is not None  # the step name in the header (and the zone tint) differ
     assert box[1] < board.HEADER_H
-    # Units without a square yet (choosing the roster) are simply not on the board.
+    # Units without a square yet (choosing the roster) are not on the map, only in the list.
     unplaced = deploy_view(
-        step="roster", units=[unit("A1", "knight", "Knight", "剣士", None, 10, 10)]
+        step="roster",
+        units=[{**unit("A1", "knight", "Knight", "剣士", None, 10, 10), "status": "reserve"}],
     )
-    assert board.render(unplaced, "en") == roster
+    assert map_diff(board.render(unplaced, "en"), roster) is None
+    assert diff_box(board.render(unplaced, "en"), roster) is not None
 
 
 def test_malformed_bits_are_ignored() -> None:
@@ -285,7 +293,7 @@ def test_malformed_bits_are_ignored() -> None:
         last=[{"kind": "move", "side": "A", "path": ["C4"]}, {"kind": "attack", "to": "??"}]
     )
     view["units"].append(unit("A9", "ghost", "Ghost", "亡霊", "Q99", 1, 1))
-    assert board.render(view, "en") == board.render(make_view(last=[]), "en")
+    assert map_diff(board.render(view, "en"), board.render(make_view(last=[]), "en")) is None
 
 
 # --- pixels ------------------------------------------------------------------------------------
@@ -315,8 +323,8 @@ def test_token_colour_is_its_sides() -> None:
     c = cell_of(view, "A1")[2]
     for square, seat in (("D8", "A"), ("E3", "B")):  # fresh units
         x, y, _ = cell_of(view, square)
-        # Inside the token body, above its name.
-        probe = img.getpixel((round(x), round(y - c * 0.3)))
+        # Inside the token body, above its label.
+        probe = img.getpixel((round(x), round(y - c * 0.38)))
         assert close(probe, board.SIDE[seat]), (square, probe)
 
 
@@ -324,13 +332,13 @@ def test_exhausted_unit_differs_from_a_fresh_one() -> None:
     fresh = make_view()
     tired = make_view()
     tired["units"][3]["exhausted"] = True  # A4 cleric on D8
-    box = diff_box(board.render(fresh, "en"), board.render(tired, "en"))
+    box = map_diff(board.render(fresh, "en"), board.render(tired, "en"))
     x, y, c = cell_of(fresh, "D8")
     assert box is not None
     half = c / 2 + 2  # the corner mark may touch the grid line
     assert x - half <= box[0] and box[2] <= x + half and y - half <= box[1] and box[3] <= y + half
     img = open_png(board.render(tired, "en"))
-    probe = img.getpixel((round(x), round(y - c * 0.3)))
+    probe = img.getpixel((round(x), round(y - c * 0.38)))
     assert not close(probe, board.SIDE["A"], 40)  # greyed out
 
 
@@ -338,7 +346,7 @@ def test_master_and_effects_are_marked() -> None:
     view = make_view()
     plain = make_view()
     plain["units"][0]["master"] = False
-    box = diff_box(board.render(view, "en"), board.render(plain, "en"))
+    box = map_diff(board.render(view, "en"), board.render(plain, "en"))
     x, y, _c = cell_of(view, "E9")
     assert box is not None and box[0] < x and box[1] < y  # crown at the top left of the token
     plain["units"][1]["effects"] = []
@@ -394,7 +402,7 @@ def test_header_and_outcome() -> None:
     won = make_view(step="over", outcome="B")
     draw = make_view(step="over", outcome="draw")
     box = diff_box(board.render(running, "en", NAMES), board.render(won, "en", NAMES))
-    assert box is not None and box[1] < board.HEADER_H and box[2] > board.PANEL_X0
+    assert box is not None and box[1] < board.HEADER_H and box[3] > board.LEGEND_Y[0]
     assert diff_box(board.render(won, "ja", NAMES), board.render(draw, "ja", NAMES))
     later = make_view(turn=5)
     box = diff_box(board.render(running, "en"), board.render(later, "en"))
@@ -410,7 +418,7 @@ def test_first_player_dp_and_mana_are_in_the_panel() -> None:
         make_view(alive={"A": 4, "B": 6}),
     ):
         box = diff_box(board.render(view, "en", NAMES), board.render(changed, "en", NAMES))
-        assert box is not None and box[0] >= board.PANEL_X0
+        assert box is not None and box[1] >= board.PANEL_Y0
 
 
 def test_render_time_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -488,3 +496,101 @@ def test_squaregrid_labels_and_rects() -> None:
     assert grid.bounds == (10, 20, 650, 532)
     assert grid.contains((9, 7)) and not grid.contains((10, 0)) and not grid.contains((0, -1))
     assert len(grid.squares()) == 80 and grid.squares()[1] == (1, 0)
+
+
+# --- read at 550 px wide (Discord's desktop; a phone is narrower still) -----------------------
+
+
+def after_a_fight() -> dict[str, Any]:
+    """make_view plus last turn's damage, a heal and a death, and a fallen and a reserve unit."""
+    view = make_view()
+    view["last"] += [
+        {"kind": "damage", "side": "B", "unit": "B2", "at": "D6", "amount": 3},
+        {"kind": "heal", "side": "A", "unit": "A4", "at": "D8", "amount": 2},
+        {"kind": "death", "side": "B", "unit": "B7", "at": "B5"},
+    ]
+    view["units"] += [
+        {**unit("B7", "bard", "Bard", "吟遊詩人", None, 0, 6), "status": "dead"},
+        {**unit("A6", "hookman", "Hookman", "鉤縄使い", None, 8, 8), "status": "reserve"},
+    ]
+    return view
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(("width", "height"), [(10, 10), (6, 6), (26, 26), (12, 8)])
+def test_no_text_is_under_9_px_when_shown_550_px_wide(lang: str, width: int, height: int) -> None:
+    view = after_a_fight()
+    view["map"].update(width=width, height=height)
+    over = {**view, "step": "over", "outcome": "A"}
+    board._base.cache_clear()  # the cached layer's fonts count too
+    with fonts.recording() as log:
+        board.render(view, lang, NAMES)
+        board.render(over, lang, NAMES)
+    smallest = min(log.sizes) / board.SS
+    assert smallest >= board.MIN_TEXT
+    assert smallest * board.SHOWN_WIDTH / board.WIDTH >= 9
+
+
+def test_the_map_fills_the_width() -> None:
+    grid = board._grid(10, 10)
+    x0, _y0, x1, _y1 = (v / board.SS for v in grid.bounds)
+    assert (x1 - x0) / board.WIDTH >= 0.9
+
+
+def test_tokens_carry_the_units_label_not_a_square_name() -> None:
+    """The token shows ``A-4`` (what orders and the log say); renumbering a unit changes its
+    token, and the label differs from the square it stands on."""
+    view = make_view()
+    renumbered = make_view()
+    renumbered["units"][3]["id"] = "A9"  # the cleric on D8
+    box = map_diff(board.render(view, "en"), board.render(renumbered, "en"))
+    x, y, c = cell_of(view, "D8")
+    assert box is not None
+    assert x - c / 2 <= box[0] and box[2] <= x + c / 2 and y - c / 2 <= box[1] <= y + c / 2
+    assert board._label(view["units"][3]) == "A-4"
+
+
+def test_a_unit_that_fell_last_turn_is_crossed_out_where_it_stood_and_in_its_list() -> None:
+    plain = make_view()
+    plain["units"].append({**unit("B7", "bard", "Bard", "吟遊詩人", None, 0, 6), "status": "dead"})
+    fell = copy.deepcopy(plain)
+    fell["last"].append({"kind": "death", "side": "B", "unit": "B7", "at": "B5"})
+    box = map_diff(board.render(plain, "en"), board.render(fell, "en"))
+    x, y, c = cell_of(plain, "B5")
+    assert box is not None and x - c / 2 <= box[0] and box[2] <= x + c / 2 + 1
+    img = open_png(board.render(fell, "en"))
+    reds = sum(
+        close(img.getpixel((round(x + k), round(y + k - c * 0.06))), board.DEBUFF, 40)
+        for k in range(-8, 9)
+    )
+    assert reds > 5  # the red cross through the square's middle
+    # The list of B: the fallen bard's row differs from a living one.
+    alive = copy.deepcopy(plain)
+    alive["units"][-1].update(status="reserve", hp=6)
+    box = diff_box(board.render(plain, "en"), board.render(alive, "en"))
+    assert box is not None and box[1] >= board.PANEL_Y0 and box[0] >= board.BOX_X["B"][0]
+
+
+def test_damage_shows_as_a_number_on_the_square_it_hit() -> None:
+    view = make_view()
+    hit = make_view()
+    hit["last"].append({"kind": "damage", "side": "B", "unit": "B2", "at": "D6", "amount": 3})
+    box = map_diff(board.render(view, "en"), board.render(hit, "en"))
+    x, y, c = cell_of(view, "D6")
+    assert box is not None and x - c / 2 <= box[0] and box[2] <= x + c / 2
+    img = open_png(board.render(hit, "en"))
+    assert close(img.getpixel((round(x - 1), round(y - c * 0.43 - 5))), board.DAMAGE_BG, 40)
+    # The badge sits on the square's top edge: the token's label and HP stay as they were.
+    assert box[3] <= y - c * 0.2
+
+
+def test_strikes_are_drawn_under_the_tokens_never_over_the_attackers_hp() -> None:
+    shot = make_view(
+        last=[{"kind": "attack", "side": "A", "from": "F8", "to": "F2", "friendly": False}]
+    )
+    a, b = open_png(board.render(shot, "en")), open_png(board.render(make_view(last=[]), "en"))
+    x, y, c = cell_of(shot, "F8")
+    # The attacker's token and HP bar (the arrow leaves upwards through them) are untouched.
+    for dy in range(round(-c * 0.4), round(c * 0.45)):
+        assert a.getpixel((round(x), round(y + dy))) == b.getpixel((round(x), round(y + dy))), dy
+    assert map_diff(board.render(shot, "en"), board.render(make_view(last=[]), "en"))

@@ -1,4 +1,5 @@
-"""The storage tests' repository: a real SQLite file (WAL), opened and migrated."""
+"""The storage tests run on both backends: ``backend`` and ``repo`` come from backends.py
+(SQLite on a fresh file; PostgreSQL in a fresh schema, skipped where no server answers)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,14 @@ from pathlib import Path
 import pytest
 
 from bot.storage import SqliteRepository
+from tests.storage.backends import backend, repo
+
+__all__ = ["backend", "repo", "sqlite_repo"]
 
 
 @pytest.fixture
-async def repo(db_path: Path) -> AsyncIterator[SqliteRepository]:
+async def sqlite_repo(db_path: Path) -> AsyncIterator[SqliteRepository]:
+    """For the tests of SQLite's own settings (WAL, pragmas, its read connections)."""
     repository = SqliteRepository(db_path)
     await repository.open()
     try:

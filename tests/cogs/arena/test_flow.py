@@ -22,7 +22,7 @@ async def test_challenge_accept_dice_by_dm_and_board_in_channel(duel):
     assert "Turn 1" in prompt.embeds[0].title
     assert prompt.attachments[0].filename == "board.png"
     assert field(prompt, "Orders in: 0/2") is not None
-    commitments = field(prompt, "Dice commitments")
+    commitments = field(prompt, "Dice proofs")
     assert commitments is not None and "pre `" in commitments.value
     for player in (duel.alice, duel.bob):
         dm = last_dm(player)
@@ -55,8 +55,9 @@ async def test_orders_by_text_and_button_resolve_once(duel):
     log = result.embeds[0].description
     assert "A ordered: Forward, Turn right." in log
     assert "B ordered: Forward, Keep facing." in log
-    assert "A's dice" in log and "B's dice" in log
-    assert field(result, "Dice seeds (revealed)") is not None
+    # The dice show where they decide something: the charge check (and a fight).
+    assert "Charge check (A " in log and "A's dice" not in log
+    assert field(result, "Dice proofs").value.startswith("seeds pre `")
     game = await duel.bot.table.game(duel.game_id)
     assert game.turn == 2 and game.version == 2
 

@@ -389,7 +389,27 @@ def test_charger_passes_over_a_standing_opponent() -> None:
         "turn": 1,
         "paths": {"A": [[0, 1], [0, 0], [0, -1]], "B": [[0, 0]]},
         "charged": {"A": True, "B": False},
+        # what the board draws: the fight's winner and the stamina B lost to it
+        "damage": {"A": 0, "B": 2},
+        "fight": "A",
+        "collision": None,
     }
+    again = rules.from_json(rules.to_json(new))
+    assert again.last_turn == new.last_turn
+
+
+def test_a_state_stored_before_damage_was_noted_still_loads() -> None:
+    state = at(((0, 1), "N"), ((0, -1), "S"))
+    new, _ = play(state, "forward", "forward right", (1, 1, 6), (2, 2, 2))
+    assert new.last_turn is not None and new.last_turn.collision == (0, 0)
+    assert rules.view(new, None)["last_turn"]["collision"] == [0, 0]
+    stored = rules.to_json(new)
+    for key in ("damage", "fight", "collision"):
+        del stored["last_turn"][key]
+    old = rules.from_json(stored)
+    assert old.last_turn is not None
+    assert (old.last_turn.fight, old.last_turn.collision) == (None, None)
+    assert rules.view(old, None)["last_turn"]["damage"] == {"A": 0, "B": 0}
 
 
 def test_two_charges_pass_each_other_in_step_2() -> None:

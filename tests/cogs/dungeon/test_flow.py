@@ -66,7 +66,7 @@ async def test_a_round_with_a_monster_tie_settled_by_the_players_buttons(party) 
     log = tie_post.embeds[0].description
     assert "Cards: A · alice: Sprint, B · bob: Volley" in log
     assert "has 2 equally good moves: 1. to B2, attacking A3, 2. to B3, attacking A3" in log
-    assert labels(tie_post) == ["Option 1", "Option 2"]
+    assert labels(tie_post) == ["Option 1", "Option 2", "Proofs"]
     s = await state(party)
     guard = s.living_monsters()[0]
     assert s.phase == "tie" and rules.awaiting(s) == ["A", "B"]

@@ -121,9 +121,11 @@ async def test_when_time_runs_out_the_missing_seat_gets_the_default_and_the_turn
         turn_one = await tx.orders_for_turn(duel.game_id, 1)
     assert turn_one["A"].defaulted and turn_one["A"].user_id is None
     assert not turn_one["B"].defaulted and turn_one["B"].text == "forward none"
-    revealed = field(posts[1], "Orders (revealed)").value.splitlines()
-    assert revealed[0].startswith(f"**A**: `{turn_one['A'].text}` (deadline: default order)")
-    assert revealed[1].startswith("**B**: `forward none`  · salt")
+    # The post says who sent nothing and what was played for them; the orders sent are told by
+    # the event lines, their texts and salts behind the Proofs button.
+    revealed = field(posts[1], "Orders").value.splitlines()
+    default = turn_one["A"].text
+    assert revealed == [f"**A** sent no order: `{default}` was played for them"]
     game = await duel.bot.table.game(duel.game_id)
     assert (game.turn, game.version, game.reminders_sent) == (2, 2, 0)
     assert deadline + TURN <= game.deadline_at <= deadline + TURN + TICK  # a fresh 6 minutes

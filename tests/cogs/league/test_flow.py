@@ -21,6 +21,7 @@ from bot.i18n import t
 from cogs.league import season
 from cogs.league.draft import auto_pick
 from cogs.league.ledger import ANTE_GAIN, ANTE_LOSS, DRAFT_PICK, MASTER_SET, MODERATOR_ADD
+from cogs.league.rulesets import for_ruleset
 from tests.cogs.game.sim import dms
 
 PICK_MINUTES = 5
@@ -495,6 +496,77 @@ async def test_a_japanese_player_reads_the_league_in_japanese(season_env: Season
     assert refusal.response.content == "⚠️ " + t("ja", "league.moderators_only")
     # the channel follows the server's language (English here)
     assert any("takes **Knight**" in text for text in s.channel_texts())
+
+
+# --- closed DMs -------------------------------------------------------------------------------
+
+
+def close_dms(s: Season, name: str) -> None:
+    """Discord refuses every DM to ``name`` as it does to a user whose DMs are closed."""
+    s.env.inject_error(
+        "POST",
+        f"/channels/{s.players[name].user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+
+
+async def test_a_draft_pick_whose_dm_cannot_be_delivered_is_announced_once_per_turn(
+    season_env: Season,
+):
+    s = season_env
+    await create_league(s)
+    close_dms(s, "alice")
+    await s.mod.slash(s.channel, "league draft")
+    await s.settle()
+    alice = f"<@{s.uid('alice')}>"
+
+    def notices() -> list[discord.Message]:
+        return [
+            m for m in s.channel.history() if m.author.bot and "your DMs are closed" in m.content
+        ]
+
+    (notice,) = notices()
+    assert not dms(s.players["alice"]), "the menu never reached her"
+    assert notice.content.startswith("📋 **Autumn Cup**: " + alice)
+    assert "(1 of 8)" in notice.content and "`/league pick`" in notice.content
+    assert "allow direct messages from this server's members" in notice.content
+    assert [u.id for u in notice.mentions] == [s.players["alice"].id], "she is pinged"
+    # No private fact: none of the units her menu would have offered is named.
+    league = await s.league()
+    rules = for_ruleset(league.ruleset)
+    for unit in league.draft.costs:
+        assert rules.unit_name(unit, "en") not in notice.content, unit
+
+    # The same message failing again (a retry, a restart) posts nothing new: the pick's nonce.
+    async with s.bot.repo.transaction() as tx:
+        rows = [await tx.get_outbox(i) for i in range(1, 40)]
+    (failed,) = [r for r in rows if r is not None and "undeliverable" in r.payload]
+    assert failed.status == "failed" and failed.target_id == int(s.uid("alice"))
+    await s.bot.outbox._undeliverable(failed.payload["undeliverable"])
+    await s.settle()
+    assert len(notices()) == 1
+
+    # She picks by command; the draft goes on by DM for the others.
+    picked = await s.players["alice"].slash(s.channel, "league pick", unit="knight")
+    assert picked.ephemeral and "You picked **Knight**" in picked.response.content
+    for number, (name, unit) in enumerate(
+        [("bob", "knight"), ("carol", "saint"), ("dave", "archer"), ("dave", "mage")], start=2
+    ):
+        prompt = last_dm(s, name)
+        assert f"({number} of 8)" in prompt.content
+        await choose(s, name, prompt, unit)
+    await s.settle()
+    assert len(notices()) == 1, "one notice for her one turn so far"
+    await choose(s, "carol", last_dm(s, "carol"), "lancer")
+    await choose(s, "bob", last_dm(s, "bob"), "cleric")
+    await s.settle()
+    # Pick 8 is her second turn: told once more, with its own number.
+    assert len(notices()) == 2 and "(8 of 8)" in notices()[-1].content
+    assert not dms(s.players["alice"])
+    assert len(notices()) == 2
 
 
 # --- names, sizes and pings -------------------------------------------------------------------

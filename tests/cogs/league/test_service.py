@@ -291,3 +291,41 @@ async def test_a_stored_master_named_after_a_pool_unit_no_longer_shields_it(serv
     again = await svc.league(league.id)
     assert again.ante_of("g-old").status == "locked"
     assert again.masters[b].unit == "master:guardian", "read the same way every time"
+
+
+async def test_a_draft_dm_carries_its_channel_notice_for_closed_dms(service):
+    """Each draft turn's DM carries what the outbox posts instead when it cannot be delivered: in
+    the channel's language, pinging that player, with a nonce of that turn (once per turn), and
+    nothing of the menu. Other DMs carry none."""
+    svc, clock, _ = service
+    async with svc.repo.transaction() as tx:
+        await tx.set_guild_language(1, "ja")
+    league = await svc.create(
+        guild_id=1,
+        channel_id=10,
+        name="Test League",
+        ruleset="tactics",
+        season_name="S1",
+        options=Options(rounds=2, pick_minutes=5, cost_cap=30, turn_minutes=0),
+        by=1,
+    )
+    for p in (ALICE, BOB):
+        await svc.join(league.id, p.user_id, p.name)
+    await svc.start_draft(league.id)
+    clock.now += 30
+    await svc.draft_pick(league.id, ALICE.user_id, "knight", 1)
+    async with svc.repo.read() as tx:
+        rows = await tx.pending_outbox(float("inf"), limit=500)
+    prompts = [r for r in rows if r.kind == "dm" and r.payload.get("view")]
+    assert [r.target_id for r in prompts] == [ALICE.user_id, BOB.user_id]
+    notices = [r.payload["undeliverable"] for r in prompts]
+    assert [n["target_id"] for n in notices] == [10, 10]
+    assert len({n["nonce"] for n in notices}) == 2, "one per draft turn"
+    for row, notice, number in zip(prompts, notices, (1, 2), strict=True):
+        content = notice["payload"]["content"]
+        assert content.startswith(f"📋 **Test League**：<@{row.target_id}>さんの指名です")
+        assert f"4指名中{number}番目" in content and "`/リーグ 指名`" in content
+        assert notice["payload"]["mentions"] == [row.target_id]
+        for option in row.payload["view"]["options"]:  # none of the units offered
+            assert option["label"].split(" (")[0] not in content
+    assert not [r for r in rows if r.kind != "dm" and "undeliverable" in r.payload]

@@ -124,9 +124,11 @@ def test_a_move_never_enters_an_enemy_square_but_passes_allies():
         {"archmage": "J1", "militia": "A5", "pikeman": "C5"},
     )
     # The knight (MOVE 3) on A6 cannot reach A4 through B's militia on A5 (around is 4 steps).
-    with pytest.raises(OrderRejected) as refused:
-        rules.parse(state, "A", "knight A6>A4")
-    assert refused.value.key == "tactics.reject.unreachable"
+    # The sheet is accepted (the militia may move first), and the line falls back when it acts.
+    assert "A4" not in rules.reachable(state, "A2")
+    new, events = play(state, "knight A6>A4")
+    fallback = next(e for e in events if e["type"] == "fallback.no_move")
+    assert fallback["reason"] == "tactics.why.unreachable" and new.units["A2"].square == sq("A6")
     # Through its own guardian on B6 it can reach B5 then B4 (allies are passable).
     order = rules.parse(state, "A", "knight A6>B4")
     assert order.lines[0].dest == sq("B4")

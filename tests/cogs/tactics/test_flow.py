@@ -108,13 +108,13 @@ async def test_a_match_from_challenge_to_turn_two(duel):
     builder = await pick(duel, builder, "act", ["wait"])
     assert "B2 D2>C4" in builder.content
     done = await duel.bob_dm.click(builder, label="Seal this sheet")
-    assert "Order sealed" in done.response.content and "Knight B2" in done.response.content
+    assert "Order sealed" in done.response.content and "Knight B-2" in done.response.content
 
     post = turn_posts(duel)[-1]
     assert "Turn 2/10" in post.embeds[0].title
     log = post.embeds[0].description
-    assert "Knight A2 moves D9→D8→D7." in log
-    assert "Knight B2 moves D2→" in log and "→C4." in log
+    assert "Knight A-2 moves D9→D8→D7." in log
+    assert "Knight B-2 moves D2→" in log and "→C4." in log
     tally_a = field(post, "A · alice")
     assert tally_a is not None and "DP **0**" in tally_a.value and "Mana 1/1" in tally_a.value
     assert "Units 3" in tally_a.value
@@ -167,8 +167,8 @@ async def test_a_missed_deadline_makes_the_missing_side_wait(duel):
     await duel.bot.outbox.idle()
     post = turn_posts(duel)[-1]
     assert "Turn 2/10" in post.embeds[0].title
-    orders = field(post, "Orders (revealed)")
-    assert orders is not None and "default" in orders.value.lower()
+    orders = field(post, "Orders")
+    assert orders is not None and "**B** sent no order" in orders.value
     s = await state(duel)
     assert s.units["A2"].square == (3, 6)  # Alice's knight moved; Bob's side waited
     assert s.units["B2"].square == (3, 1)

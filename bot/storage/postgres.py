@@ -1,0 +1,302 @@
+"""PostgreSQL implementation of the repository (asyncpg), for several bot processes on one database.
+
+The SQL is the one SQLite runs (``sql.py``, ``leagues.py``); what SQLite gets from its single
+writer, PostgreSQL gets from locks held until the transaction ends:
+
+- a write transaction reads a game or a league ``FOR UPDATE``: two writers of one game (an order
+  and the deadline's resolution, two shards' orders) take turns instead of the later one
+  storing an order into a turn the other has just resolved. The compare-and-set on ``version``
+  still guards every update (a writer that read before another committed gets 0 rows: in read
+  committed an UPDATE re-checks its WHERE on the row the other committed).
+- a read-then-write with no row to lock yet (the next game or league number, a ``/roll`` chain)
+  takes a transaction-scoped advisory lock named after what it reads.
+
+Transactions are read committed; ``read()`` is ``REPEATABLE READ READ ONLY``: one snapshot for the
+whole block, no locks, never waiting for a writer. Migrations (``migrations/postgresql``, numbered
+as SQLite's) are applied at ``open()`` under a session advisory lock, so processes that start at
+once apply each migration once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
+
+from bot.storage.base import DatabaseUnavailable, Repository, StorageError, Transaction
+from bot.storage.claims import SqlClaims
+from bot.storage.leagues import SqlLeagues
+from bot.storage.sql import (
+    Row,
+    SqlDice,
+    SqlGames,
+    SqlOrders,
+    SqlOutbox,
+    SqlPreferences,
+    numbered_migrations,
+)
+
+SCHEMES = ("postgresql://", "postgres://")
+# A NOTIFY channel per schema (two bots' schemas in one database never wake each other), short
+# enough for any schema name (channel names are identifiers: 63 bytes at most).
+CHANNEL_SQL = "'pbp:' || left(md5(current_schema()), 12) || ':' || $1"
+LISTEN_RETRY_SECONDS = (0.5, 1, 2, 5)
+
+
+def migrations() -> list[tuple[int, str]]:
+    """PostgreSQL's numbered SQL files, in order (the same numbers as SQLite's)."""
+    return numbered_migrations("migrations/postgresql")
+
+
+@lru_cache(maxsize=512)
+def numbered(sql: str) -> str:
+    """``?`` placeholders → ``$1, $2, …`` (the shared SQL has no ``?`` inside literals)."""
+    parts = sql.split("?")
+    out = [parts[0]]
+    for index, part in enumerate(parts[1:], start=1):
+        out.append(f"${index}{part}")
+    return "".join(out)
+
+
+class PostgresTransaction(
+    SqlClaims, SqlGames, SqlOrders, SqlDice, SqlOutbox, SqlLeagues, SqlPreferences, Transaction
+):
+    """The shared SQL on one pooled connection inside an open transaction."""
+
+    SEATS_JSON = (
+        "(SELECT COALESCE(json_agg(json_build_array(s.seat, s.position, s.user_id, s.name, "
+        "s.dm_open, s.accepted, s.left_turn)), '[]'::json) FROM seats s "
+        "WHERE s.game_id = games.id)"
+    )
+
+    def __init__(self, conn: Any, *, write: bool) -> None:
+        self.conn = conn
+        self.write = write
+        self._notified: set[str] = set()
+
+    async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Row | None:
+        row: Row | None = await self.conn.fetchrow(numbered(sql), *params)
+        return row
+
+    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Row]:
+        return list(await self.conn.fetch(numbered(sql), *params))
+
+    async def _exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        status: str = await self.conn.execute(numbered(sql), *params)
+        # "UPDATE 1", "INSERT 0 1", "DELETE 0": the last word is the row count.
+        last = status.rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+    async def _many(self, sql: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        if rows:
+            await self.conn.executemany(numbered(sql), rows)
+
+    def _for_update(self) -> str:
+        return " FOR UPDATE" if self.write else ""
+
+    def _skip_locked(self) -> str:
+        return " FOR UPDATE SKIP LOCKED" if self.write else ""
+
+    async def _notify(self, channel: str) -> None:
+        # Delivered when (and only if) the transaction commits; once per transaction is enough.
+        if channel not in self._notified:
+            self._notified.add(channel)
+            await self.conn.execute(f"SELECT pg_notify({CHANNEL_SQL}, '')", channel)
+
+    async def _serialize(self, name: str) -> None:
+        if self.write:
+            # Per schema: two databases in one server (tests, staging) never wait for each other.
+            await self.conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || $1, 0))",
+                name,
+            )
+
+
+def _where(url: str) -> str:
+    """Host, port and database of ``url``, without the user or password."""
+    parsed = urlsplit(url)
+    host = parsed.hostname or "localhost"
+    port = f":{parsed.port}" if parsed.port else ""
+    return f"{host}{port}{parsed.path or ''}"
+
+
+def _reason(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+class PostgresRepository(Repository):
+    """A pool of connections to one database (and, with ``schema``, one schema in it)."""
+
+    shared = True
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        min_size: int = 1,
+        max_size: int = 10,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        if not url.startswith(SCHEMES):
+            raise StorageError(f"not a PostgreSQL URL: {url.split(':', 1)[0]!r}")
+        self.url = url
+        self.schema = schema
+        self.min_size = min_size
+        self.max_size = max_size
+        self.connect_timeout = connect_timeout
+        self._pool: Any = None
+        # LISTEN: one connection of its own (a pooled one would be handed to a transaction),
+        # re-opened after the server restarts, with every channel listened to again.
+        self._listeners: list[tuple[str, Callable[[], None]]] = []
+        self._listen_conn: Any = None
+        self._listen_task: asyncio.Task[None] | None = None
+        self._closing = False
+
+    @property
+    def pool(self) -> Any:
+        if self._pool is None:
+            raise StorageError("repository is not open")
+        return self._pool
+
+    async def open(self) -> None:
+        self._closing = False
+        settings = self._settings()
+        try:
+            if self.schema:
+                await self._create_schema()
+            self._pool = await asyncpg.create_pool(
+                self.url,
+                min_size=self.min_size,
+                max_size=self.max_size,
+                timeout=self.connect_timeout,
+                server_settings=settings,
+            )
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise DatabaseUnavailable(f"PostgreSQL at {_where(self.url)}: {_reason(exc)}") from exc
+        try:
+            async with self._pool.acquire() as conn:
+                await self._migrate(conn)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _create_schema(self) -> None:
+        assert self.schema is not None
+        conn = await asyncpg.connect(self.url, timeout=self.connect_timeout)
+        try:
+            # Two processes creating it at once: one waits for the other (IF NOT EXISTS alone
+            # can still collide in the catalogue).
+            await conn.execute(
+                "SELECT pg_advisory_lock(hashtextextended('pbp:schema:' || $1, 0))", self.schema
+            )
+            await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {_quote(self.schema)}")
+        finally:
+            await conn.close()  # the session lock ends with the session
+
+    async def _migrate(self, conn: Any) -> None:
+        lock = "hashtextextended('pbp:migrations:' || COALESCE(current_schema(), ''), 0)"
+        await conn.execute(f"SELECT pg_advisory_lock({lock})")
+        try:
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+                "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+            rows = await conn.fetch("SELECT version FROM schema_migrations")
+            applied = {r["version"] for r in rows}
+            for number, sql in migrations():
+                if number in applied:
+                    continue
+                async with conn.transaction():
+                    await conn.execute(sql)
+                    await conn.execute(
+                        "INSERT INTO schema_migrations (version) VALUES ($1)", number
+                    )
+        finally:
+            await conn.execute(f"SELECT pg_advisory_unlock({lock})")
+
+    async def listen(self, channel: str, callback: Callable[[], None]) -> None:
+        self._listeners.append((channel, callback))
+        if self._listen_conn is None:
+            await self._connect_listener()
+        else:
+            await self._add_listener(self._listen_conn, channel, callback)
+
+    def _settings(self) -> dict[str, str] | None:
+        return {"search_path": _quote(self.schema)} if self.schema else None
+
+    async def _connect_listener(self) -> None:
+        conn = await asyncpg.connect(
+            self.url, timeout=self.connect_timeout, server_settings=self._settings()
+        )
+        conn.add_termination_listener(self._listener_lost)
+        for channel, callback in self._listeners:
+            await self._add_listener(conn, channel, callback)
+        self._listen_conn = conn
+
+    @staticmethod
+    async def _add_listener(conn: Any, channel: str, callback: Callable[[], None]) -> None:
+        name = await conn.fetchval(f"SELECT {CHANNEL_SQL}", channel)
+        await conn.add_listener(name, lambda *_args: callback())
+
+    def _listener_lost(self, _conn: Any) -> None:
+        self._listen_conn = None
+        if self._closing or self._listen_task is not None:
+            return
+        self._listen_task = asyncio.get_running_loop().create_task(self._relisten())
+
+    async def _relisten(self) -> None:
+        """Listen again once the server answers; wake every listener then (a notification
+        sent while nobody listened is lost: the workers look for themselves)."""
+        attempt = 0
+        try:
+            while not self._closing:
+                try:
+                    await self._connect_listener()
+                except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                    delay = LISTEN_RETRY_SECONDS[min(attempt, len(LISTEN_RETRY_SECONDS) - 1)]
+                    attempt += 1
+                    await asyncio.sleep(delay)
+                    continue
+                for _channel, callback in self._listeners:
+                    callback()
+                return
+        finally:
+            self._listen_task = None
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._listen_task is not None:
+            self._listen_task.cancel()
+            self._listen_task = None
+        if self._listen_conn is not None:
+            conn, self._listen_conn = self._listen_conn, None
+            with contextlib.suppress(Exception):
+                await conn.close()
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        await pool.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield PostgresTransaction(conn, write=True)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Transaction]:
+        async with (
+            self.pool.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresTransaction(conn, write=False)
+
+
+def _quote(identifier: str) -> str:
+    return '"' + identifier.replace('"', '""') + '"'

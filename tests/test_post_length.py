@@ -1,0 +1,99 @@
+"""Turn posts that read on a phone: over the offline demo of each ruleset (``bot/demo.py``, the
+game ``python -m bot demo <ruleset>`` plays), the median turn post stays under 700 characters,
+while the full proofs the posts show short are in the export, and ``verify`` checks them."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import demo, messages, registry
+from bot.record import verify
+from bot.storage import OutboxRow
+
+MEDIAN_LIMIT = 700
+SHORT = re.compile(rf"`([0-9a-f]{{{messages.SHORT_HEX}}})…`")
+
+
+def post_length(composed: dict[str, Any]) -> int:
+    """What a reader scrolls past: content, and the embed's title, description, fields, footer."""
+    embed = composed["embed"] or {}
+    parts = [
+        composed.get("content") or "",
+        embed.get("title") or "",
+        embed.get("description") or "",
+    ]
+    parts += [f"{f['name']}{f['value']}" for f in embed.get("fields", [])]
+    parts.append((embed.get("footer") or {}).get("text") or "")
+    return sum(len(p) for p in parts)
+
+
+async def play_demo(
+    ruleset: str, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The demo's turn posts as composed for Discord (boards not drawn) and its match record."""
+    posts: list[dict[str, Any]] = []
+
+    async def collect(self: demo.FileSink, row: OutboxRow) -> None:
+        if row.kind == "channel" and row.payload.get("embed") and row.payload.get("board"):
+            posts.append(messages.compose(row.payload))
+
+    monkeypatch.setattr(demo.FileSink, "_post", collect)
+    record_path = tmp_path / "match.json"
+    await demo.play(ruleset, out=tmp_path / "out", seed=7, lang=lang, record=record_path)
+    return posts, json.loads(record_path.read_text("utf-8"))
+
+
+def full_values(record: dict[str, Any]) -> set[str]:
+    """Every seed, commitment, salt, receipt and digest the record holds, whole."""
+    values = {record["players_digest"]}
+    for block in [record["setup"], *record["turns"]]:
+        for name in ("seeds", "commitments", "salts", "receipts"):
+            values.update(block.get(name, {}).values())
+        if block.get("orders_digest"):
+            values.add(block["orders_digest"])
+    for name in ("seed", "commitment"):
+        if name in record.get("secret", {}):
+            values.add(record["secret"][name])
+    return values
+
+
+RULESETS = sorted(k for k, spec in registry.rulesets().items() if spec.demo_player is not None)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("ruleset", RULESETS)
+async def test_median_turn_post_is_short_and_the_proofs_stay_whole(
+    ruleset: str, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    posts, record = await play_demo(ruleset, lang, tmp_path, monkeypatch)
+    assert len(posts) >= 3
+    lengths = [post_length(p) for p in posts]
+    median = statistics.median(lengths)
+    assert median < MEDIAN_LIMIT, f"{ruleset} ({lang}): median turn post {median} characters"
+
+    # Every value a post shows short is the start of a full value in the export…
+    whole = full_values(record)
+    shown = {m for p in posts for m in SHORT.findall(json.dumps(p, ensure_ascii=False))}
+    assert shown, "the posts show their proofs"
+    assert all(any(v.startswith(s) for v in whole) for s in shown)
+    # … and verify checks them all (commitments, receipts, digests, rolls).
+    checks = verify(record)
+    assert checks and all(c.ok for c in checks), [c.what for c in checks if not c.ok]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+async def test_every_post_after_the_first_names_the_step_it_resolved(
+    ruleset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    posts, _record = await play_demo(ruleset, "en", tmp_path, monkeypatch)
+    first, *later = [p["embed"]["description"].splitlines()[0] for p in posts]
+    assert first.startswith("The game begins")
+    assert all(line.startswith("**Results of ") for line in later)
+    assert all("(next: " in line for line in later[:-1])
+    assert "(next: " not in later[-1]  # the last step resolved ends the game
