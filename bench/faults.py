@@ -8,6 +8,11 @@ resolution, between resolution and posting, after Discord accepted a post) and b
 outside after a random delay. Batches of games are played until the kills are spent. Prints:
 orders lost, double resolutions, duplicate or missing posts, and differences from the reference;
 exits non-zero unless all are 0.
+
+Several shard processes: ``python bench/faults.py --shards 3 --database postgresql://…`` plays the
+games in servers spread over the shards against ``--shards`` ``python -m bot`` processes on one
+PostgreSQL (a fresh schema per batch in that database), and SIGKILLs a random one of them each
+time (``tests/e2e/shards.py``).
 """
 
 from __future__ import annotations
@@ -18,10 +23,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.e2e.harness import SCRIPTS, chaos_run, check, reference_run
+from tests.e2e.harness import SCRIPTS, RunResult, Script, chaos_run, check, reference_run
+from tests.e2e.shards import cluster_run, postgres_schema
 
 FAKE = {
     "id_start": 10**17,
@@ -30,6 +37,30 @@ FAKE = {
         "PATCH /channels/{}/messages/{}": (50, 1.0),
     },
 }
+
+
+async def sharded_batch(
+    tmp: Path, args: argparse.Namespace, seed: int, kills: int, script: Script
+) -> tuple[RunResult, RunResult]:
+    """The reference and the run under fire, each on ``--shards`` processes and a fresh schema."""
+    # The global limit raised (Discord raises a large bot's): the bot does not pace its
+    # processes together under Discord's 50 a second yet, and this run is about crashes.
+    options = {**FAKE, "global_limit": args.global_limit or None}
+    common: dict[str, Any] = {
+        "games": args.games,
+        "seed": seed,
+        "shards": args.shards,
+        "script": script,
+        "fake_options": options,
+        "named_share": args.named_share,
+    }
+    (tmp / "ref").mkdir()
+    (tmp / "run").mkdir()
+    async with postgres_schema("pbp_faults", args.database) as (_schema, url):
+        ref = await cluster_run(tmp / "ref", url, kills=0, **common)
+    async with postgres_schema("pbp_faults", args.database) as (_schema, url):
+        run = await cluster_run(tmp / "run", url, kills=kills, **common)
+    return ref, run
 
 
 async def main(args: argparse.Namespace) -> int:
@@ -43,20 +74,28 @@ async def main(args: argparse.Namespace) -> int:
         seed = args.seed + batch
         kills = min(args.per_batch, args.kills - totals["kills"])
         with tempfile.TemporaryDirectory() as tmp:
-            (Path(tmp) / "ref").mkdir()
-            (Path(tmp) / "run").mkdir()
-            ref = await reference_run(
-                Path(tmp) / "ref", games=args.games, seed=seed, script=script, fake_options=FAKE
-            )
-            run = await chaos_run(
-                Path(tmp) / "run",
-                games=args.games,
-                seed=seed,
-                kills=kills,
-                script=script,
-                fake_options=FAKE,
-                named_share=args.named_share,
-            )
+            if not args.shards:
+                (Path(tmp) / "ref").mkdir()
+                (Path(tmp) / "run").mkdir()
+            if args.shards:
+                ref, run = await sharded_batch(Path(tmp), args, seed, kills, script)
+            else:
+                ref = await reference_run(
+                    Path(tmp) / "ref",
+                    games=args.games,
+                    seed=seed,
+                    script=script,
+                    fake_options=FAKE,
+                )
+                run = await chaos_run(
+                    Path(tmp) / "run",
+                    games=args.games,
+                    seed=seed,
+                    kills=kills,
+                    script=script,
+                    fake_options=FAKE,
+                    named_share=args.named_share,
+                )
             report = check(run.table, run.db, run.seen, ref.db, ref.seen)
         totals["kills"] += report.kills
         totals["lost"] += len(report.orders_lost)
@@ -107,4 +146,15 @@ if __name__ == "__main__":
     parser.add_argument("--named-share", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--ruleset", default="arena", choices=sorted(SCRIPTS))
+    parser.add_argument(
+        "--shards", type=int, default=0, help="shard processes on PostgreSQL (0: one, on SQLite)"
+    )
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="PostgreSQL URL for --shards (default: TEST_DATABASE_URL or the local test server)",
+    )
+    parser.add_argument(
+        "--global-limit", type=int, default=1000, help="the fake's requests per second (0: none)"
+    )
     sys.exit(asyncio.run(main(parser.parse_args())))

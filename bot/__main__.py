@@ -8,6 +8,7 @@ python -m bot                         run the bot (needs DISCORD_TOKEN; SQLite b
 python -m bot demo RULESET [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
 python -m bot replay FILE [--events]
 python -m bot verify FILE
+python -m bot migrate-db --from URL --to URL [--force]
 python -m bot <command> …             a ruleset's own tools (``--help`` lists them)
 """
 
@@ -48,7 +49,7 @@ def _run_bot(lang: str) -> int:
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     from bot import faults
-    from bot.client import RefereeBot
+    from bot.client import create_bot
     from bot.http import configure_endpoints
 
     faults.arm(config.fault_point)
@@ -60,7 +61,7 @@ def _run_bot(lang: str) -> int:
     except DatabaseUnavailable as exc:
         print(t(lang, "cli.database_unavailable", reason=str(exc)), file=sys.stderr)
         return 1
-    bot = RefereeBot(config, render_processes=1)  # boards render beside the event loop's GIL
+    bot = create_bot(config, render_processes=1)  # boards render beside the event loop's GIL
     bot.run(config.token, log_handler=None)
     return 0
 
@@ -177,6 +178,50 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if failed or not checked else 0
 
 
+def _migrate_db(args: argparse.Namespace) -> int:
+    """Copy a whole database to another backend (bot/storage/migrate.py), with the per-table
+    counts and checksums of both sides; any refusal is one line and exit 1."""
+    from bot.storage.migrate import MigrateError, display_url, migrate
+
+    lang = args.cli_lang
+    print(
+        t(
+            lang,
+            "cli.migrate.copying",
+            source=display_url(args.source),
+            target=display_url(args.target),
+        )
+    )
+    try:
+        report = asyncio.run(migrate(args.source, args.target, force=args.force))
+    except MigrateError as exc:
+        if exc.report is not None:
+            _print_tables(lang, exc.report)
+        print(t(lang, exc.key, **exc.params), file=sys.stderr)
+        return 1
+    if report.replaced:
+        print(t(lang, "cli.migrate.replaced"))
+    _print_tables(lang, report)
+    print(t(lang, "cli.migrate.done", rows=report.rows, tables=len(report.tables)))
+    return 0
+
+
+def _print_tables(lang: str, report: Any) -> None:
+    width = max((len(row.table) for row in report.tables), default=0)
+    for row in report.tables:
+        print(
+            t(
+                lang,
+                "cli.migrate.table.ok" if row.ok else "cli.migrate.table.differs",
+                table=row.table.ljust(width),
+                source_rows=row.source.rows,
+                source_sum=row.source.checksum,
+                target_rows=row.target.rows,
+                target_sum=row.target.checksum,
+            )
+        )
+
+
 Command = Callable[[argparse.Namespace], int]
 
 
@@ -210,7 +255,24 @@ def build_parser(lang: str) -> tuple[argparse.ArgumentParser, dict[str, Command]
     rep.add_argument("--events", action="store_true", help=t(lang, "cli.help.replay.events"))
     ver = sub.add_parser("verify", help=t(lang, "cli.help.verify"))
     ver.add_argument("file", type=Path, help=t(lang, "cli.help.record_file"))
-    commands: dict[str, Command] = {"demo": _demo, "replay": _replay, "verify": _verify}
+    mig = sub.add_parser("migrate-db", help=t(lang, "cli.help.migrate_db"))
+    mig.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="URL",
+        help=t(lang, "cli.help.migrate_db.from"),
+    )
+    mig.add_argument(
+        "--to", dest="target", required=True, metavar="URL", help=t(lang, "cli.help.migrate_db.to")
+    )
+    mig.add_argument("--force", action="store_true", help=t(lang, "cli.help.migrate_db.force"))
+    commands: dict[str, Command] = {
+        "demo": _demo,
+        "replay": _replay,
+        "verify": _verify,
+        "migrate-db": _migrate_db,
+    }
     # Each ruleset may add tools of its own (the dungeon's monster-AI solver).
     for spec in registry.rulesets().values():
         for command in spec.cli:

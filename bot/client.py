@@ -71,6 +71,9 @@ def throttle_bucket_sweeps(http: discord.http.HTTPClient) -> None:
 
 
 class RefereeBot(commands.Bot):
+    """The bot: one gateway connection. :func:`create_bot` picks :class:`ShardedRefereeBot`
+    instead when ``SHARD_COUNT`` is set."""
+
     def __init__(
         self,
         config: Config,
@@ -89,6 +92,11 @@ class RefereeBot(commands.Bot):
         # "@everyone" or a role in it stays text. The outbox names a message's players
         # (``bot.outbox.allowed_mentions``), and the replies that ping name who they ping.
         options.setdefault("allowed_mentions", SAFE_MENTIONS)
+        if config.shard_count is not None:
+            # Several processes share the token: each runs its SHARD_IDS (all, when unset).
+            options.setdefault("shard_count", config.shard_count)
+            if config.shard_ids is not None:
+                options.setdefault("shard_ids", list(config.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -124,11 +132,20 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.repo.open()
+        if self.repo.shared:
+            # Other processes enqueue too (an order received by another shard resolves a turn
+            # there): their commits wake this sender at once, not at its next maintenance tick.
+            await self.repo.listen("outbox", self._outbox_ready)
+        else:
+            # Only this process uses the database: any claim in it was this process's before a
+            # restart, and waiting for its lease to lapse would only delay the catch-up.
+            async with self.repo.transaction() as tx:
+                await tx.release_all_claims()
         await self.tree.set_translator(CatalogueTranslator())
         for extension in self._extensions:
             await self.load_extension(extension)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self._sync_commands:
+        if self.syncs_commands():
             await self._sync()
         self._started = True
         # Anything stored before a crash: turns whose orders were all in, unsent messages.
@@ -137,6 +154,11 @@ class RefereeBot(commands.Bot):
             log.info("recovered %d turn(s) whose orders were all in", resolved)
         self.outbox.wake()
         self.maintenance.start()
+
+    def syncs_commands(self) -> bool:
+        """One process syncs the commands: the one that runs shard 0 (or the only one)."""
+        ids = self.config.shard_ids
+        return self._sync_commands and (ids is None or 0 in ids)
 
     async def _sync(self) -> None:
         guild_id = self.config.dev_guild_id
@@ -166,3 +188,22 @@ class RefereeBot(commands.Bot):
         await super().close()
         self.outbox.renderer.close()
         await self.repo.close()
+
+
+class ShardedRefereeBot(RefereeBot, commands.AutoShardedBot):
+    """The bot as one of several shard processes (``SHARD_COUNT``, ``SHARD_IDS``), or running
+    every shard in one process (``SHARD_COUNT`` alone). Discord sends DMs to shard 0 and a
+    server's events to shard ``(guild_id >> 22) % SHARD_COUNT``; whichever process receives an
+    order stores it and may resolve the turn (the compare-and-set makes that exactly once),
+    any process posts anywhere over REST, and the background work (outbox, deadlines, league
+    maintenance) is claimed from the shared database by one process at a time. The gateway URL
+    comes from ``GET /gateway/bot`` (``DISCORD_GATEWAY_URL`` is for the unsharded connection).
+    """
+
+
+def create_bot(config: Config, **kwargs: Any) -> RefereeBot:
+    """The bot ``config`` asks for: sharded with ``SHARD_COUNT`` (and ``SHARD_IDS``), else one
+    connection as always."""
+    if config.shard_count is not None:
+        return ShardedRefereeBot(config, **kwargs)
+    return RefereeBot(config, **kwargs)

@@ -59,6 +59,29 @@ def _log_level(value: str) -> str:
     return level
 
 
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` as discord.py's AutoShardedBot takes them.
+
+    Neither: one unsharded connection (as always). ``SHARD_COUNT=3`` alone: this process runs
+    all three shards. ``SHARD_COUNT=3 SHARD_IDS=1`` (or ``0,2``): this process runs those, and
+    other processes (sharing the token and the database) run the rest.
+    """
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("config.error.shard_ids_without_count")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError("config.error.shard_count", value=count_text)
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(part.isdigit() and int(part) < count for part in parts):
+        raise ConfigError("config.error.shard_ids", value=ids_text, last=count - 1)
+    return count, tuple(sorted({int(part) for part in parts}))
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None
@@ -68,6 +91,9 @@ class Config:
     api_base: str | None
     gateway_url: str | None
     log_level: str
+    # Several shard processes on one token and one database: SHARD_COUNT, SHARD_IDS (see _shards).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
     # Test-only switches (tests/e2e, bench/faults.py, bench/load.py); never set in production.
     fault_point: str | None = None  # PBP_FAULT_POINT: see bot/faults.py
     test_entropy_seed: str | None = None  # PBP_TEST_ENTROPY_SEED: deterministic seeds and salts
@@ -79,6 +105,9 @@ class Config:
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise ConfigError("config.error.dev_guild_id")
+        shard_count, shard_ids = _shards(
+            os.environ.get("SHARD_COUNT", ""), os.environ.get("SHARD_IDS", "")
+        )
         language = os.environ.get("LOCALE", "en").strip().lower() or "en"
         if language not in LANGUAGES:
             raise ConfigError("config.error.locale", value=language)
@@ -90,6 +119,8 @@ class Config:
             api_base=os.environ.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
             log_level=_log_level(os.environ.get("LOG_LEVEL", "").strip()),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             fault_point=os.environ.get("PBP_FAULT_POINT", "").strip() or None,
             test_entropy_seed=os.environ.get("PBP_TEST_ENTROPY_SEED", "").strip() or None,
         )

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -24,12 +23,14 @@ from bot import dice as dicelib
 from bot import registry
 from bot.demo import _entropy as demo_entropy
 from bot.record import replay, verify
-from bot.storage import SqliteRepository
 from bot.storage.base import OutboxRow
 from bot.table import Player, Table
 from tests.hidden_ruleset import RULESET as BIDS
 from tests.hidden_ruleset import ai
 from tests.hidden_ruleset import rules as bids
+from tests.storage.backends import Backend, backend
+
+__all__ = ["backend"]
 
 SEATS = ("A", "B", "C", "D", "E")
 SIMCORD_DEAL = 3  # a deal where the sun, playing high, wins with two seats or more
@@ -53,13 +54,10 @@ class Clock:
 
 
 @pytest.fixture
-async def table(registered: None, tmp_path: Path) -> Any:
-    repo = SqliteRepository(tmp_path / "hidden.sqlite3")
-    await repo.open()
-    try:
-        yield Table(repo, clock=Clock())
-    finally:
-        await repo.close()
+async def table(registered: None, backend: Backend) -> Any:
+    """The table on SQLite and on PostgreSQL (``tests/storage/backends.py``): every table-level
+    test runs on both; the repository is closed by the backend fixture."""
+    return Table(await backend.open(), clock=Clock())
 
 
 async def start(table: Table, *, turn_seconds: int | None = 600) -> str:

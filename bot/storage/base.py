@@ -369,7 +369,7 @@ class ClaimStore(ABC):
 
     @abstractmethod
     async def renew_outbox(self, holder: str, ids: Sequence[int], lease_until: float) -> set[int]:
-        """Extend ``holder``'s claims on ``ids``; the ids still held and pending."""
+        """Extend ``holder``'s claims on ``ids``; the ids it still holds, not yet sent."""
 
     @abstractmethod
     async def claim_due_games(

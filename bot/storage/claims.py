@@ -34,8 +34,10 @@ class SqlClaims(SqlGames, SqlOutbox, ClaimStore):
             "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id IN ("
             "SELECT o.id FROM outbox o WHERE o.status = 'pending' AND o.not_before <= ? "
             "AND (o.lease_until IS NULL OR o.lease_until <= ? OR o.claimed_by = ?) "
+            # An earlier row another live holder is posting: a superseded edit too (it was
+            # superseded while in flight, and must not land after the newer edit).
             "AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.game_id = o.game_id "
-            "AND e.status = 'pending' AND e.id < o.id AND e.claimed_by <> ? "
+            "AND e.status IN ('pending', 'superseded') AND e.id < o.id AND e.claimed_by <> ? "
             "AND e.lease_until > ?) "
             f"ORDER BY o.id LIMIT ?{self._skip_locked()}) RETURNING *",
             (holder, lease_until, now, now, holder, holder, now, limit),
@@ -47,8 +49,10 @@ class SqlClaims(SqlGames, SqlOutbox, ClaimStore):
             return set()
         marks = ",".join("?" * len(ids))
         rows = await self._all(
+            # A held edit superseded meanwhile stays held: it is posted, then the newer one
+            # (which waits behind it), never the other way round.
             f"UPDATE outbox SET lease_until = ? WHERE id IN ({marks}) AND claimed_by = ? "
-            "AND status = 'pending' RETURNING id",
+            "AND status IN ('pending', 'superseded') RETURNING id",
             (lease_until, *ids, holder),
         )
         return {int(r["id"]) for r in rows}

@@ -543,9 +543,10 @@ class SqlOutbox(SqlPrimitives, OutboxStore):
     async def mark_sent(
         self, outbox_id: int, message_id: int | None, channel_id: int | None, now: float
     ) -> None:
+        # The claim ends with the post (``claimed_by`` stays: who posted it).
         await self._exec(
             "UPDATE outbox SET status = 'sent', message_id = ?, channel_id = ?, sent_at = ?, "
-            "attempts = attempts + 1 WHERE id = ?",
+            "attempts = attempts + 1, lease_until = NULL WHERE id = ?",
             (message_id, channel_id, now, outbox_id),
         )
 

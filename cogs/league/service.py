@@ -26,6 +26,10 @@ from cogs.league.season import League, LeagueError, Notice, Options, Step
 
 log = logging.getLogger(__name__)
 MAX_MENU = 25  # Discord select menus hold at most 25 options
+# League maintenance runs in one process at a time: the holder renews this lease every tick, and
+# another process takes over once it lapses (its holder died).
+MAINTENANCE_LEASE = "league-maintenance"
+MAINTENANCE_LEASE_SECONDS = 60.0
 
 Action = Callable[[League, list[Entry]], Step]
 
@@ -214,7 +218,17 @@ class LeagueService:
 
     async def tick(self) -> int:
         """Record finished league games, then run every league whose clock is due (automatic
-        draft picks, ante deadlines). Safe after a restart: it catches up on what was missed."""
+        draft picks, ante deadlines). Safe after a restart: it catches up on what was missed.
+
+        Of several processes only the holder of the maintenance lease runs it (each league
+        action is a compare-and-set anyway; the lease saves the others the work)."""
+        now = self.clock()
+        async with self.repo.transaction() as tx:
+            held = await tx.take_lease(
+                MAINTENANCE_LEASE, self.table.worker, now, now + MAINTENANCE_LEASE_SECONDS
+            )
+        if not held:
+            return 0
         done = await self.record_finished()
         now = self.clock()
         async with self.repo.transaction() as tx:

@@ -67,11 +67,16 @@ class BotProcess:
         entropy_seed: str = "e2e",
         extra_env: dict[str, str] | None = None,
         log_level: str = "WARNING",
+        shards: tuple[int, ...] | None = None,
+        log_name: str = "bot.log",
     ) -> None:
         self.fake = fake
+        # One of several shard processes (SHARD_IDS): up when its shards are, and its death
+        # ends only their gateway sessions. None: the unsharded bot.
+        self.shards = shards
         self.workdir = workdir
         self.db_path = workdir / "bot.sqlite3"
-        self.log_path = workdir / "bot.log"
+        self.log_path = workdir / log_name
         self.entropy_seed = entropy_seed
         self.extra_env = extra_env or {}
         self.log_level = log_level
@@ -109,7 +114,12 @@ class BotProcess:
             env["PBP_FAULT_POINT"] = fault
         env.update(self.extra_env)
         self.fault = fault
-        self.fake.ready.clear()
+        ready_event = self.fake.ready
+        if self.shards is not None:
+            for shard in self.shards:
+                self.fake.shard_ready[shard].clear()
+        else:
+            self.fake.ready.clear()
         self.died.clear()
         log = self.log_path.open("ab")
         log.write(f"\n=== start {self.starts + 1} fault={fault} ===\n".encode())
@@ -126,7 +136,11 @@ class BotProcess:
         log.close()
         self.starts += 1
         self._monitor = asyncio.create_task(self._watch(self.proc))
-        ready = asyncio.create_task(self.fake.ready.wait())
+        ready = asyncio.ensure_future(
+            ready_event.wait()
+            if self.shards is None
+            else asyncio.gather(*(self.fake.shard_ready[n].wait() for n in self.shards))
+        )
         died = asyncio.create_task(self.died.wait())
         done, pending = await asyncio.wait(
             {ready, died}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
@@ -145,7 +159,7 @@ class BotProcess:
             return
         self.up.clear()
         self.deaths += 1
-        self.fake.bot_gone()
+        self.fake.bot_gone(self.shards)
         if code == -signal.SIGKILL and self.fault:
             self.self_kills += 1
         self.died.set()
@@ -514,33 +528,27 @@ def dump(db_path: Path) -> dict[str, Any]:
     """
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
-
-    def rows(sql: str) -> list[dict[str, Any]]:
-        return [dict(r) for r in conn.execute(sql)]
-
     try:
-        return {
-            "games": rows(
-                "SELECT id, ruleset, status, state, version, turn, outcome, end_reason "
-                "FROM games ORDER BY id"
-            ),
-            "states": rows("SELECT game_id, version, turn, state FROM states ORDER BY 1, 2"),
-            "orders": rows(
-                "SELECT game_id, turn, seat, text, salt, receipt, user_id, defaulted "
-                "FROM orders ORDER BY 1, 2, 3"
-            ),
-            "streams": rows("SELECT * FROM dice_streams ORDER BY 1, 2, 3"),
-            "events": rows("SELECT game_id, turn, seq, data FROM events ORDER BY 1, 2, 3"),
-            "outbox": rows(
-                # Each game's rows in the order stored. How two games' rows interleave is not
-                # the state of either: it follows which player answered first, and the outbox
-                # posts independent games concurrently.
-                "SELECT game_id, kind, target_id, payload, nonce, status FROM outbox "
-                "WHERE kind != 'edit' ORDER BY game_id, id"
-            ),
-        }
+        return {key: [dict(r) for r in conn.execute(sql)] for key, sql in DUMP_QUERIES.items()}
     finally:
         conn.close()
+
+
+# What :func:`dump` reads (the same SQL on PostgreSQL: tests/e2e/shards.py).
+DUMP_QUERIES = {
+    "games": "SELECT id, ruleset, status, state, version, turn, outcome, end_reason "
+    "FROM games ORDER BY id",
+    "states": "SELECT game_id, version, turn, state FROM states ORDER BY 1, 2",
+    "orders": "SELECT game_id, turn, seat, text, salt, receipt, user_id, defaulted "
+    "FROM orders ORDER BY 1, 2, 3",
+    "streams": "SELECT * FROM dice_streams ORDER BY 1, 2, 3",
+    "events": "SELECT game_id, turn, seq, data FROM events ORDER BY 1, 2, 3",
+    # Each game's rows in the order stored. How two games' rows interleave is not the state of
+    # either: it follows which player answered first, and the outbox posts independent games
+    # concurrently.
+    "outbox": "SELECT game_id, kind, target_id, payload, nonce, status FROM outbox "
+    "WHERE kind != 'edit' ORDER BY game_id, id",
+}
 
 
 def posted_view(fake: FakeDiscord, channels: list[int], users: list[int]) -> dict[str, Any]:

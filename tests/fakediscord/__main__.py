@@ -1,6 +1,7 @@
 """Run the fake Discord as a script, with a small control API for driving it by hand.
 
-    python -m tests.fakediscord [--port 8765] [--users alice,bob]
+    python -m tests.fakediscord [--port 8765] [--users alice,bob] [--shards N]
+                                [--global-limit 50]
 
 Then start the bot with the printed ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` (and
 ``DISCORD_TOKEN=fake``) and act as the users (JSON bodies, loopback only):
@@ -23,7 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.server import DISCORD_GLOBAL_LIMIT, FakeDiscord
 
 
 def control_routes(fake: FakeDiscord, names: dict[str, int]) -> web.Application:
@@ -124,7 +125,7 @@ def control_routes(fake: FakeDiscord, names: dict[str, int]) -> web.Application:
 
 
 async def main(args: argparse.Namespace) -> None:
-    fake = FakeDiscord()
+    fake = FakeDiscord(shard_count=args.shards, global_limit=args.global_limit or None)
     names = {name: fake.add_user(name) for name in args.users.split(",") if name}
     original_app = fake.app
 
@@ -145,4 +146,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--users", default="alice,bob")
+    parser.add_argument("--shards", type=int, default=1, help="shards GET /gateway/bot names")
+    parser.add_argument(
+        "--global-limit",
+        type=int,
+        default=DISCORD_GLOBAL_LIMIT,
+        help="requests per second per token, all processes together (0: unlimited)",
+    )
     asyncio.run(main(parser.parse_args()))

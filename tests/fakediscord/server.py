@@ -13,6 +13,16 @@ What it does, as Discord does it:
 - The gateway websocket (JSON text frames): HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats and
   ACKs, RESUME → replay of the events missed + RESUMED (or INVALID_SESSION when the session is
   gone), RECONNECT and INVALID_SESSION sent on demand, the socket dropped on demand.
+- Sharding, as Discord does it: ``GET /gateway/bot`` names ``shard_count`` shards; IDENTIFY
+  carries ``[shard_id, shard_count]`` and each shard is a session of its own; a server
+  (``add_guild``) belongs to shard ``(guild_id >> 22) % shard_count``: its GUILD_CREATE, its
+  interactions and the echo of messages in its channels go there; DMs go to shard 0.
+- Discord's global limit: ``global_limit`` requests per second per bot token (Discord's is
+  ``DISCORD_GLOBAL_LIMIT``, 50, what the command line and the sharded benchmarks use; a large
+  bot's is raised, and so is this one's by the argument; None, the constructor's default, keeps
+  the older tests' unlimited fake), shared by every process using the token. Beyond it: 429 with
+  ``X-RateLimit-Global`` (counted in ``global_violations``). Interaction callbacks and
+  follow-ups are exempt, as on Discord.
 - Injection: a user's DM (MESSAGE_CREATE), a slash command or a button click (INTERACTION_CREATE).
 - Faults on demand: 429 with ``Retry-After`` (route or global), 5xx, slow answers, per route
   pattern, for N requests or until cleared.
@@ -31,8 +41,8 @@ import json
 import re
 import secrets
 import time
-from collections import defaultdict
-from collections.abc import Callable
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -43,6 +53,7 @@ API_PREFIX = "/api/v10"
 DISCORD_EPOCH_MS = 1420070400000
 EPHEMERAL = 1 << 6
 INTERACTION_DEADLINE = 3.0  # seconds to the first callback
+DISCORD_GLOBAL_LIMIT = 50  # requests per second per bot token
 # The permissions @everyone has in the fake guild: view, send, embed, attach, read history, etc.
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 
@@ -148,6 +159,7 @@ class Session:
     ws: web.WebSocketResponse | None = None
     queue: asyncio.Queue[str] | None = None  # frames for the connected socket, in order
     valid: bool = True
+    shard: int = 0
 
 
 class FakeDiscord:
@@ -159,7 +171,13 @@ class FakeDiscord:
         echo_messages: bool = True,
         keep_buffer: int = 5000,
         id_start: int | None = None,
+        shard_count: int = 1,
+        global_limit: int | None = None,
     ) -> None:
+        self.shard_count = shard_count
+        self.global_limit = global_limit
+        self._global_window: deque[float] = deque()
+        self.global_violations: list[Recorded] = []
         # ``id_start``: ids are id_start + 1, + 2 … (two runs that set up the same users and
         # channels in the same order get the same ids, so their stored payloads compare equal).
         self._id_start = id_start
@@ -181,6 +199,7 @@ class FakeDiscord:
         self.users[self.bot_id] = self._user_payload(self.bot_id, "Referee", bot=True)
         self.guild_id = self.snowflake()
         self.guild_name = "Fake Arena Club"
+        self.guilds: dict[int, str] = {self.guild_id: self.guild_name}  # id -> name
         self.members: dict[int, str] = {self.bot_id: iso(time.time())}
         self.channels: dict[int, dict[str, Any]] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
@@ -198,7 +217,11 @@ class FakeDiscord:
         self._buckets: dict[tuple[str, str], list[float]] = {}
         self._global_block_until = 0.0
         self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None
+        self.shard_sessions: dict[int, Session] = {}  # the live session of each shard
+        self.shard_ready: dict[int, asyncio.Event] = defaultdict(asyncio.Event)
+        self.identified: list[tuple[int, int]] = []  # the [shard_id, shard_count] of IDENTIFYs
+        # (shard, event, channel id) of every dispatch that reached a session
+        self.dispatch_log: list[tuple[int, str, int | None]] = []
         self.identifies = 0
         self.resumes = 0
         self.connects = 0
@@ -243,12 +266,38 @@ class FakeDiscord:
             self.members[user_id] = iso(time.time())
         return user_id
 
-    def add_channel(self, name: str) -> int:
+    def shard_of(self, guild_id: int | None) -> int:
+        """The shard a server's events go to (Discord's formula); DMs (None) go to shard 0."""
+        return 0 if guild_id is None else (guild_id >> 22) % self.shard_count
+
+    def channel_shard(self, channel_id: int) -> int:
+        guild = self.channels.get(channel_id, {}).get("guild_id")
+        return self.shard_of(int(guild) if guild else None)
+
+    def add_guild(self, name: str, *, shard: int | None = None) -> int:
+        """Another server, with a channel of its own (``channels_of(guild)[0]``). ``shard``:
+        an id that Discord's formula puts on that shard (ids step by 2**22 until it does)."""
+        guild_id = self.snowflake()
+        if shard is not None:
+            while self.shard_of(guild_id) != shard:
+                guild_id += 1 << 22
+            self._last_id = guild_id
+        self.guilds[guild_id] = name
+        self.add_channel(f"{name}-games", guild_id=guild_id)
+        session = self.shard_sessions.get(self.shard_of(guild_id))
+        if session is not None and session.valid:
+            self._send(session, {"op": 0, "t": "GUILD_CREATE", "d": self.guild_payload(guild_id)})
+        return guild_id
+
+    def channels_of(self, guild_id: int) -> list[int]:
+        return [c for c, data in self.channels.items() if data.get("guild_id") == str(guild_id)]
+
+    def add_channel(self, name: str, *, guild_id: int | None = None) -> int:
         channel_id = self.snowflake()
         self.channels[channel_id] = {
             "id": str(channel_id),
             "type": 0,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id or self.guild_id),
             "name": name,
             "position": len(self.channels),
             "permission_overwrites": [],
@@ -290,10 +339,11 @@ class FakeDiscord:
             payload["user"] = self.users[user_id]
         return payload
 
-    def guild_payload(self) -> dict[str, Any]:
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        guild_id = guild_id or self.guild_id
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild_id),
+            "name": self.guilds[guild_id],
             "owner_id": str(next(iter(self.members))),
             "icon": None,
             "splash": None,
@@ -321,7 +371,7 @@ class FakeDiscord:
             "stickers": [],
             "roles": [
                 {
-                    "id": str(self.guild_id),
+                    "id": str(guild_id),
                     "name": "@everyone",
                     "permissions": str(EVERYONE_PERMISSIONS),
                     "position": 0,
@@ -337,7 +387,7 @@ class FakeDiscord:
             "unavailable": False,
             "joined_at": iso(time.time()),
             "members": [self.member_payload(uid) for uid in self.members],
-            "channels": [c for c in self.channels.values() if c.get("guild_id")],
+            "channels": [c for c in self.channels.values() if c.get("guild_id") == str(guild_id)],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -546,6 +596,11 @@ class FakeDiscord:
         route = self.route_name(method, path)
         injected = False
         response: web.StreamResponse
+        limited = self._over_global_limit(path, started)
+        if limited is not None:
+            self.requests.append(Recorded(method, path, route, 429, started, started))
+            self.global_violations.append(self.requests[-1])
+            return limited
         fault = self._fault_for(method, path)
         if fault is not None and fault.delay:
             await asyncio.sleep(fault.delay)
@@ -569,6 +624,19 @@ class FakeDiscord:
             Recorded(method, path, route, response.status, started, time.monotonic(), injected)
         )
         return response
+
+    def _over_global_limit(self, path: str, now: float) -> web.Response | None:
+        """Discord's global limit: ``global_limit`` requests in any second, per bot token (all
+        the bot's processes together: they share the token). Interactions are exempt."""
+        if self.global_limit is None or path.startswith(("/interactions/", "/webhooks/")):
+            return None
+        window = self._global_window
+        while window and now - window[0] >= 1.0:
+            window.popleft()
+        if len(window) >= self.global_limit:
+            return self._rate_limited(1.0 - (now - window[0]), global_=True, scope="global")
+        window.append(now)
+        return None
 
     async def _dispatch(
         self, request: web.Request, method: str, path: str, route: str
@@ -639,7 +707,7 @@ class FakeDiscord:
         return _json(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -777,7 +845,11 @@ class FakeDiscord:
         for listener in self._listeners:
             listener(message)
         if self.echo_messages and not message.ephemeral:
-            self.dispatch("MESSAGE_CREATE", self.message_payload(message))
+            self.dispatch(
+                "MESSAGE_CREATE",
+                self.message_payload(message),
+                shard=self.channel_shard(message.channel_id),
+            )
 
     async def create_message(self, request: web.Request, channel_id: str) -> web.Response:
         channel = int(channel_id)
@@ -791,7 +863,7 @@ class FakeDiscord:
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce"):
             key = (channel, self.bot_id, str(nonce))
-            if key in self.nonces:
+            if key in self.nonces:  # (shared by every process of the bot: one token)
                 # What Discord does: the message created earlier with this nonce, not a new one.
                 self.nonce_hits += 1
                 return _json(self.message_payload(self.nonces[key]))
@@ -829,7 +901,11 @@ class FakeDiscord:
         body, files = await self._read_body(request)
         self._apply_edit(message, body, files)
         if self.echo_messages:
-            self.dispatch("MESSAGE_UPDATE", self.message_payload(message))
+            self.dispatch(
+                "MESSAGE_UPDATE",
+                self.message_payload(message),
+                shard=self.channel_shard(message.channel_id),
+            )
         return _json(self.message_payload(message))
 
     # --- interactions --------------------------------------------------------------------------
@@ -966,20 +1042,31 @@ class FakeDiscord:
         self, ws: web.WebSocketResponse, queue: asyncio.Queue[str], data: dict[str, Any]
     ) -> Session:
         self.identifies += 1
-        if self.current is not None:
-            self.current.valid = False
+        shard_id, shard_count = data.get("shard") or (0, 1)
+        self.identified.append((shard_id, shard_count))
+        if shard_count != self.shard_count or not 0 <= shard_id < shard_count:
+            # Discord: 4010 Invalid shard / 4011 Sharding required.
+            asyncio.get_running_loop().create_task(
+                ws.close(code=4011 if shard_count < self.shard_count else 4010)
+            )
+            return Session("", self.bot_id, valid=False)
+        old = self.shard_sessions.get(shard_id)
+        if old is not None:
+            old.valid = False
         session = Session(secrets.token_hex(16), self.bot_id, ws=ws, queue=queue)
+        session.shard = shard_id
         self.sessions[session.id] = session
-        self.current = session
+        self.shard_sessions[shard_id] = session
+        guilds = [g for g in self.guilds if self.shard_of(g) == shard_id]
         self.dispatch(
             "READY",
             {
                 "v": 10,
                 "user": self.users[self.bot_id],
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                 "session_id": session.id,
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
+                "shard": [shard_id, shard_count],
                 "application": {"id": str(self.bot_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -987,9 +1074,12 @@ class FakeDiscord:
                 "user_settings": {},
                 "geo_ordered_rtc_regions": [],
             },
+            shard=shard_id,
         )
-        self.dispatch("GUILD_CREATE", self.guild_payload())
+        for guild_id in guilds:
+            self.dispatch("GUILD_CREATE", self.guild_payload(guild_id), shard=shard_id)
         self.ready.set()
+        self.shard_ready[shard_id].set()
         return session
 
     def _resume(
@@ -1001,13 +1091,14 @@ class FakeDiscord:
             return None
         self.resumes += 1
         session.ws, session.queue = ws, queue
-        self.current = session
+        self.shard_sessions[session.shard] = session
         since = data.get("seq") or 0
         for frame in session.buffer:
             if frame["s"] > since:
                 queue.put_nowait(json.dumps(frame))
         self._send(session, {"op": 0, "t": "RESUMED", "d": {}})
         self.ready.set()
+        self.shard_ready[session.shard].set()
         return session
 
     def _send(self, session: Session, frame: dict[str, Any]) -> None:
@@ -1020,42 +1111,56 @@ class FakeDiscord:
         if session.queue is not None:
             session.queue.put_nowait(json.dumps(frame))
 
-    def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a DISPATCH to the bot's session (buffered for a RESUME if it is disconnected)."""
-        if self.current is None or not self.current.valid:
+    @property
+    def current(self) -> Session | None:
+        """Shard 0's session (the only one of an unsharded bot)."""
+        return self.shard_sessions.get(0)
+
+    def dispatch(self, event: str, data: dict[str, Any], *, shard: int = 0) -> None:
+        """Send a DISPATCH to the session of ``shard`` (buffered for a RESUME if it is
+        disconnected; dropped, as Discord drops it, when no session of that shard is valid)."""
+        session = self.shard_sessions.get(shard)
+        if session is None or not session.valid:
             return
-        self._send(self.current, {"op": 0, "t": event, "d": data})
+        channel = data.get("channel_id")
+        self.dispatch_log.append((shard, event, int(channel) if channel else None))
+        self._send(session, {"op": 0, "t": event, "d": data})
 
     async def wait_ready(self, timeout: float = 30.0) -> None:
         await asyncio.wait_for(self.ready.wait(), timeout)
 
-    def bot_gone(self) -> None:
-        """The bot process died: its session cannot be resumed and nothing is connected."""
-        if self.current is not None:
-            self.current.valid = False
-            self.current.ws = self.current.queue = None
-        self.current = None
-        self.ready.clear()
+    def bot_gone(self, shards: Iterable[int] | None = None) -> None:
+        """The bot process (running ``shards``; None: every shard) died: its sessions cannot be
+        resumed and nothing is connected for them."""
+        for shard in list(self.shard_sessions) if shards is None else list(shards):
+            session = self.shard_sessions.pop(shard, None)
+            if session is not None:
+                session.valid = False
+                session.ws = session.queue = None
+            self.shard_ready[shard].clear()
+        if not self.shard_sessions:
+            self.ready.clear()
 
-    async def send_reconnect(self) -> None:
+    async def send_reconnect(self, shard: int = 0) -> None:
         """OP 7: the bot must close and RESUME."""
-        session = self.current
+        session = self.shard_sessions.get(shard)
         if session is not None and session.queue is not None:
             session.queue.put_nowait(json.dumps({"op": 7, "d": None}))
 
-    async def send_invalid_session(self, resumable: bool = False) -> None:
+    async def send_invalid_session(self, resumable: bool = False, shard: int = 0) -> None:
         """OP 9: resumable False forgets the session; the bot must IDENTIFY again."""
-        session = self.current
+        session = self.shard_sessions.get(shard)
         if session is None or session.queue is None:
             return
         if not resumable:
             session.valid = False
             self.ready.clear()
+            self.shard_ready[shard].clear()
         session.queue.put_nowait(json.dumps({"op": 9, "d": resumable}))
 
-    async def drop_connection(self, code: int = 4000) -> None:
+    async def drop_connection(self, code: int = 4000, shard: int = 0) -> None:
         """Close the socket from our side (a network blip): the bot should RESUME."""
-        session = self.current
+        session = self.shard_sessions.get(shard)
         if session is not None and session.ws is not None:
             ws, session.ws, session.queue = session.ws, None, None
             await ws.close(code=code)
@@ -1071,7 +1176,7 @@ class FakeDiscord:
         self.messages[message.id] = message
         self.by_channel[channel].append(message)
         payload = self.message_payload(message)
-        self.dispatch("MESSAGE_CREATE", payload)
+        self.dispatch("MESSAGE_CREATE", payload, shard=0)  # DMs: shard 0, always
         return message
 
     def replies_to(self, message: Message) -> list[Message]:
@@ -1097,6 +1202,7 @@ class FakeDiscord:
         self.interactions_by_token[record.token] = record
         channel = self.channels[channel_id]
         in_guild = bool(channel.get("guild_id"))
+        guild_id = int(channel["guild_id"]) if in_guild else None
         payload: dict[str, Any] = {
             "id": str(record.id),
             "application_id": str(self.bot_id),
@@ -1108,7 +1214,7 @@ class FakeDiscord:
             "channel": channel,
             "locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)} if in_guild else {},
+            "authorizing_integration_owners": {"0": str(guild_id)} if in_guild else {},
             "context": 0 if in_guild else 1,
             "attachment_size_limit": 26214400,
             **extra,
@@ -1117,14 +1223,14 @@ class FakeDiscord:
             member = self.member_payload(user_id)
             member["permissions"] = str(EVERYONE_PERMISSIONS)
             payload.update(
-                guild_id=str(self.guild_id),
+                guild_id=str(guild_id),
                 member=member,
                 guild_locale="en-US",
                 app_permissions=str(EVERYONE_PERMISSIONS),
             )
         else:
             payload.update(user=self.users[user_id], app_permissions="0")
-        self.dispatch("INTERACTION_CREATE", payload)
+        self.dispatch("INTERACTION_CREATE", payload, shard=self.shard_of(guild_id))
         return record
 
     def slash(self, user_id: int, channel_id: int, path: str, **options: Any) -> Interaction:
@@ -1166,7 +1272,7 @@ class FakeDiscord:
         if resolved:
             data["resolved"] = resolved
         if self.channels[channel_id].get("guild_id"):
-            data["guild_id"] = str(self.guild_id)
+            data["guild_id"] = self.channels[channel_id]["guild_id"]
         return self._new_interaction(2, user_id, channel_id, data)
 
     def click(self, user_id: int, message: Message, custom_id: str) -> Interaction:

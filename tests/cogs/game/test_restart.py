@@ -1,18 +1,42 @@
 """Restart safety: a bot stopped at the worst moments loses nothing and posts every result once.
 
 A "crash" is simulated by cutting the bot off right after a transaction committed (no resolution,
-or no outbox drain), then attaching a fresh bot process on the same SQLite file, exactly what a
-restart after SIGKILL sees.
+or no outbox drain), then attaching a fresh bot process on the same database, exactly what a
+restart after SIGKILL sees. Every test runs on SQLite (one file) and on PostgreSQL (one schema):
+``tests/storage/backends.py``.
 """
 
 from __future__ import annotations
 
-import sqlite3
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
 from tests.cogs.game.sim import field, setup_duel, start_duel, turn_posts
+from tests.conftest import SimClock, make_config
+from tests.storage.backends import Backend, backend
+
+__all__ = ["backend"]
+
+
+@pytest.fixture
+async def make_bot(backend: Backend, sim_clock: SimClock) -> AsyncIterator[Callable[..., Any]]:
+    """As tests/conftest.py's ``make_bot``, on the test's backend: every bot (the first and
+    each restarted one) opens its own repository on the same database."""
+    from bot.client import RefereeBot
+
+    bots: list[RefereeBot] = []
+
+    def factory(**kwargs: object) -> RefereeBot:
+        bot = RefereeBot(make_config(), repo=backend.make(), clock=sim_clock, **kwargs)
+        bots.append(bot)
+        return bot
+
+    yield factory
+    for bot in bots:
+        bot.outbox.renderer.close()
+        await bot.repo.close()
 
 
 @pytest.fixture
@@ -23,6 +47,9 @@ def duel(simcord_env, sim_clock):
 def cut_off_outbox(bot: Any) -> None:
     """Nothing stored from now on reaches Discord from this bot (it "dies" before posting)."""
     bot.table._on_outbox = lambda: None
+    # On PostgreSQL another process's commit also wakes the sender (LISTEN/NOTIFY): the restarted
+    # bot's rows must not wake the "dead" one, still attached to the database in this process.
+    bot.outbox.wake = lambda: None
     bot.maintenance.cancel()
 
 
@@ -123,7 +150,7 @@ async def test_a_deadline_that_passed_while_down_fires_after_the_restart(duel, m
     assert first_turn["defaulted"] == ["B"]
 
 
-async def test_a_failed_post_is_retried_and_posted_once(duel, db_path):
+async def test_a_failed_post_is_retried_and_posted_once(duel, backend):
     await start_duel(duel)
     # Discord answers 500 to every message post for a while: discord.py's own retries give up,
     # the outbox keeps the row and tries again on a later tick.
@@ -139,12 +166,11 @@ async def test_a_failed_post_is_retried_and_posted_once(duel, db_path):
     posts = turn_posts(duel)
     assert len(posts) == 2
     assert "Turn 2" in posts[1].embeds[0].title
-    with sqlite3.connect(db_path) as db:
-        retried = db.execute(
-            "SELECT count(*) FROM outbox WHERE attempts > 1 AND status = 'sent'"
-        ).fetchone()[0]
-        unsent = db.execute(
-            "SELECT count(*) FROM outbox WHERE status IN ('pending', 'failed')"
-        ).fetchone()[0]
+    [(retried,)] = await backend.execute(
+        "SELECT count(*) FROM outbox WHERE attempts > 1 AND status = 'sent'"
+    )
+    [(unsent,)] = await backend.execute(
+        "SELECT count(*) FROM outbox WHERE status IN ('pending', 'failed')"
+    )
     assert retried >= 1, "the outbox itself retried (beyond discord.py's own retries)"
     assert unsent == 0

@@ -1,20 +1,18 @@
-"""The league service on a real SQLite file and the real table, without Discord: a league match
+"""The league service on a real database and the real table, without Discord: a league match
 plays as a tactics game with the league's rosters and options, to the end, and its result (DP
-included) reaches the standings exactly once; the ledger cannot be rewritten."""
+included) reaches the standings exactly once; the ledger cannot be rewritten. Every test runs on
+SQLite and on PostgreSQL (``tests/storage/backends.py``)."""
 
 from __future__ import annotations
 
 import random
-import sqlite3
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from bot import limits
 from bot.i18n import t
 from bot.ruleset import RuleError
-from bot.storage import SqliteRepository
 from bot.table import Player, Table
 from cogs.league import ante as antes
 from cogs.league import season
@@ -23,6 +21,9 @@ from cogs.league.season import FINISHED, Options
 from cogs.league.service import LeagueService
 from cogs.tactics import ai
 from cogs.tactics import rules as tactics
+from tests.storage.backends import Backend, backend
+
+__all__ = ["backend"]
 
 ALICE, BOB = Player(101, "Alice"), Player(102, "Bob")
 
@@ -36,13 +37,11 @@ class Clock:
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    repo = SqliteRepository(tmp_path / "league.sqlite3")
-    await repo.open()
+async def service(backend: Backend):
+    repo = await backend.open()  # closed by the backend fixture
     clock = Clock()
     table = Table(repo, clock=clock)
-    yield LeagueService(repo, table), clock, tmp_path / "league.sqlite3"
-    await repo.close()
+    yield LeagueService(repo, table), clock, backend
 
 
 async def ready_league(service: LeagueService, clock: Clock) -> str:
@@ -114,16 +113,13 @@ async def test_a_league_match_plays_with_the_rosters_and_records_its_dp(service)
 
 
 async def test_the_roster_ledger_is_append_only(service):
-    svc, clock, path = service
+    svc, clock, db = service
     league_id = await ready_league(svc, clock)
     assert len(await svc.ledger(league_id)) == 6  # four picks and two masters
-    raw = sqlite3.connect(path)
-    try:
-        for sql in ("UPDATE roster_ledger SET unit = 'ninja'", "DELETE FROM roster_ledger"):
-            with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-                raw.execute(sql)
-    finally:
-        raw.close()
+    # Refused by the database itself, to a connection of its own (as any other client).
+    for sql in ("UPDATE roster_ledger SET unit = 'ninja'", "DELETE FROM roster_ledger"):
+        with pytest.raises(db.integrity_error, match="append-only"):
+            await db.execute(sql)
     assert len(await svc.ledger(league_id)) == 6
 
 
