@@ -15,6 +15,14 @@ the gateway as Discord does. Prints, against the targets of issue 6:
   turn (target ≤ 1), and, reported beside them, the acknowledgement replies (one per order: the
   answer to the player's own DM), progress edits and any other request.
 
+Several shard processes (issue 21): ``python bench/load.py --shards 3 --database
+postgresql://postgres@127.0.0.1:5432/test`` runs ``SHARD_COUNT=3`` processes on a fresh schema of
+that database (dropped afterwards), the games' servers spread over the shards and every DM on
+shard 0, against a fake that enforces Discord's global limit (``--global-limit``, 50 requests a
+second per token, as Discord; 0 lifts it). Beside the figures above it prints the global 429s
+(target 0: the processes share the token's budget, ``bot.ratebudget``), the ceiling the limit
+sets on turns per second (the limit over the paced requests per turn) and each process's memory.
+
 Not a test (figures depend on the machine): exits non-zero when a target is missed.
 """
 
@@ -31,7 +39,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.e2e.harness import SCRIPTS, BotProcess, Table, World, dump
+from tests.e2e.shards import Cluster, ShardWorld, dump_postgres, postgres_schema
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import DISCORD_GLOBAL_LIMIT
 
 P99_TARGET_MS = 100.0
 RSS_TARGET_MB = 300.0
@@ -57,24 +67,56 @@ def rss_mb(pid: int) -> float:
     return total
 
 
+def exempt(path: str) -> bool:
+    """Interaction callbacks and follow-ups: outside Discord's global limit."""
+    return path.startswith(("/interactions/", "/webhooks/"))
+
+
 async def main(args: argparse.Namespace) -> int:
+    if args.shards:
+        if not args.database:
+            print("--shards needs --database postgresql://…", file=sys.stderr)
+            return 2
+        async with postgres_schema("pbp_load", args.database) as (_schema, url):
+            return await run(args, url)
+    return await run(args, None)
+
+
+async def run(args: argparse.Namespace, database_url: str | None) -> int:
     script = SCRIPTS["arena"]
-    fake = await FakeDiscord(keep_buffer=20000).start()
+    shards = args.shards or 1
+    fake = await FakeDiscord(
+        keep_buffer=20000,
+        shard_count=shards,
+        global_limit=args.global_limit or None,
+    ).start()
     with tempfile.TemporaryDirectory() as tmp:
-        bot = BotProcess(fake, Path(tmp), entropy_seed="load")
-        table = Table(fake, bot, timeout=300.0, reply_timeout=120.0)
+        bot: BotProcess | Cluster
+        world: World | ShardWorld
+        if database_url is not None:
+            bot = Cluster(fake, Path(tmp), database_url, shards=shards, entropy_seed="load")
+            processes = bot.processes
+            world = ShardWorld.create(fake, args.games, shards)
+        else:
+            bot = BotProcess(fake, Path(tmp), entropy_seed="load")
+            processes = [bot]
+            world = World.create(fake, args.games)
+        table = Table(fake, bot, timeout=300.0, reply_timeout=120.0)  # type: ignore[arg-type]
         table.think = (args.think_min, args.think_max)
         table.max_turns = args.turns
-        world = World.create(fake, args.games)
-        peak = [0.0]
+        peaks = [0.0] * len(processes)
         try:
             await bot.start()
             sampler_stop = asyncio.Event()
 
+            def measure() -> None:
+                for n, process in enumerate(processes):
+                    if process.pid:
+                        peaks[n] = max(peaks[n], rss_mb(process.pid))
+
             async def sample() -> None:
                 while not sampler_stop.is_set():
-                    if bot.pid:
-                        peak[0] = max(peak[0], rss_mb(bot.pid))
+                    measure()
                     await asyncio.sleep(0.5)
 
             sampler = asyncio.create_task(sample())
@@ -97,13 +139,19 @@ async def main(args: argparse.Namespace) -> int:
             played = time.monotonic() - started
             sampler_stop.set()
             await sampler
-            peak[0] = max(peak[0], rss_mb(bot.pid)) if bot.pid else peak[0]
+            measure()
+            if database_url is not None:
+                versions = [g["version"] for g in (await dump_postgres(database_url))["games"]]
         finally:
             await bot.stop()
             await fake.stop()
             if args.log:
-                shutil.copyfile(bot.log_path, args.log)
-        versions = [g["version"] for g in dump(bot.db_path)["games"]]
+                for n, process in enumerate(processes):
+                    target = args.log if len(processes) == 1 else args.log.with_suffix(f".{n}")
+                    shutil.copyfile(process.log_path, target)
+        if database_url is None:
+            assert isinstance(bot, BotProcess)
+            versions = [g["version"] for g in dump(bot.db_path)["games"]]
 
     requests = fake.requests[first_request:]
     guild_channels = set(world.channels)
@@ -126,14 +174,17 @@ async def main(args: argparse.Namespace) -> int:
     p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
     per_turn_channel = channel_posts / max(resolved, 1)
     per_seat_dm = prompt_dms / max(resolved * seats, 1)
+    paced = [r for r in requests if not exempt(r.path)]
     ok = {
         "p99": p99 < P99_TARGET_MS,
-        "rss": peak[0] < RSS_TARGET_MB,
+        "rss": max(peaks) < RSS_TARGET_MB,
         "channel": per_turn_channel <= 1.0,
         "dm": per_seat_dm <= 1.0,
     }
     mark = {True: "ok  ", False: "MISS"}
     print()
+    where = f"{shards} shard processes on PostgreSQL" if database_url else "one process, SQLite"
+    print(f"bot                              {where}")
     print(f"games                            {len(runs)} (turns per game: {args.turns or 'all'})")
     print(f"orders acknowledged              {len(latencies)}")
     print(f"ack latency p50                  {p50:.1f} ms")
@@ -145,10 +196,23 @@ async def main(args: argparse.Namespace) -> int:
     print(
         f"turns resolved                   {resolved} in {played:.1f} s: {resolved / played:.1f}/s"
     )
-    print(
-        f"{mark[ok['rss']]} bot peak RSS (+ renderer)   {peak[0]:.0f} MB"
-        f"   (target < {RSS_TARGET_MB:.0f})"
-    )
+    if fake.global_limit is not None:
+        ok["global"] = not fake.global_violations
+        per_turn = len(paced) / max(resolved, 1)
+        print(
+            f"{mark[ok['global']]} global 429s                 {len(fake.global_violations)}"
+            f"   (target 0, limit {fake.global_limit}/s per token)"
+        )
+        print(
+            f"     turns/s ceiling of the limit {fake.global_limit / per_turn:.1f}/s"
+            f"   ({per_turn:.1f} paced requests per turn)"
+        )
+    for n, peak in enumerate(peaks):
+        name = "bot" if len(peaks) == 1 else f"shard {n}"
+        print(
+            f"{mark[peak < RSS_TARGET_MB]} {name + ' peak RSS (+ renderer)':<27} {peak:.0f} MB"
+            f"   (target < {RSS_TARGET_MB:.0f})"
+        )
     print(
         f"{mark[ok['channel']]} channel messages per turn   {per_turn_channel:.2f}   (target <= 1)"
     )
@@ -170,6 +234,14 @@ if __name__ == "__main__":
     parser.add_argument("--think-max", type=float, default=3.0)
     parser.add_argument("--start-concurrency", type=int, default=20)
     parser.add_argument("--log", type=Path, help="keep the bot's log (stdout and stderr) here")
+    parser.add_argument("--shards", type=int, default=0, help="shard processes (with --database)")
+    parser.add_argument("--database", help="postgresql://… (a fresh schema is made in it)")
+    parser.add_argument(
+        "--global-limit",
+        type=int,
+        default=DISCORD_GLOBAL_LIMIT,
+        help="the fake's requests per second per token (0: unlimited)",
+    )
     args = parser.parse_args()
     args.turns = args.turns or None
     sys.exit(asyncio.run(main(args)))

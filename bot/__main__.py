@@ -50,7 +50,7 @@ def _run_bot(lang: str) -> int:
     )
     from bot import faults
     from bot.client import create_bot
-    from bot.http import configure_endpoints
+    from bot.http import configure_endpoints, pacing
 
     faults.arm(config.fault_point)
     configure_endpoints(config)
@@ -61,7 +61,9 @@ def _run_bot(lang: str) -> int:
     except DatabaseUnavailable as exc:
         print(t(lang, "cli.database_unavailable", reason=str(exc)), file=sys.stderr)
         return 1
-    bot = create_bot(config, render_processes=1)  # boards render beside the event loop's GIL
+    # Boards render beside the event loop's GIL; every REST request is paced under the token's
+    # global limit, shared with the other shard processes through PostgreSQL.
+    bot = create_bot(config, render_processes=1, http_trace=pacing(config))
     bot.run(config.token, log_handler=None)
     return 0
 

@@ -13,6 +13,7 @@ from discord.ext import commands, tasks
 
 from bot import registry
 from bot.config import Config
+from bot.http import PacingTrace
 from bot.i18n.translator import CatalogueTranslator
 from bot.outbox import BoardRenderer, OutboxSender
 from bot.storage import Repository, open_repository
@@ -186,6 +187,9 @@ class RefereeBot(commands.Bot):
         if self.maintenance.is_running():
             self.maintenance.cancel()
         await super().close()
+        trace = self.http.http_trace
+        if isinstance(trace, PacingTrace):
+            await trace.close()  # its budget's database connection, if any
         self.outbox.renderer.close()
         await self.repo.close()
 

@@ -1,12 +1,24 @@
-"""Point discord.py at another REST base or gateway (a rate-limit proxy, or a fake Discord)."""
+"""Point discord.py at another REST base or gateway (a rate-limit proxy, or a fake Discord), and
+keep its requests under Discord's global limit (``bot.ratebudget``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import aiohttp
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
 from bot.config import Config
+from bot.priority import in_foreground
+from bot.ratebudget import Budget, LocalSlots
+from bot.storage import POSTGRES_SCHEMES
+
+# Exempt from the global limit, as on Discord: interaction callbacks, follow-ups and their edits.
+EXEMPT_PATHS = ("/interactions/", "/webhooks/")
 
 
 def configure_endpoints(config: Config) -> None:
@@ -15,3 +27,55 @@ def configure_endpoints(config: Config) -> None:
         discord.http.Route.BASE = config.api_base.rstrip("/")
     if config.gateway_url:
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+
+
+def pacing(config: Config) -> PacingTrace:
+    """The ``http_trace`` that keeps a bot's REST requests under its token's global limit
+    (``python -m bot`` passes it to the bot; closing the bot closes it)."""
+    return PacingTrace(lambda token: budget_for(config.database_url, token))
+
+
+def budget_for(database_url: str, token: str) -> Budget:
+    """Shard processes on PostgreSQL share the token's slots in the database; SQLite's single
+    process counts them in memory."""
+    if database_url.startswith(POSTGRES_SCHEMES):
+        # Imported here: an SQLite bot never loads asyncpg.
+        from bot.storage.postgres import PostgresRateSlots
+
+        return Budget(PostgresRateSlots(database_url, token))
+    return Budget(LocalSlots())
+
+
+def paced(url: str) -> bool:
+    """A REST request that counts against the global limit (not the gateway, not interactions)."""
+    base = discord.http.Route.BASE
+    if not url.startswith(base + "/"):
+        return False
+    return not url[len(base) :].startswith(EXEMPT_PATHS)
+
+
+class PacingTrace(aiohttp.TraceConfig):
+    """aiohttp's request hook (awaited before each request, retries included, in the task that
+    sends it, so an acknowledgement's context is seen) in front of the token's :class:`Budget`,
+    made on the first request (in the running loop, with the token the request carries)."""
+
+    def __init__(self, make_budget: Callable[[str], Budget]) -> None:
+        super().__init__()
+        self.make_budget = make_budget
+        self.budget: Budget | None = None
+        self.on_request_start.append(self._before_request)
+
+    async def _before_request(
+        self, _session: aiohttp.ClientSession, _context: SimpleNamespace, params: Any
+    ) -> None:
+        if not paced(str(params.url)):
+            return
+        if self.budget is None:
+            authorization = str(params.headers.get("Authorization", ""))
+            self.budget = self.make_budget(authorization.removeprefix("Bot "))
+        await self.budget.acquire(foreground=in_foreground())
+
+    async def close(self) -> None:
+        if self.budget is not None:
+            budget, self.budget = self.budget, None
+            await budget.close()

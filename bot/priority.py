@@ -22,6 +22,12 @@ from collections.abc import AsyncIterator
 _serving: contextvars.ContextVar[bool] = contextvars.ContextVar("serving", default=False)
 
 
+def in_foreground() -> bool:
+    """Whether the running task is serving an acknowledgement: its requests go first under
+    Discord's global limit too (``bot.ratebudget``)."""
+    return _serving.get()
+
+
 class Foreground:
     def __init__(self, max_wait: float = 0.25) -> None:
         self.max_wait = max_wait

@@ -9,7 +9,7 @@ UPDATE and DELETE by the database itself.
 
 The transaction interface is composed of one part per aggregate (:class:`GameStore`,
 :class:`OrderStore`, :class:`DiceStore`, :class:`OutboxStore`, :class:`LeagueStore`,
-:class:`PreferenceStore`); ``Transaction`` is all of them.
+:class:`PackStore`, :class:`PreferenceStore`, :class:`ClaimStore`); ``Transaction`` is all of them.
 """
 
 from __future__ import annotations
@@ -347,6 +347,34 @@ class PreferenceStore(ABC):
     async def set_user_locale(self, user_id: int, locale: str) -> None: ...
 
 
+@dataclass
+class PackRow:
+    """A server's own data pack for a ruleset: the pack's canonical JSON (the ruleset's
+    format, opaque to storage), its hash, who set it and when."""
+
+    guild_id: int
+    ruleset: str
+    pack: str
+    hash: str
+    set_by: int
+    set_at: float
+
+
+class PackStore(ABC):
+    """One current data pack per (server, ruleset), set by the server's moderators. A new pack
+    replaces the old one outright: a game already started keeps its own copy in its options."""
+
+    @abstractmethod
+    async def server_pack(self, guild_id: int, ruleset: str) -> PackRow | None: ...
+    @abstractmethod
+    async def set_server_pack(self, row: PackRow) -> None:
+        """Insert or replace the server's pack for ``row.ruleset``."""
+
+    @abstractmethod
+    async def clear_server_pack(self, guild_id: int, ruleset: str) -> bool:
+        """Back to the ruleset's own pack; False when the server had none of its own."""
+
+
 class ClaimStore(ABC):
     """Background work claimed by one process at a time, each claim a lease that lapses when its
     holder dies (``claimed_by``, ``lease_until`` on the table's clock).
@@ -393,13 +421,20 @@ class ClaimStore(ABC):
 
 
 class Transaction(
-    GameStore, OrderStore, DiceStore, OutboxStore, LeagueStore, PreferenceStore, ClaimStore
+    GameStore,
+    OrderStore,
+    DiceStore,
+    OutboxStore,
+    LeagueStore,
+    PackStore,
+    PreferenceStore,
+    ClaimStore,
 ):
     """The operations available inside one database transaction: one part per aggregate.
 
     Callers keep writing ``tx.method(...)``. Both backends implement every part with the same
-    SQL (``sql.py``: games, orders, dice, outbox, preferences; ``leagues.py``: leagues) over their
-    own primitives (``sqlite.py``, ``postgres.py``).
+    SQL (``sql.py``: games, orders, dice, outbox, preferences and packs; ``leagues.py``:
+    leagues) over their own primitives (``sqlite.py``, ``postgres.py``).
     """
 
 

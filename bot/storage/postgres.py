@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import logging
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
@@ -29,6 +32,7 @@ from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
+from bot.ratebudget import SLOT_SECONDS, LocalSlots
 from bot.storage.base import DatabaseUnavailable, Repository, StorageError, Transaction
 from bot.storage.claims import SqlClaims
 from bot.storage.leagues import SqlLeagues
@@ -38,9 +42,12 @@ from bot.storage.sql import (
     SqlGames,
     SqlOrders,
     SqlOutbox,
+    SqlPacks,
     SqlPreferences,
     numbered_migrations,
 )
+
+log = logging.getLogger(__name__)
 
 SCHEMES = ("postgresql://", "postgres://")
 # A NOTIFY channel per schema (two bots' schemas in one database never wake each other), short
@@ -65,7 +72,15 @@ def numbered(sql: str) -> str:
 
 
 class PostgresTransaction(
-    SqlClaims, SqlGames, SqlOrders, SqlDice, SqlOutbox, SqlLeagues, SqlPreferences, Transaction
+    SqlClaims,
+    SqlGames,
+    SqlOrders,
+    SqlDice,
+    SqlOutbox,
+    SqlLeagues,
+    SqlPacks,
+    SqlPreferences,
+    Transaction,
 ):
     """The shared SQL on one pooled connection inside an open transaction."""
 
@@ -300,3 +315,98 @@ class PostgresRepository(Repository):
 
 def _quote(identifier: str) -> str:
     return '"' + identifier.replace('"', '""') + '"'
+
+
+# --- Discord's global limit, shared by the processes of one token (bot/ratebudget.py) ----------
+
+RATE_RING = 64  # rows per token: 6.4 s of 0.1 s slots, far more than the few in use at a time
+# One statement, so two processes never both take the last grant of a slot: the row of the
+# current slot (numbered by the database's clock, the one clock every process shares) is
+# counted up by at most what is left under the cap, and says how much it gave (``granted``:
+# RETURNING sees only the new row). A row of an older slot in the same ring position starts
+# again at 0. A slot earlier than the row's (the server's clock stepped back) grants nothing.
+_RATE_TAKE = """
+INSERT INTO rate_budget AS b (token, ring, slot, used, granted)
+SELECT $1::text, (s.slot % $2::int)::int, s.slot, LEAST($3::int, $4::int),
+    LEAST($3::int, $4::int)
+FROM (SELECT floor(extract(epoch FROM clock_timestamp())::float8 / $5::float8)::bigint
+      AS slot) s
+ON CONFLICT (token, ring) DO UPDATE SET
+    slot = excluded.slot,
+    granted = GREATEST(0, LEAST($3, $4 - CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END)),
+    used = CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END
+        + GREATEST(0, LEAST($3, $4 - CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END))
+WHERE b.slot <= excluded.slot
+RETURNING granted, slot, extract(epoch FROM clock_timestamp())::float8 AS now
+"""
+RATE_RETRY_SECONDS = 5.0
+
+
+def token_key(token: str) -> str:
+    """What the rows of a token are named by (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
+class PostgresRateSlots:
+    """The slots of :mod:`bot.ratebudget` in the shared database, on a connection of their own
+    (a grant must not wait for a pooled connection that a slow transaction holds).
+
+    Without the database (it restarts, say) the process falls back to slots of its own with one
+    grant each (10 requests a second): the processes of the token then pace themselves apart
+    (three of them stay under the limit together) until the database answers again, which it
+    is asked every ``RATE_RETRY_SECONDS``.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        *,
+        schema: str | None = None,
+        slot: float = SLOT_SECONDS,
+        connect_timeout: float = 5.0,
+    ) -> None:
+        self.url = url
+        self.key = token_key(token)
+        self.schema = schema
+        self.slot = slot
+        self.connect_timeout = connect_timeout
+        self._conn: Any = None
+        self._retry_at = 0.0
+        self._fallback = LocalSlots(slot)
+
+    async def _connection(self) -> Any:
+        if self._conn is None or self._conn.is_closed():
+            settings = {"search_path": _quote(self.schema)} if self.schema else None
+            self._conn = await asyncpg.connect(
+                self.url, timeout=self.connect_timeout, server_settings=settings
+            )
+        return self._conn
+
+    async def take(self, count: int, cap: int) -> tuple[int, float]:
+        if time.monotonic() >= self._retry_at:
+            try:
+                conn = await self._connection()
+                row = await conn.fetchrow(_RATE_TAKE, self.key, RATE_RING, count, cap, self.slot)
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                log.warning("rate budget: the database is unavailable (%s)", _reason(exc))
+                self._retry_at = time.monotonic() + RATE_RETRY_SECONDS
+                await self._drop()
+            else:
+                if row is None:
+                    return 0, self.slot
+                wait = (int(row["slot"]) + 1) * self.slot - float(row["now"])
+                return int(row["granted"]), max(0.0, wait)
+        return await self._fallback.take(count, 1)
+
+    async def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.terminate()
+
+    async def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()

@@ -25,6 +25,8 @@ from bot.storage.base import (
     OrderStore,
     OutboxRow,
     OutboxStore,
+    PackRow,
+    PackStore,
     PreferenceStore,
     SeatRow,
     StorageError,
@@ -587,6 +589,37 @@ class SqlOutbox(SqlPrimitives, OutboxStore):
 # --- preferences -----------------------------------------------------------------------------
 
 
+class SqlPacks(SqlPrimitives, PackStore):
+    async def server_pack(self, guild_id: int, ruleset: str) -> PackRow | None:
+        row = await self._one(
+            "SELECT guild_id, ruleset, pack, hash, set_by, set_at FROM rule_packs "
+            "WHERE guild_id = ? AND ruleset = ?",
+            (guild_id, ruleset),
+        )
+        if row is None:
+            return None
+        return PackRow(
+            row["guild_id"], row["ruleset"], row["pack"], row["hash"], row["set_by"], row["set_at"]
+        )
+
+    async def set_server_pack(self, row: PackRow) -> None:
+        await self._exec(
+            "INSERT INTO rule_packs (guild_id, ruleset, pack, hash, set_by, set_at) "
+            "VALUES (?,?,?,?,?,?) ON CONFLICT (guild_id, ruleset) DO UPDATE SET "
+            "pack = excluded.pack, hash = excluded.hash, set_by = excluded.set_by, "
+            "set_at = excluded.set_at",
+            (row.guild_id, row.ruleset, row.pack, row.hash, row.set_by, row.set_at),
+        )
+
+    async def clear_server_pack(self, guild_id: int, ruleset: str) -> bool:
+        done = await self._exec(
+            "DELETE FROM rule_packs WHERE guild_id = ? AND ruleset = ?", (guild_id, ruleset)
+        )
+        return done > 0
+
+
+# A server's pack is one of its settings: the preferences part carries it, so both backends'
+# transactions (which compose SqlPreferences) have it without a change of their own.
 class SqlPreferences(SqlPrimitives, PreferenceStore):
     async def guild_language(self, guild_id: int) -> str | None:
         row = await self._one("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))

@@ -34,6 +34,7 @@ from bot.storage.sql import (
     SqlGames,
     SqlOrders,
     SqlOutbox,
+    SqlPacks,
     SqlPreferences,
     numbered_migrations,
 )
@@ -61,7 +62,15 @@ def migrations() -> list[tuple[int, str]]:
 
 
 class SqliteTransaction(
-    SqlClaims, SqlGames, SqlOrders, SqlDice, SqlOutbox, SqlLeagues, SqlPreferences, Transaction
+    SqlClaims,
+    SqlGames,
+    SqlOrders,
+    SqlDice,
+    SqlOutbox,
+    SqlLeagues,
+    SqlPacks,
+    SqlPreferences,
+    Transaction,
 ):
     """The shared SQL on one aiosqlite connection. SQLite has one writer at a time (the
     repository's lock and ``BEGIN IMMEDIATE``), so it needs no row or named locks."""

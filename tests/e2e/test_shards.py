@@ -19,6 +19,7 @@ from tests.e2e.conftest import FAST_LIMITS, ID_START
 from tests.e2e.harness import SCRIPTS, Table, check, posted_view
 from tests.e2e.shards import Cluster, cluster_run, dump_postgres, postgres_schema
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import DISCORD_GLOBAL_LIMIT
 
 SHARDS = 3
 GAMES = 6
@@ -27,10 +28,13 @@ ARENA = SCRIPTS["arena"]
 
 async def test_three_shard_processes_play_games_in_servers_spread_over_the_shards(tmp_path):
     async with postgres_schema() as (_schema, url):
-        # The global limit raised (as Discord raises a large bot's): keeping three processes
-        # under 50 requests a second together is the load benchmark's concern, not this test's.
+        # Discord's global limit, 50 requests a second for the token: the three processes
+        # share it through the database (bot.ratebudget) and never earn a global 429.
         fake = await FakeDiscord(
-            id_start=ID_START, rate_limits=FAST_LIMITS, shard_count=SHARDS, global_limit=1000
+            id_start=ID_START,
+            rate_limits=FAST_LIMITS,
+            shard_count=SHARDS,
+            global_limit=DISCORD_GLOBAL_LIMIT,
         ).start()
         cluster = Cluster(fake, tmp_path, url, shards=SHARDS)
         try:
@@ -76,6 +80,7 @@ async def test_three_shard_processes_play_games_in_servers_spread_over_the_shard
             assert by_event["INTERACTION_CREATE"] == {0, 1, 2}
             assert sorted(fake.identified) == [(n, SHARDS) for n in range(SHARDS)]
             assert fake.violations == []
+            assert fake.global_violations == [], "the processes keep to the token's limit"
             assert cluster.errors() == []
         finally:
             await cluster.stop()
@@ -129,6 +134,8 @@ async def test_shard_processes_killed_mid_turn_lose_nothing_and_post_everything_
     """A random process SIGKILLed (and restarted) six times mid-game: the same final states and
     posts as the same games played without a fault, nothing lost, nothing twice."""
     options = {"id_start": ID_START, "rate_limits": FAST_LIMITS, "global_limit": 1000}
+    # The global limit raised here (as Discord raises a large bot's): processes killed at random
+    # are this test's concern; test_three_shard_processes_… keeps to Discord's 50.
     common = {"games": 3, "seed": 21, "shards": SHARDS, "script": ARENA, "fake_options": options}
     async with postgres_schema() as (_s, reference_url):
         (tmp_path / "ref").mkdir()

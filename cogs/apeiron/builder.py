@@ -1,0 +1,518 @@
+"""The DM order builder: an activation picked step by step, each step checked by the engine.
+
+The framework's buttons send one token per group and never tell :func:`rules.choices` what was
+already picked, so an attack whose target depends on where the unit ends cannot be a button. The
+prompt's button opens this builder instead (an ephemeral message): the destination (each option
+shows the path the engine will walk), then the facing, then the action with its targets, listed
+from the square the unit will stand on, after or before the move. Every option offered has been
+parsed by the engine with the picks before it, so the draft is always an order it accepts; **Seal**
+submits it exactly as if it had been typed. The deck step offers the presets; deployment is five
+picks of unit, square and facing; an item drawn or an event's choice, their few options.
+
+Nothing lives in memory: the draft is the message's own text and every component's
+``custom_id`` says what it picks (``ab:<game>:<turn>:<what>[:<arg>]``), so a builder left open
+survives a restart, and a click on a builder of an earlier step is refused as stale.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import limits, replies
+from bot.checks import reader_lang
+from bot.i18n import t
+from bot.render.squaregrid import label
+from bot.ruleset import RuleError
+from cogs.apeiron import field as fld
+from cogs.apeiron import rules
+from cogs.apeiron.present import PRESENTER, facing_word
+
+if TYPE_CHECKING:
+    from bot.client import RefereeBot
+    from bot.storage import GameRow
+
+MAX_OPTIONS = 25  # Discord's limit per select
+DRAFT = re.compile(r"```text\n(?P<body>.*?)```", re.DOTALL)
+PREFIX = "ab"
+BUTTONS = ("seal", "undo", "clear", "back")
+
+
+def _cid(game: str, turn: int, *parts: str) -> str:
+    return ":".join((PREFIX, game, str(turn), *parts))
+
+
+def draft_of(content: str | None) -> list[str]:
+    match = DRAFT.search(content or "")
+    if not match:
+        return []
+    return [line for line in match["body"].splitlines() if line.strip()]
+
+
+def order_text(step: str, lines: Sequence[str]) -> str:
+    """The order the draft stands for (a deployment is one comma-separated line)."""
+    if step == rules.DEPLOY_STEP:
+        return "deploy " + ", ".join(lines)
+    return "\n".join(lines)
+
+
+# --- the components ------------------------------------------------------------------------------
+
+
+class BuilderSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ab:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>(?!(?:seal|undo|clear|back)$)[a-z]+)"
+    r"(?::(?P<arg>[^ ]*))?",
+):
+    def __init__(self, item: discord.ui.Select[Any], game: str, turn: int, what: str, arg: str):
+        super().__init__(item)
+        self.game_id, self.turn, self.what, self.arg = game, turn, what, arg
+
+    @classmethod
+    def make(
+        cls,
+        game: str,
+        turn: int,
+        what: str,
+        options: list[discord.SelectOption],
+        placeholder: str,
+        *,
+        arg: str = "",
+    ) -> BuilderSelect:
+        custom_id = _cid(game, turn, what, arg) if arg else _cid(game, turn, what)
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id[:100],
+            placeholder=placeholder[:150],
+            options=options[:MAX_OPTIONS],
+            min_values=1,
+            max_values=1,
+        )
+        return cls(select, game, turn, what, arg)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
+    ) -> BuilderSelect:
+        return cls(item, match["game"], int(match["turn"]), match["what"], match["arg"] or "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle(interaction, self.game_id, self.turn, self.what, self.arg, self.item.values)
+
+
+class BuilderButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ab:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>seal|undo|clear|back)",
+):
+    def __init__(self, item: discord.ui.Button[Any], game: str, turn: int, what: str) -> None:
+        super().__init__(item)
+        self.game_id, self.turn, self.what = game, turn, what
+
+    @classmethod
+    def make(cls, game: str, turn: int, what: str, lang: str) -> BuilderButton:
+        style = {
+            "seal": discord.ButtonStyle.success,
+            "clear": discord.ButtonStyle.danger,
+        }.get(what, discord.ButtonStyle.secondary)
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=t(lang, f"apeiron.builder.{what}")[:80],
+            style=style,
+            custom_id=_cid(game, turn, what),
+        )
+        return cls(button, game, turn, what)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
+    ) -> BuilderButton:
+        return cls(item, match["game"], int(match["turn"]), match["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handle(interaction, self.game_id, self.turn, self.what, "", [])
+
+
+DYNAMIC_ITEMS = (BuilderSelect, BuilderButton)
+
+
+# --- the game as the clicking player sees it -----------------------------------------------------
+
+
+class _Context:
+    def __init__(self, game: GameRow, seat: str, lang: str) -> None:
+        self.game, self.seat, self.lang = game, seat, lang
+        self.state = rules.from_json(game.state or {})
+        self.view = rules.view(self.state, seat)
+        self.step = self.state.step
+        self.cards = self.view.get("cards") or {}
+
+    def name(self, card_id: str) -> str:
+        entry = self.cards.get(card_id) or {}
+        names = entry.get("name") or {}
+        return str(names.get(self.lang) or names.get("en") or card_id)
+
+    def parses(self, text: str) -> bool:
+        try:
+            rules.parse(self.state, self.seat, text)
+        except RuleError:
+            return False
+        return True
+
+    def header(self) -> str:
+        step = PRESENTER.step_name(self.view, self.lang, self.game.turn)
+        return t(self.lang, "apeiron.builder.header", game=self.game.id, step=step)
+
+    def awaited(self) -> bool:
+        return self.seat in rules.awaiting(self.state)
+
+
+def _select(
+    ctx: _Context, what: str, options: list[discord.SelectOption], key: str, arg: str = ""
+) -> BuilderSelect:
+    return BuilderSelect.make(ctx.game.id, ctx.game.turn, what, options, t(ctx.lang, key), arg=arg)
+
+
+def _buttons(ctx: _Context, view: discord.ui.View, *names: str) -> discord.ui.View:
+    for what in names:
+        view.add_item(BuilderButton.make(ctx.game.id, ctx.game.turn, what, ctx.lang))
+    return view
+
+
+def _message(ctx: _Context, lines: Sequence[str], note: str = "") -> str:
+    body = "\n".join(lines) + "\n" if lines else ""
+    parts = [ctx.header(), f"```text\n{body}```"]
+    if note:
+        parts.append(note)
+    parts.append(t(ctx.lang, f"apeiron.builder.help.{ctx.step}"))
+    return limits.clip("\n".join(parts), limits.CONTENT)
+
+
+# --- the play step -------------------------------------------------------------------------------
+
+
+def _paths(ctx: _Context) -> list[tuple[str, str, str]]:
+    """(order text of the move, destination, the path shown) for every legal destination."""
+    unit = rules.acting_unit(ctx.state)
+    assert unit.square is not None
+    if rules.boxed_in(ctx.state, unit):
+        return [("stay", "stay", label(unit.square))]
+    options = rules.reachable(ctx.state, unit)
+    ends = sorted(options, key=lambda s: (len(options[s]), s[1], s[0]))
+    start = label(unit.square)
+    return [
+        (
+            ">".join(label(s) for s in options[end]),
+            label(end),
+            "→".join([start, *(label(s) for s in options[end])]),
+        )
+        for end in ends
+    ]
+
+
+def _move_of(ctx: _Context, dest: str) -> str | None:
+    for text, end, _ in _paths(ctx):
+        if end == dest:
+            return text
+    return None
+
+
+def _dest_view(ctx: _Context, column: str = "") -> discord.ui.View:
+    """The destinations (more than 25: a column first)."""
+    view = discord.ui.View(timeout=None)
+    paths = _paths(ctx)
+    if len(paths) > MAX_OPTIONS and not column:
+        columns = sorted({end[0] for _, end, _ in paths})
+        options = [discord.SelectOption(label=c, value=c) for c in columns]
+        view.add_item(_select(ctx, "col", options, "apeiron.builder.pick_column"))
+        return _buttons(ctx, view, "clear")
+    chosen = [p for p in paths if not column or p[1][0] == column]
+    options = [
+        discord.SelectOption(
+            label=(t(ctx.lang, "apeiron.choice.stay") if end == "stay" else end)[:100],
+            value=end,
+            description=shown[:100],
+        )
+        for _, end, shown in chosen[:MAX_OPTIONS]
+    ]
+    view.add_item(_select(ctx, "dest", options, "apeiron.builder.pick_dest"))
+    return _buttons(ctx, view, "back" if column else "clear")
+
+
+def _facing_view(ctx: _Context, dest: str) -> discord.ui.View:
+    move = _move_of(ctx, dest) or "stay"
+    options = []
+    for facing in ("keep", *fld.FACINGS):
+        if not ctx.parses(f"{move} {facing}"):
+            continue  # an arrow square allows its own facing only
+        shown = (
+            t(ctx.lang, "apeiron.choice.keep")
+            if facing == "keep"
+            else facing_word(ctx.lang, facing)
+        )
+        options.append(discord.SelectOption(label=shown[:100], value=facing))
+    view = discord.ui.View(timeout=None)
+    view.add_item(_select(ctx, "face", options, "apeiron.builder.pick_facing", arg=dest))
+    return _buttons(ctx, view, "back")
+
+
+def _action_label(ctx: _Context, text: str) -> str:
+    words = text.split()
+    head = t(ctx.lang, f"apeiron.choice.{words[0]}")
+    if words[0] == "attack" and len(words) > 1:
+        unit = rules.unit_at(ctx.state, fld.parse_square(words[1]) or (0, 0))
+        who = ctx.name(unit.id) if unit else ""
+        return f"{head} {words[1]} {who}".strip()
+    return " ".join([head, *words[1:]])
+
+
+def _action_options(ctx: _Context, dest: str, facing: str) -> list[tuple[str, str]]:
+    """(whole order line, label) for every action the engine accepts with this move: none, the
+    actions from the destination, then the actions taken before the move."""
+    move = _move_of(ctx, dest) or "stay"
+    unit = rules.acting_unit(ctx.state)
+    found = [(f"{move} {facing}", t(ctx.lang, "apeiron.choice.none"))]
+    if ctx.step != rules.PLAY:
+        return found
+    trial = copy.deepcopy(ctx.state)
+    moved = rules.acting_unit(trial)
+    if dest != "stay":
+        moved.square = fld.parse_square(dest)
+    seen = set()
+    for text in rules.action_texts(trial, ctx.seat, moved):
+        line = f"{move} {facing} {text}"
+        if text not in seen and ctx.parses(line):
+            seen.add(text)
+            found.append((line, _action_label(ctx, text)))
+    for text in rules.action_texts(ctx.state, ctx.seat, unit):
+        line = f"{text}; {move} {facing}"
+        if ctx.parses(line):
+            found.append(
+                (line, t(ctx.lang, "apeiron.builder.first", action=_action_label(ctx, text)))
+            )
+    return found[:MAX_OPTIONS]
+
+
+def _action_view(ctx: _Context, dest: str, facing: str) -> discord.ui.View:
+    options = [
+        discord.SelectOption(label=shown[:100], value=str(i), description=line[:100])
+        for i, (line, shown) in enumerate(_action_options(ctx, dest, facing))
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _select(ctx, "act", options, "apeiron.builder.pick_action", arg=f"{dest}.{facing}")
+    )
+    return _buttons(ctx, view, "back")
+
+
+# --- the other steps -----------------------------------------------------------------------------
+
+
+def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
+    """What to pick next at this step, and Seal / Undo / Clear."""
+    view = discord.ui.View(timeout=None)
+    lang = ctx.lang
+    if not ctx.awaited():
+        return view
+    if ctx.step == rules.DECK and not lines:
+        options = [
+            discord.SelectOption(
+                label=t(lang, f"apeiron.choice.preset.{i}")[:100],
+                value=str(i),
+                description=", ".join(ctx.name(u) for u in preset["units"])[:100],
+            )
+            for i, preset in enumerate(ctx.view.get("presets") or (), 1)
+        ]
+        view.add_item(_select(ctx, "deck", options, "apeiron.builder.pick_deck"))
+    elif ctx.step == rules.DEPLOY_STEP and len(lines) < rules.DEPLOY:
+        used = {line.split()[0] for line in lines}
+        deck = (ctx.view.get("decks") or {}).get(ctx.seat) or []
+        options = [
+            discord.SelectOption(label=ctx.name(u)[:100], value=u, description=u)
+            for u in deck
+            if u not in used
+        ]
+        view.add_item(_select(ctx, "unit", options, "apeiron.builder.pick_unit"))
+    elif ctx.step in (rules.PLAY, rules.MOVE) and not lines:
+        return _dest_view(ctx)
+    elif ctx.step in (rules.PLACE, rules.OPTION) and not lines:
+        groups = rules.choices(ctx.state, ctx.seat)
+        listed = (ctx.view.get("pick") or {}).get("options") or []
+        options = []
+        for choice in groups[0].choices if groups else ():
+            if not choice.enabled:
+                continue
+            shown = t(lang, choice.label_key)
+            if choice.token.startswith("option "):
+                n = int(choice.token.split()[1])
+                shown = f"{n}. {listed[n - 1]}" if n <= len(listed) else shown
+            options.append(discord.SelectOption(label=shown[:100], value=choice.token))
+        view.add_item(_select(ctx, "pick", options, "apeiron.builder.pick_option"))
+    return _buttons(ctx, view, "seal", "undo", "clear")
+
+
+def _free_squares(ctx: _Context, lines: Sequence[str]) -> list[str]:
+    """The own rows' squares without an obstacle that no earlier line took, in reading order."""
+    taken = {line.split()[1] for line in lines if len(line.split()) > 1}
+    rows = range(0, 3) if ctx.seat == "A" else range(6, 9)
+    squares = [label((x, y)) for y in rows for x in range(fld.SIZE)]
+    return [sq for sq in squares if sq not in taken and _square_ok(ctx, sq)]
+
+
+def _square_ok(ctx: _Context, square: str) -> bool:
+    """A free square of the own rows (no obstacle), read from the seat's own row of panels."""
+    where = fld.parse_square(square)
+    if where is None:
+        return False
+    pos = fld.position(where)
+    for panel in (ctx.view.get("you") or {}).get("row") or ():
+        if panel.get("pos") == pos and panel.get("cells"):
+            x0, y0 = fld.origin(pos)
+            return panel["cells"][where[1] - y0][where[0] - x0] != "#"
+    return False
+
+
+def _deploy_squares_view(
+    ctx: _Context, unit: str, lines: Sequence[str], row: str = ""
+) -> discord.ui.View:
+    squares = _free_squares(ctx, lines)
+    view = discord.ui.View(timeout=None)
+    if len(squares) > MAX_OPTIONS and not row:
+        rows = sorted({sq[1:] for sq in squares})
+        options = [discord.SelectOption(label=r, value=r) for r in rows]
+        view.add_item(_select(ctx, "row", options, "apeiron.builder.pick_row", arg=unit))
+        return _buttons(ctx, view, "back")
+    chosen = [sq for sq in squares if not row or sq[1:] == row]
+    options = [discord.SelectOption(label=sq, value=sq) for sq in chosen[:MAX_OPTIONS]]
+    view.add_item(_select(ctx, "place", options, "apeiron.builder.pick_square", arg=unit))
+    return _buttons(ctx, view, "back")
+
+
+def _deploy_facing_view(ctx: _Context, unit: str, square: str) -> discord.ui.View:
+    options = [
+        discord.SelectOption(label=facing_word(ctx.lang, f)[:100], value=f) for f in fld.FACINGS
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        _select(ctx, "dface", options, "apeiron.builder.pick_facing", arg=f"{unit}.{square}")
+    )
+    return _buttons(ctx, view, "back")
+
+
+# --- the flow ------------------------------------------------------------------------------------
+
+
+async def open_builder(interaction: discord.Interaction[Any], game: GameRow, seat: str) -> None:
+    """The prompt's button: a fresh builder for this seat's current step."""
+    ctx = _Context(game, seat, reader_lang(interaction))
+    await replies.respond(interaction, _message(ctx, []), view=_main_view(ctx, []), ephemeral=True)
+
+
+def _next(
+    ctx: _Context, what: str, arg: str, value: str, lines: list[str]
+) -> discord.ui.View | list[str]:
+    """The next question (a view), or the draft with the pick added."""
+    if what in ("undo", "clear", "back"):
+        return lines
+    if what == "deck":
+        preset = (ctx.view.get("presets") or [])[int(value) - 1]
+        return [f"deck {' '.join(preset['units'])} chest {' '.join(preset['chest'])}"]
+    if what == "unit":
+        return _deploy_squares_view(ctx, value, lines)
+    if what == "row":
+        return _deploy_squares_view(ctx, arg, lines, value)
+    if what == "place":
+        return _deploy_facing_view(ctx, arg, value)
+    if what == "dface":
+        unit, square = arg.split(".")
+        return [*lines, f"{unit} {square} {value}"]
+    if what == "col":
+        return _dest_view(ctx, value)
+    if what == "dest":
+        return _facing_view(ctx, value)
+    if what == "face":
+        return _action_view(ctx, arg, value)
+    if what == "act":
+        dest, facing = arg.split(".")
+        options = _action_options(ctx, dest, facing)
+        return [options[int(value)][0]] if value.isdigit() and int(value) < len(options) else lines
+    if what == "pick":
+        return [value]
+    return lines
+
+
+async def _handle(
+    interaction: discord.Interaction[Any],
+    game_id: str,
+    turn: int,
+    what: str,
+    arg: str,
+    values: Sequence[str],
+) -> None:
+    bot: RefereeBot = interaction.client
+    lang = reader_lang(interaction)
+    try:
+        game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
+    except RuleError as exc:
+        await replies.edit(interaction, content="⚠️ " + replies.reason(exc, lang), view=None)
+        return
+    ctx = _Context(game, seat, lang)
+    lines = draft_of(interaction.message.content if interaction.message else "")
+    if what == "seal":
+        await _seal(interaction, bot, ctx, lines)
+        return
+    if what == "undo":
+        lines = lines[:-1]
+    elif what == "clear":
+        lines = []
+    result = _next(ctx, what, arg, values[0] if values else "", lines)
+    if isinstance(result, discord.ui.View):
+        await replies.edit(interaction, content=_message(ctx, lines), view=result)
+        return
+    note = ""
+    if result and (ctx.step != rules.DEPLOY_STEP or len(result) == rules.DEPLOY):
+        try:  # the engine's own check of the whole draft (a deployment once it is whole)
+            rules.parse(ctx.state, seat, order_text(ctx.step, result))
+        except RuleError as exc:
+            note = "⚠️ " + replies.reason(exc, lang)
+            result = lines
+    await replies.edit(
+        interaction, content=_message(ctx, result, note), view=_main_view(ctx, result)
+    )
+
+
+async def _seal(
+    interaction: discord.Interaction[Any], bot: RefereeBot, ctx: _Context, lines: list[str]
+) -> None:
+    if not lines:
+        await replies.edit(
+            interaction,
+            content=_message(ctx, lines, "⚠️ " + t(ctx.lang, "apeiron.builder.nothing")),
+            view=_main_view(ctx, lines),
+        )
+        return
+    async with bot.table.foreground.serving():
+        try:
+            result = await bot.table.submit(
+                ctx.game.id,
+                interaction.user.id,
+                order_text(ctx.step, lines),
+                source="builder",
+                resolve=False,
+                turn=ctx.game.turn,
+            )
+        except RuleError as exc:
+            await replies.edit(
+                interaction,
+                content=_message(ctx, lines, "⚠️ " + replies.reason(exc, ctx.lang)),
+                view=_main_view(ctx, lines),
+            )
+            return
+        await replies.edit(
+            interaction,
+            content="\n".join(lines) + "\n" + replies.order_ack(result, ctx.lang),
+            view=None,
+        )
+    if result.complete:
+        await bot.table.resolve_if_ready(ctx.game.id)

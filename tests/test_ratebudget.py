@@ -1,0 +1,163 @@
+"""Discord's global limit kept by the bot itself (``bot.ratebudget``): never more than 50 grants in
+any one-second window, whether one process counts them in memory or several share them in one
+PostgreSQL schema; acknowledgements before background posts; interactions never paced."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import discord
+import pytest
+
+from bot.http import paced
+from bot.ratebudget import DISCORD_GLOBAL_LIMIT, Budget, LocalSlots, slot_cap
+from tests.storage.backends import Backend
+from tests.storage.backends import backend as backend  # the pytest fixture
+
+TOKEN = "fake-token"
+
+
+def busiest_second(times: list[float]) -> int:
+    """The most grants in any one-second window (Discord's sliding window)."""
+    ordered = sorted(times)
+    best = start = 0
+    for end, moment in enumerate(ordered):
+        while moment - ordered[start] >= 1.0:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+async def take_all(budget: Budget, count: int, *, foreground: bool = False) -> list[float]:
+    times: list[float] = []
+
+    async def one() -> None:
+        await budget.acquire(foreground=foreground)
+        times.append(time.monotonic())
+
+    await asyncio.gather(*(one() for _ in range(count)))
+    return times
+
+
+def test_the_slot_cap_leaves_room_for_late_arrivals() -> None:
+    # 12 slots of 0.1 s meet a window of 1 s plus 0.1 s of travel: 4 each, 48 at most.
+    assert slot_cap() == 4
+    assert slot_cap(DISCORD_GLOBAL_LIMIT, 0.1, 0.1) * 12 <= DISCORD_GLOBAL_LIMIT
+    assert slot_cap(1000) == 83
+
+
+async def test_one_process_never_exceeds_the_limit_in_any_second() -> None:
+    budget = Budget(LocalSlots())
+    started = time.monotonic()
+    times = await take_all(budget, 130)
+    assert busiest_second(times) <= DISCORD_GLOBAL_LIMIT
+    # Not far below it either: 30 background grants a second (3 of every 4 per slot).
+    assert time.monotonic() - started < 130 / 25
+    await budget.close()
+
+
+async def test_an_acknowledgement_overtakes_a_backlog_of_posts() -> None:
+    budget = Budget(LocalSlots())
+    posts = asyncio.create_task(take_all(budget, 100))
+    await asyncio.sleep(0.3)  # a backlog of some 90 posts, three seconds of them
+    asked = time.monotonic()
+    await budget.acquire(foreground=True)
+    assert time.monotonic() - asked < 0.15  # this slot's kept grant, or the next slot's
+    assert not posts.done()
+    await posts
+    await budget.close()
+
+
+async def test_a_cancelled_wait_gives_its_grant_to_the_next() -> None:
+    budget = Budget(LocalSlots(), cap=1, background_cap=1)
+    first = asyncio.create_task(budget.acquire())
+    waiting = asyncio.create_task(budget.acquire())
+    third = asyncio.create_task(budget.acquire())
+    await first
+    waiting.cancel()
+    await asyncio.wait_for(third, 1.0)
+    assert budget.granted == 2
+    await budget.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "counts"),
+    [
+        ("/channels/1/messages", True),
+        ("/users/@me/channels", True),
+        ("/interactions/123/tok/callback", False),
+        ("/webhooks/123/tok/messages/@original", False),
+    ],
+)
+def test_interactions_and_follow_ups_are_exempt(path: str, counts: bool) -> None:
+    assert paced(discord.http.Route.BASE + path) is counts
+    assert not paced("ws://127.0.0.1:1/gateway")  # the gateway is not REST
+
+
+# --- several processes on one PostgreSQL schema ----------------------------------------------
+
+
+def holders(backend: Backend, count: int, token: str = TOKEN) -> list[Budget]:
+    from bot.storage.postgres import PostgresRateSlots
+
+    assert backend.url is not None
+    return [
+        Budget(PostgresRateSlots(backend.url, token, schema=backend.schema)) for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_three_processes_share_fifty_a_second_in_the_database(backend: Backend) -> None:
+    await backend.open()  # the migrations: the rate_budget table
+    budgets = holders(backend, 3)
+    started = time.monotonic()
+    results = await asyncio.gather(
+        take_all(budgets[0], 60),
+        take_all(budgets[1], 50),
+        take_all(budgets[2], 30, foreground=True),  # shard 0: the DM acknowledgements
+    )
+    elapsed = time.monotonic() - started
+    times = [t for result in results for t in result]
+    assert len(times) == 140
+    assert busiest_second(times) <= DISCORD_GLOBAL_LIMIT
+    # Shared, not split three ways: together they still send some 40 a second.
+    assert elapsed < 140 / 28
+    # The acknowledgements went first: all of them before most of the posts.
+    assert max(results[2]) < sorted(results[0] + results[1])[60]
+    for budget in budgets:
+        await budget.close()
+    rows = await backend.execute("SELECT count(*), max(used) FROM rate_budget")
+    assert rows[0][0] <= 64 and rows[0][1] <= slot_cap()  # a ring: the table never grows
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_a_process_that_dies_leaves_the_budget_to_the_others(backend: Backend) -> None:
+    await backend.open()
+    first, second = holders(backend, 2)
+    busy = asyncio.create_task(take_all(first, 200))
+    await asyncio.sleep(0.5)
+    busy.cancel()  # killed mid-run: nothing of it to release, its slots simply pass
+    await asyncio.gather(busy, return_exceptions=True)
+    await first.close()
+    started = time.monotonic()
+    times = await take_all(second, 60)
+    assert busiest_second(times) <= DISCORD_GLOBAL_LIMIT
+    assert time.monotonic() - started < 60 / 25  # the whole budget is the survivor's at once
+    # Another token's slots are its own.
+    (other,) = holders(backend, 1, token="another-token")
+    asked = time.monotonic()
+    await take_all(other, 3)
+    assert time.monotonic() - asked < 0.3
+    await other.close()
+    await second.close()
+
+
+async def test_without_the_database_a_process_paces_itself() -> None:
+    from bot.storage.postgres import PostgresRateSlots
+
+    slots = PostgresRateSlots("postgresql://nobody@127.0.0.1:1/none", TOKEN, connect_timeout=1)
+    budget = Budget(slots)
+    times = await asyncio.wait_for(take_all(budget, 12), 5.0)
+    assert busiest_second(times) <= 11  # one grant per slot until the database answers
+    await budget.close()
