@@ -250,6 +250,15 @@ def tactics_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str
     return options[0] if "Turn 1/" in prompt.content else "wait"
 
 
+def dungeon_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str:
+    """A co-op party member: a random card of the round's picks (the buttons), then the first
+    enabled choice on each step, ``pass`` when nothing else is left; the bot runs the monsters."""
+    options = [o for o in prompt.tokens() if o not in refused]
+    if "card picks" in prompt.content:
+        return rng.choice(options) if options else "pass"
+    return options[0] if options else "pass"
+
+
 @dataclass(frozen=True)
 class Script:
     ruleset: str
@@ -270,6 +279,13 @@ SCRIPTS: dict[str, Script] = {
         "tactics challenge",
         lambda opponent: {"opponent": opponent, "minutes": 0},
         tactics_player,
+    ),
+    # A party of two (the challenger and ``player2``, who accepts): the bot runs the monsters.
+    "dungeon": Script(
+        "dungeon",
+        "dungeon start",
+        lambda friend: {"scenario": "crypt", "player2": friend, "minutes": 0},
+        dungeon_player,
     ),
 }
 

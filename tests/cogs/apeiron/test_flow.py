@@ -248,7 +248,9 @@ async def build_deployment(duel: Any, seat: str, lang: str) -> Any:
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 async def test_a_whole_game_by_the_builder(duel, discord_locale, lang):
-    await start(duel, lang, discord_locale)
+    # A turn limit bounds the game (the tie-break ends it): every click goes through SimCord, and
+    # an unlucky long game otherwise took two minutes.
+    await start(duel, lang, discord_locale, turn_limit=6)
     for seat in "AB":
         await build_setup(duel, seat, lang)
     assert (await state(duel)).step == rules.DEPLOY_STEP
