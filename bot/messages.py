@@ -32,10 +32,6 @@ FIELD_LIMIT = 1000
 SHORT_HEX = 12
 
 
-def _clip(text: str, limit: int) -> str:
-    return limits.clip(text, limit)
-
-
 def short(value: str) -> str:
     """A seed, salt, commitment or digest as a turn post shows it: its first digits."""
     return value if len(value) <= SHORT_HEX else value[:SHORT_HEX] + limits.ELLIPSIS
@@ -104,7 +100,7 @@ def turn_message(
     if finished:
         lines.append("**" + outcome_text(match, lang) + "**")
     fields: list[dict[str, Any]] = [
-        {"name": name, "value": _clip(value, FIELD_LIMIT), "inline": True}
+        {"name": name, "value": limits.clip(value, FIELD_LIMIT), "inline": True}
         for name, value in present.tallies(view, lang, names)
     ]
     # The orders themselves are told by the event lines; their texts and salts (the proofs of
@@ -121,7 +117,7 @@ def turn_message(
         fields.append(
             {
                 "name": t(lang, "game.field.orders"),
-                "value": _clip("\n".join(order_lines), FIELD_LIMIT),
+                "value": limits.clip("\n".join(order_lines), FIELD_LIMIT),
             }
         )
     later = [
@@ -132,7 +128,7 @@ def turn_message(
         fields.append(
             {
                 "name": t(lang, "game.field.later_orders"),
-                "value": _clip("\n".join(later), FIELD_LIMIT),
+                "value": limits.clip("\n".join(later), FIELD_LIMIT),
             }
         )
     # The secret seed is revealed once, at the end, and proves every secret draw of the game:
@@ -173,7 +169,7 @@ def turn_message(
             game=game.id,
             step=step_name(match, lang),
         ),
-        "description": _clip("\n".join(lines), DESCRIPTION_LIMIT) or None,
+        "description": limits.clip("\n".join(lines), DESCRIPTION_LIMIT) or None,
         "color": FINISHED_COLOUR if finished else EMBED_COLOUR,
         "fields": fields,
         "image": {"url": "attachment://board.png"},

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
 from bot import limits, messages, registry, replies
-from bot.checks import reader_lang
+from bot.checks import can_read, reader_lang
 from bot.i18n import t
 from bot.ruleset import ChoiceGroup, RuleError
 from bot.table import Player, SubmitResult, TableError
@@ -294,16 +294,35 @@ async def post_challenge(
 SheetBuilder = Callable[[discord.Interaction[Any], Any, str], Awaitable[None]]
 
 
-class BuilderButton(
+class _GameTurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"pbp:b:(?P<game>[^:]+):(?P<turn>\d+)",
+    # Each subclass has its own template; this one (never registered) only names the groups.
+    template=r"pbp:[a-z]:(?P<game>[^:]+):(?P<turn>\d+)",
 ):
-    """Opens the ruleset's own order builder (its spec's ``sheet_builder``)."""
+    """A persistent button whose custom id carries a game id and a turn (``game``, ``turn``)."""
 
     def __init__(self, item: discord.ui.Button[Any], game_id: str, turn: int) -> None:
         super().__init__(item)
         self.game_id = game_id
         self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
+        return cls(item, match["game"], int(match["turn"]))
+
+
+class BuilderButton(
+    _GameTurnButton,
+    template=r"pbp:b:(?P<game>[^:]+):(?P<turn>\d+)",
+):
+    """Opens the ruleset's own order builder (its spec's ``sheet_builder``)."""
 
     @classmethod
     def make(cls, game_id: str, turn: int, label: str) -> BuilderButton:
@@ -314,17 +333,6 @@ class BuilderButton(
             custom_id=f"pbp:b:{game_id}:{turn}",
         )
         return cls(button, game_id, turn)
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> BuilderButton:
-        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
-        return cls(item, match["game"], int(match["turn"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: RefereeBot = interaction.client
@@ -345,17 +353,12 @@ class BuilderButton(
 
 
 class ProofsButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    _GameTurnButton,
     template=r"pbp:p:(?P<game>[^:]+):(?P<turn>\d+)",
 ):
     """Under a turn post: that step's seeds, commitments, salts, receipts and digests in full
     (the post shows them short), privately. Only what is public: :meth:`bot.table.Table.proofs`
     leaves out an unrevealed seed and a withheld order's text and salt."""
-
-    def __init__(self, item: discord.ui.Button[Any], game_id: str, turn: int) -> None:
-        super().__init__(item)
-        self.game_id = game_id
-        self.turn = turn
 
     @classmethod
     def make(cls, game_id: str, turn: int, label: str) -> ProofsButton:
@@ -367,29 +370,14 @@ class ProofsButton(
         )
         return cls(button, game_id, turn)
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ProofsButton:
-        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
-        return cls(item, match["game"], int(match["turn"]))
-
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: RefereeBot = interaction.client
         lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         try:
             game = await bot.table.game(self.game_id)
-            # As /game export: the game's own server, or its players by DM; an id tried from
-            # elsewhere gets the answer an unknown one would.
-            here = interaction.guild_id
-            if (here is not None and here != game.guild_id) or (
-                here is None and game.seat_of(interaction.user.id) is None
-            ):
+            # As /game export: an id tried from elsewhere gets the answer an unknown one would.
+            if not can_read(interaction, game):
                 raise TableError("table.no_such_game", game=self.game_id)
             proofs = await bot.table.proofs(self.game_id, self.turn)
         except RuleError as exc:

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot import dice as dicelib
 from bot import limits, registry, replies, rollexpr
-from bot.checks import is_moderator, reader_lang
+from bot.checks import can_read, is_moderator, reader_lang
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
 from bot.record import MAX_RECORD_BYTES, RecordError, load_record, verify
@@ -33,14 +33,6 @@ def _game_titles(lang: str) -> str:
     """The games one can start here, by their titles in ``lang`` (for "you have no game")."""
     sep = "、" if lang == "ja" else ", "
     return sep.join(spec.presenter.title(lang) for spec in registry.rulesets().values())
-
-
-def _readable(interaction: discord.Interaction[Any], game: GameRow) -> bool:
-    """Whether the asker may see ``game`` at all: anyone in the game's own server; in a DM, only
-    its players. Elsewhere its id must answer as an unknown one would."""
-    if interaction.guild_id is not None:
-        return interaction.guild_id == game.guild_id
-    return game.seat_of(interaction.user.id) is not None
 
 
 class GameCog(commands.Cog):
@@ -78,7 +70,7 @@ class GameCog(commands.Cog):
         if game_id:
             game_id = game_id.strip()
             game = await self.table.game(game_id)
-            if not _readable(interaction, game):
+            if not can_read(interaction, game):
                 # The very refusal an unknown id gets: an id tried from elsewhere learns nothing.
                 raise TableError("table.no_such_game", game=game_id)
             if player and game.seat_of(interaction.user.id) is None:
@@ -117,13 +109,13 @@ class GameCog(commands.Cog):
         games = [
             g
             for g, _s, _o in await self.table.orders_of(interaction.user.id)
-            if _readable(interaction, g)
+            if can_read(interaction, g)
         ]
         if interaction.channel_id is not None and interaction.guild_id is not None:
             games += [
                 g
                 for g in await self.table.games_here(interaction.channel_id)
-                if g not in games and _readable(interaction, g)
+                if g not in games and can_read(interaction, g)
             ]
         return [
             app_commands.Choice(name=f"{g.id} · {g.ruleset} · {g.status}", value=g.id)

@@ -320,7 +320,8 @@ async def test_deadlines_on_the_deployment_and_on_an_activation(duel):
     await duel.bot.outbox.idle()
     after = await state(duel)
     moved = next(u for u in after.units[seat] if u.order == unit.order)
-    assert moved.square == expected.path[-1]
+    # A boxed-in unit's default stays where it is (an empty path), as the digest allows.
+    assert moved.square == (expected.path[-1] if expected.path else unit.square)
     assert after.steps == s.steps + 1
 
 
