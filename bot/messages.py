@@ -276,8 +276,7 @@ def _groups(match: Match, seat: str, lang: str) -> list[dict[str, Any]]:
             "name": g.name,
             "label": t(lang, g.label_key),
             "choices": [
-                {"token": c.token, "label": t(lang, c.label_key), "enabled": c.enabled}
-                for c in g.choices
+                {"token": c.token, "label": c.label(lang), "enabled": c.enabled} for c in g.choices
             ],
         }
         for g in match.engine.choices(match.state, seat)

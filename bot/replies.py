@@ -60,7 +60,7 @@ def chosen_so_far(groups: list[ChoiceGroup], tokens: list[str], lang: str) -> st
     labels = []
     for group, token in zip(groups, tokens, strict=False):
         choice = next((c for c in group.choices if c.token == token), None)
-        labels.append(t(lang, choice.label_key) if choice else token)
+        labels.append(choice.label(lang) if choice else token)
     return " / ".join(labels)
 
 

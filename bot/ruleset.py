@@ -103,6 +103,16 @@ class Choice:
     label_key: str
     enabled: bool = True
     reason_key: str | None = None  # why it is disabled, if it is
+    # Filled into the label's sentence. A value given per language (a name from the game's own
+    # pack, ``{"name": {"en": "Kael", "ja": "カエル"}}``) is read in the reader's language.
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def label(self, lang: str) -> str:
+        params = {
+            k: (v.get(lang) or v.get("en", "")) if isinstance(v, Mapping) else v
+            for k, v in self.params.items()
+        }
+        return t(lang, self.label_key, **params)
 
 
 @dataclass(frozen=True)

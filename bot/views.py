@@ -90,8 +90,7 @@ def _localized_groups(groups: list[ChoiceGroup], lang: str) -> list[dict[str, An
             "name": g.name,
             "label": t(lang, g.label_key),
             "choices": [
-                {"token": c.token, "label": t(lang, c.label_key), "enabled": c.enabled}
-                for c in g.choices
+                {"token": c.token, "label": c.label(lang), "enabled": c.enabled} for c in g.choices
             ],
         }
         for g in groups

@@ -140,7 +140,13 @@ def _calls_with_keys() -> Iterator[tuple[Path, int, str, set[str]]]:
                 else:
                     continue
                 if key in EN:
-                    yield path.relative_to(ROOT), node.lineno, key, {k.arg for k in node.keywords}
+                    given = {k.arg for k in node.keywords if k.arg is not None}
+                    for keyword in node.keywords:  # a Choice's label fills ``params={...}``
+                        if keyword.arg == "params" and isinstance(keyword.value, ast.Dict):
+                            given |= {
+                                k.value for k in keyword.value.keys if isinstance(k, ast.Constant)
+                            }
+                    yield path.relative_to(ROOT), node.lineno, key, given
                     break
 
 

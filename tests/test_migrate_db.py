@@ -3,10 +3,11 @@
 An SQLite database is filled through the real table, as the bot fills it: finished and running
 games of every ruleset (Arena, Tactics as league matches, the Dungeon, and Sealed Bids with its
 secret stream and withheld orders), a lobby, an abandoned game, a league with its roster ledger,
-a ``/roll`` chain, settings, posted and pending outbox rows. The command copies it into a fresh
-PostgreSQL schema; its per-table counts and checksums agree with an independent summary of both
-databases; then the running games play to the end on PostgreSQL, the league records its match,
-and every export verifies (the finished games' exports are byte for byte what SQLite gave).
+a ``/roll`` chain, settings, a server's season, posted and pending outbox rows. The command
+copies it into a fresh PostgreSQL schema; its per-table counts and checksums agree with an
+independent summary of both databases; then the running games play to the end on PostgreSQL, the
+league records its match, the server's next season is numbered after the copied one, and every
+export verifies (the finished games' exports are byte for byte what SQLite gave).
 """
 
 from __future__ import annotations
@@ -137,6 +138,8 @@ class Community:
         await self.table.roll_stream(next(self.channels))
         await self.table.set_language(GUILD, "ja")
         await self.table.remember_locale(USERS[2], "ja")
+        async with self.table.repo.transaction() as tx:  # a moderator's /esper season start
+            await tx.start_season(GUILD, "esper", USERS[0], self.clock.now)
         # Half of what is waiting went out (as if the bot stopped mid-drain).
         async with self.table.repo.transaction() as tx:
             rows = await tx.pending_outbox(float("inf"), limit=10_000)
@@ -233,6 +236,7 @@ async def test_a_community_moves_to_postgresql_and_plays_on(
     assert all(before[t].rows for t in ("games", "seats", "orders", "dice_streams", "events"))
     assert all(before[t].rows for t in ("states", "outbox", "leagues", "league_matches"))
     assert all(before[t].rows for t in ("roster_ledger", "roll_streams", "guild_settings"))
+    assert before["seasons"].rows == 1
 
     target = await backend.open()  # an empty, migrated schema the command fills
     proc = run_cli("--from", f"sqlite:///{source_path}", "--to", target_url(backend))
@@ -261,6 +265,9 @@ async def test_a_community_moves_to_postgresql_and_plays_on(
     assert await exports(table, community.finished) == finished_exports
     async with target.read() as tx:
         assert await tx.ledger(community.league_id) == ledger_before
+    async with target.transaction() as tx:  # the server's seasons go on where they were
+        season = await tx.start_season(GUILD, "esper", USERS[1], clock.now)
+    assert (season.guild_id, season.number) == (GUILD, 2)
     with pytest.raises(backend.integrity_error, match="append-only"):
         await backend.execute("DELETE FROM roster_ledger")
 

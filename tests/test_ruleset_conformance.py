@@ -556,7 +556,7 @@ def check_state_texts(spec: RulesetSpec[Any, Any], step: Step, seats: Sequence[s
             for group in engine.choices(step.state, seat):
                 readable(t(lang, group.label_key), f"{where}: {lang} {group.name} label")
                 for choice in group.choices:
-                    readable(t(lang, choice.label_key), f"{where}: {lang} {choice.token!r} label")
+                    readable(choice.label(lang), f"{where}: {lang} {choice.token!r} label")
 
 
 def check_turns(spec: RulesetSpec[Any, Any], steps: Iterator[Step]) -> Iterator[Step]:

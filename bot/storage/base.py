@@ -9,7 +9,8 @@ UPDATE and DELETE by the database itself.
 
 The transaction interface is composed of one part per aggregate (:class:`GameStore`,
 :class:`OrderStore`, :class:`DiceStore`, :class:`OutboxStore`, :class:`LeagueStore`,
-:class:`PackStore`, :class:`PreferenceStore`, :class:`ClaimStore`); ``Transaction`` is all of them.
+:class:`PackStore`, :class:`SeasonStore`, :class:`PreferenceStore`, :class:`ClaimStore`);
+``Transaction`` is all of them.
 """
 
 from __future__ import annotations
@@ -174,6 +175,13 @@ class GameStore(ABC):
     ) -> list[GameRow]: ...
     @abstractmethod
     async def games_with_status(self, statuses: tuple[str, ...]) -> list[GameRow]: ...
+    @abstractmethod
+    async def games_of_ruleset(
+        self, guild_id: int, ruleset: str, since: float = 0.0
+    ) -> list[GameRow]:
+        """Every game of ``ruleset`` in the server created at or after ``since``, whatever its
+        status, oldest first (a season's history: what each player played since it began)."""
+
     @abstractmethod
     async def due_games(self, now: float) -> list[GameRow]:
         """Active games whose deadline or a reminder time has come (see ``Table.tick``)."""
@@ -375,6 +383,34 @@ class PackStore(ABC):
         """Back to the ruleset's own pack; False when the server had none of its own."""
 
 
+@dataclass
+class SeasonRow:
+    """One season of a ruleset in a server: its number (1, 2, … per server and ruleset), when it
+    started and which moderator started it. The season's history is not stored here: it is read
+    from the ruleset's games created since ``started_at`` (:meth:`GameStore.games_of_ruleset`)."""
+
+    guild_id: int
+    ruleset: str
+    number: int
+    started_at: float
+    started_by: int
+
+
+class SeasonStore(ABC):
+    """A server's numbered seasons per ruleset; the highest number is the current season."""
+
+    @abstractmethod
+    async def current_season(self, guild_id: int, ruleset: str) -> SeasonRow | None:
+        """The season with the highest number; None before the server's first."""
+
+    @abstractmethod
+    async def start_season(
+        self, guild_id: int, ruleset: str, started_by: int, now: float
+    ) -> SeasonRow:
+        """Open the next season (the current one's number + 1; the first is 1). Two moderators
+        starting one at once open two seasons, one after the other, never the same number."""
+
+
 class ClaimStore(ABC):
     """Background work claimed by one process at a time, each claim a lease that lapses when its
     holder dies (``claimed_by``, ``lease_until`` on the table's clock).
@@ -427,13 +463,14 @@ class Transaction(
     OutboxStore,
     LeagueStore,
     PackStore,
+    SeasonStore,
     PreferenceStore,
     ClaimStore,
 ):
     """The operations available inside one database transaction: one part per aggregate.
 
     Callers keep writing ``tx.method(...)``. Both backends implement every part with the same
-    SQL (``sql.py``: games, orders, dice, outbox, preferences and packs; ``leagues.py``:
+    SQL (``sql.py``: games, orders, dice, outbox, preferences, packs and seasons; ``leagues.py``:
     leagues) over their own primitives (``sqlite.py``, ``postgres.py``).
     """
 

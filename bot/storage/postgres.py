@@ -44,6 +44,7 @@ from bot.storage.sql import (
     SqlOutbox,
     SqlPacks,
     SqlPreferences,
+    SqlSeasons,
     numbered_migrations,
 )
 
@@ -79,6 +80,7 @@ class PostgresTransaction(
     SqlOutbox,
     SqlLeagues,
     SqlPacks,
+    SqlSeasons,
     SqlPreferences,
     Transaction,
 ):

@@ -28,6 +28,8 @@ from bot.storage.base import (
     PackRow,
     PackStore,
     PreferenceStore,
+    SeasonRow,
+    SeasonStore,
     SeatRow,
     StorageError,
     StreamRow,
@@ -265,6 +267,16 @@ class SqlGames(SqlPrimitives, GameStore):
     async def games_with_status(self, statuses: tuple[str, ...]) -> list[GameRow]:
         marks = ",".join("?" * len(statuses))
         return await self._games(f"status IN ({marks}) ORDER BY created_at", statuses)
+
+    async def games_of_ruleset(
+        self, guild_id: int, ruleset: str, since: float = 0.0
+    ) -> list[GameRow]:
+        # Games created in the same instant keep the order of their numbers (g-9999 before
+        # g-10000: by length, then by text).
+        return await self._games(
+            "guild_id = ? AND ruleset = ? AND created_at >= ? ORDER BY created_at, length(id), id",
+            (guild_id, ruleset, since),
+        )
 
     async def due_games(self, now: float) -> list[GameRow]:
         # Reminders fall at half time and at 10 % left, so any game within its last half is a
@@ -586,7 +598,7 @@ class SqlOutbox(SqlPrimitives, OutboxStore):
         return [self._outbox(r) for r in rows]
 
 
-# --- preferences -----------------------------------------------------------------------------
+# --- a server's own data packs ---------------------------------------------------------------
 
 
 class SqlPacks(SqlPrimitives, PackStore):
@@ -618,8 +630,43 @@ class SqlPacks(SqlPrimitives, PackStore):
         return done > 0
 
 
-# A server's pack is one of its settings: the preferences part carries it, so both backends'
-# transactions (which compose SqlPreferences) have it without a change of their own.
+# --- seasons ---------------------------------------------------------------------------------
+
+
+class SqlSeasons(SqlPrimitives, SeasonStore):
+    @staticmethod
+    def _season(r: Row) -> SeasonRow:
+        return SeasonRow(r["guild_id"], r["ruleset"], r["number"], r["started_at"], r["started_by"])
+
+    async def current_season(self, guild_id: int, ruleset: str) -> SeasonRow | None:
+        row = await self._one(
+            "SELECT guild_id, ruleset, number, started_at, started_by FROM seasons "
+            "WHERE guild_id = ? AND ruleset = ? ORDER BY number DESC LIMIT 1",
+            (guild_id, ruleset),
+        )
+        return self._season(row) if row else None
+
+    async def start_season(
+        self, guild_id: int, ruleset: str, started_by: int, now: float
+    ) -> SeasonRow:
+        # Two starts at once would both read the same highest number: the second waits for the
+        # first to commit (PostgreSQL; SQLite has one writer), then numbers after it. The
+        # statement reads past that wait, so it sees the first's season.
+        await self._serialize(f"season:{guild_id}:{ruleset}")
+        row = await self._one(
+            "INSERT INTO seasons (guild_id, ruleset, number, started_at, started_by) "
+            "SELECT ?, ?, COALESCE(MAX(number), 0) + 1, ?, ? FROM seasons "
+            "WHERE guild_id = ? AND ruleset = ? "
+            "RETURNING guild_id, ruleset, number, started_at, started_by",
+            (guild_id, ruleset, now, started_by, guild_id, ruleset),
+        )
+        assert row is not None
+        return self._season(row)
+
+
+# --- preferences -----------------------------------------------------------------------------
+
+
 class SqlPreferences(SqlPrimitives, PreferenceStore):
     async def guild_language(self, guild_id: int) -> str | None:
         row = await self._one("SELECT language FROM guild_settings WHERE guild_id = ?", (guild_id,))

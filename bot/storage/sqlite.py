@@ -36,6 +36,7 @@ from bot.storage.sql import (
     SqlOutbox,
     SqlPacks,
     SqlPreferences,
+    SqlSeasons,
     numbered_migrations,
 )
 
@@ -69,6 +70,7 @@ class SqliteTransaction(
     SqlOutbox,
     SqlLeagues,
     SqlPacks,
+    SqlSeasons,
     SqlPreferences,
     Transaction,
 ):

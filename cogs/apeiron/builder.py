@@ -343,7 +343,7 @@ def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
         for choice in groups[0].choices if groups else ():
             if not choice.enabled:
                 continue
-            shown = t(lang, choice.label_key)
+            shown = choice.label(lang)
             if choice.token.startswith("option "):
                 n = int(choice.token.split()[1])
                 shown = f"{n}. {listed[n - 1]}" if n <= len(listed) else shown

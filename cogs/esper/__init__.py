@@ -1,0 +1,28 @@
+"""Esper war (``../shared/rules/esper.md``): 5–11 players with hidden alignments.
+
+The data pack (:mod:`.pack`, ``data/sample.toml``), the rules engine (:mod:`.rules`), the demo AI
+(:mod:`.ai`), the presenter (:mod:`.present`) and the planet board (:mod:`.board`) import no
+discord; the cog (``cog.py``: ``/esper start|rules|characters|season``) is loaded by the bot only.
+Part 1 plays the deal and the planet stage; what would start a combat is logged and skipped.
+"""
+
+from __future__ import annotations
+
+from bot.ruleset import Ref, RulesetSpec, SeatSpec
+from cogs.esper import rules
+from cogs.esper.present import PRESENTER
+from cogs.esper.rules import EsperOrder, EsperState
+
+RULESET: RulesetSpec[EsperState, EsperOrder] = RulesetSpec(
+    key="esper",
+    engine=rules,
+    presenter=PRESENTER,
+    seats=SeatSpec(rules.SEATS, counts=rules.PLAYER_COUNTS, demo=rules.SEATS[:7]),
+    extension="cogs.esper.cog",
+    demo_player=Ref("cogs.esper.ai"),
+    private_view_fields=frozenset({"you"}),
+    secret_stream=True,
+    withheld=rules.withheld,
+    step_seconds=rules.step_seconds,
+    adjudicate=rules.adjudicate,
+)

@@ -1,0 +1,1060 @@
+"""Esper war data packs (``../shared/rules/esper-pack.md``): load, validate, hash.
+
+A pack is one UTF-8 TOML file: the composition table, the character sheets (each also its
+silhouette), the planet cards and the ability deck for D1; the C cards, damage table, charts and
+base for D2. Loading is all or nothing: every bad field found raises, as one :class:`PackError`
+whose message key says what is wrong and whose parameters say where (``where``: the table and its
+index or id, ``field``: the key); no :class:`Pack` exists until every table has passed.
+
+The pack's canonical JSON (the TOML parsed, then ``json.dumps(sort_keys=True,
+ensure_ascii=False, separators=(",", ":"))``) is what records embed and what :func:`pack_hash`
+hashes; :func:`from_json` loads that JSON back through the same checks.
+
+>>> pack = sample()
+>>> len(pack.sheets) >= 16, len(pack.planet_deck()) >= 36, pack.counts[11]
+(True, True, (4, 4, 3))
+>>> from_json(pack.source).hash == pack.hash
+True
+>>> [dealable(pack, n) for n in range(5, 12)] == [None] * 7
+True
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.ruleset import RuleError
+
+DATA = Path(__file__).resolve().parent / "data"
+SAMPLE = DATA / "sample.toml"
+
+ALIGNMENTS = ("GOOD", "EVIL", "SPECIAL")
+TIMINGS = ("check", "support", "main", "pre-emptive", "pre-combat", "defence", "melee", "always")
+D1_EFFECTS = ("check_bonus", "recover", "peek", "info", "to_spaceport", "free")
+D2_EFFECTS = ("attack", "defend", "escape", "henchmen", "melee", "there_bonus")
+EFFECTS = D1_EFFECTS + D2_EFFECTS
+PLANET_EFFECTS = (
+    "none",
+    "info",
+    "ability",
+    "damage",
+    "recover",
+    "rafnor",
+    "black_hole",
+    "to_spaceport",
+)
+DEFEATS = ("dead", "alive", "info_below", "alone", "declared")
+STATS = ("durability", "mind")
+RECOVER_TARGETS = ("self", "spot")
+PLAYERS = range(5, 12)  # the rows a [counts] table may have
+
+# D2
+CCARD_KINDS = ("attack", "defence", "escape", "special")
+ATTRIBUTES = ("E", "M", "own", "melee")
+THERE = ("no", "yes", "late")
+ALIVE = ("no", "yes")
+ROLLS = 11  # 2D6 totals 2..12: rows of the damage table, entries of a chart
+COLUMNS = 11  # damage columns 1:2, 1:1, 2:1 … 10:1
+COLUMN = re.compile(r"(\d{1,2}):1")  # a C card's fixed column [N:1]
+
+# When each effect can be used (its timings): a timing that never reaches the effect's moment
+# (a recovery ``always``, an attack at ``check``) would be a card nobody can play.
+EFFECT_TIMINGS: Mapping[str, tuple[str, ...]] = {
+    "check_bonus": ("check", "support", "main", "pre-combat", "always"),
+    "recover": ("check", "support", "main", "pre-emptive", "pre-combat"),
+    "peek": ("support", "main", "pre-combat"),
+    "info": ("support", "main"),
+    "to_spaceport": ("support", "main"),
+    "free": ("support", "main"),
+    "attack": ("pre-emptive", "main"),
+    "defend": ("defence", "always"),
+    "escape": ("defence",),
+    "henchmen": ("pre-combat", "always"),
+    "melee": ("melee",),
+    "there_bonus": ("pre-combat", "always"),
+}
+# effect: (required, optional) parameters
+EFFECT_PARAMS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "check_bonus": (("n",), ()),
+    "recover": (("n",), ("stat", "target")),
+    "peek": ((), ()),
+    "info": (("n",), ()),
+    "to_spaceport": ((), ()),
+    "free": ((), ()),
+    "attack": (("level", "attribute"), ("firepower", "column", "no_defence", "sync")),
+    "defend": (("level", "blocks"), ("upkeep", "sync")),
+    "escape": (("level",), ("teleport", "sync")),
+    "henchmen": (("n",), ()),
+    "melee": (("x",), ("weapon",)),
+    "there_bonus": (("n",), ()),
+}
+EFFECT_N: Mapping[str, tuple[int, int]] = {
+    "check_bonus": (1, 12),
+    "recover": (1, 99),
+    "info": (1, 9),
+    "henchmen": (1, 9),
+    "there_bonus": (1, 11),
+}
+PLANET_N: Mapping[str, tuple[int, int]] = {
+    "info": (1, 3),
+    "ability": (1, 3),
+    "damage": (1, 99),
+    "recover": (1, 99),
+}
+CCARD_EFFECT = {"attack": "attack", "defence": "defend", "escape": "escape"}
+
+TABLES = ("sheet", "planet", "ability", "ccard", "base", "key")
+D2_TABLES = ("ccard", "damage", "charts", "base_rules", "base", "key")
+
+# Bounds that keep a community's pack sane (and a record that embeds it small).
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 8  # tables and arrays nested (the format needs 5)
+MAX_CARDS = 300  # per table
+MAX_COPIES = 36
+MAX_NAME = 32
+MAX_TEXT = 160  # one line in /esper
+MAX_STAT = 99
+MAX_ESP = 12
+MAX_ABILITIES = 4  # per sheet
+MAX_DEFEATS = 6
+ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+
+# Server packs' minimums for D1 (a tiny pack embedded in a hand-made record needs none of them).
+MIN_SHEETS = 16
+MIN_ALIGNED = {"GOOD": 6, "EVIL": 6, "SPECIAL": 4}
+MIN_LOCKS = 2
+MIN_PLANETS = 36  # counting copies: one per spot
+MIN_INFO = 8
+MIN_WHITE = 6
+MIN_ABILITY_CARDS = 12
+
+# Message keys (cogs/esper/locales/pack.*.json).
+E_TOML = "esper.pack.toml"
+E_TOO_BIG = "esper.pack.too_big"
+E_TOO_DEEP = "esper.pack.too_deep"
+E_MISSING = "esper.pack.missing"
+E_UNKNOWN_KEY = "esper.pack.unknown_key"
+E_TYPE = "esper.pack.type"
+E_VALUE = "esper.pack.value"
+E_RANGE = "esper.pack.range"
+E_LENGTH = "esper.pack.length"
+E_DUPLICATE = "esper.pack.duplicate"
+E_UNKNOWN_REF = "esper.pack.unknown_ref"
+E_NEEDS = "esper.pack.needs"
+E_TIMING = "esper.pack.timing"
+E_COUNTS = "esper.pack.counts"
+E_TOO_FEW = "esper.pack.too_few"
+E_UNDEALABLE = "esper.pack.undealable"
+# dealable()'s answers: the engine raises with them as they are (no parameters).
+E_NO_ROW = "esper.pack.no_row"
+E_NO_LOCK = "esper.pack.no_lock"
+E_CANNOT_DEAL = "esper.pack.cannot_deal"
+
+
+class PackError(RuleError):
+    """A pack that cannot be loaded. ``params``: ``where`` (``sheet[3] c03``), ``field`` …
+
+    ``errors``: every bad field the loader found, this one first (just this one where it could
+    not go on: a file too big, TOML that does not parse)."""
+
+    errors: tuple[PackError, ...] = ()
+
+    @property
+    def all(self) -> tuple[PackError, ...]:
+        return self.errors or (self,)
+
+
+# --- the cards -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ability:
+    """A sheet's ``[[sheet.ability]]`` or an ``[[ability]]`` deck card."""
+
+    id: str
+    name_en: str
+    name_ja: str
+    timing: str  # one of TIMINGS
+    effect: str  # D1_EFFECTS or D2_EFFECTS
+    n: int = 0  # check_bonus / info / recover amount; henchmen n; there_bonus n
+    stat: str = "durability"  # recover: "durability" | "mind"
+    target: str = "self"  # recover: "self" | "spot" (a character on the user's spot)
+    cost_mind: int = 0
+    cost_power: int = 0
+    lasting: bool = False  # deck cards: stays face up and keeps working after use
+    count: int = 1  # deck cards: copies in the ability deck
+    text_en: str = ""
+    text_ja: str = ""
+    # D2 parameters (attack/defend/escape as C cards, melee x/weapon), as validated
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def name(self, lang: str) -> str:
+        return self.name_ja if lang == "ja" else self.name_en
+
+
+@dataclass(frozen=True)
+class Defeat:
+    kind: str  # the TOML key `if`: one of DEFEATS
+    who: str | None = None  # dead: None = this character; alive: a sheet id
+    n: int = 0  # info_below
+    alignment: str | None = None  # declared
+
+
+@dataclass(frozen=True)
+class Sheet:
+    id: str
+    name_en: str
+    name_ja: str
+    alignment: str  # GOOD | EVIL | SPECIAL
+    lock: bool  # (L)
+    esp: int  # ESP level 0..12
+    durability: int  # 1..99
+    mind: int  # 0..99
+    power: int  # D2: ESP power
+    hand: int  # D2: hand-size bonus
+    henchmen: int  # D2
+    can_convert: bool  # default False for SPECIAL, True otherwise
+    convertible_by: tuple[str, ...]  # alignments that may convert it (may be empty)
+    defeat: tuple[Defeat, ...]
+    abilities: tuple[Ability, ...]
+
+    def name(self, lang: str) -> str:
+        return self.name_ja if lang == "ja" else self.name_en
+
+
+@dataclass(frozen=True)
+class PlanetCard:
+    id: str
+    name_en: str
+    name_ja: str
+    effect: str  # PLANET_EFFECTS
+    n: int = 0
+    once: bool = False  # ``info`` is always once (forced at load)
+    count: int = 1
+    text_en: str = ""
+    text_ja: str = ""
+
+    def name(self, lang: str) -> str:
+        return self.name_ja if lang == "ja" else self.name_en
+
+
+@dataclass(frozen=True)
+class Pack:
+    id: str
+    version: int
+    name_en: str
+    name_ja: str
+    counts: Mapping[int, tuple[int, int, int]]  # players -> (GOOD, EVIL, SPECIAL)
+    sheets: Mapping[str, Sheet]  # in file order
+    planets: Mapping[str, PlanetCard]  # in file order
+    abilities: Mapping[str, Ability]  # the ability deck's cards, in file order
+    source: Mapping[str, Any]  # the canonical JSON object (what records embed)
+    hash: str  # sha256 hex of canonical_json(source)
+    # D2 tables, validated but unused in part 1: the source's own values, by table name
+    # (``ccard``, ``base``, ``key``: lists of tables; ``damage``, ``charts``, ``base_rules``:
+    # tables), only those the pack has.
+    d2: Mapping[str, Any] = field(default_factory=dict)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Pack:
+        return self  # immutable: states copied for a trial share their pack
+
+    def planet_deck(self) -> list[str]:
+        """Planet card ids, each repeated ``count`` times, in file order (before the shuffle)."""
+        return [p.id for p in self.planets.values() for _ in range(p.count)]
+
+    def ability_deck(self) -> list[str]:
+        """Ability-deck card ids with their copies, in file order (before the shuffle)."""
+        return [a.id for a in self.abilities.values() for _ in range(a.count)]
+
+    def card(self, card_id: str) -> Sheet | PlanetCard | Ability:
+        """Any card by id: a sheet, a planet card, a deck card or a sheet's ability."""
+        if card_id in self.sheets:
+            return self.sheets[card_id]
+        if card_id in self.planets:
+            return self.planets[card_id]
+        if card_id in self.abilities:
+            return self.abilities[card_id]
+        for sheet in self.sheets.values():
+            for ability in sheet.abilities:
+                if ability.id == card_id:
+                    return ability
+        raise KeyError(card_id)
+
+    def name(self, card_id: str, lang: str) -> str:
+        return self.card(card_id).name(lang)
+
+
+# --- canonical JSON and the hash -----------------------------------------------------------------
+
+
+def canonical_json(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def pack_hash(obj: Any) -> str:
+    """sha256 (hex) of the pack's canonical JSON in UTF-8."""
+    return hashlib.sha256(canonical_json(obj).encode("utf-8")).hexdigest()
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+
+def loads(text: str, *, server: bool = True) -> Pack:
+    """A pack from TOML text. ``server``: hold it to a server pack's minimums."""
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:  # a lone surrogate: no file can hold it
+        raise PackError(E_TOML, detail="not UTF-8") from None
+    if size > MAX_BYTES:
+        raise PackError(E_TOO_BIG, limit=MAX_BYTES // 1024)
+    try:
+        obj = tomllib.loads(text)
+    except ValueError as error:  # TOMLDecodeError, or an integer of thousands of digits
+        raise PackError(E_TOML, detail=str(error)[:200]) from None
+    except RecursionError:  # arrays nested thousands deep
+        raise PackError(E_TOO_DEEP, limit=MAX_DEPTH) from None
+    return from_json(obj, server=server)
+
+
+def load_file(path: Path | str, *, server: bool = True) -> Pack:
+    return loads(Path(path).read_text("utf-8"), server=server)
+
+
+def from_json(obj: Any, *, server: bool = False) -> Pack:
+    """A pack from its parsed form (the TOML's tables, or a record's embedded ``pack``).
+
+    Each card is checked on its own, so one upload names every bad card at once: the
+    :class:`PackError` raised is the first bad field found, and its ``errors`` are all of them
+    (a reference to a card already reported bad is not reported again). The checks across the
+    whole pack (a server's minimums, dealing every row) run once every card has passed."""
+    if not isinstance(obj, Mapping):
+        raise PackError(E_TYPE, where="pack", field="", expected="table")
+    _bounded(obj)
+    obj = copy.deepcopy(obj)  # the pack keeps its own copy: nobody else's change reaches it
+    errors: list[PackError] = []
+    broken: set[str] = set()
+
+    def keep(error: PackError, card: Any = None) -> None:
+        if error.key == E_UNKNOWN_REF and error.params.get("value") in broken:
+            return  # it names a card already reported bad: one line per bad field
+        errors.append(error)
+        if isinstance(card, Mapping) and isinstance(card.get("id"), str):
+            broken.add(card["id"])
+
+    head: tuple[str, int, str, str] | None = None
+    try:
+        _keys(obj, "pack", required=("pack",), optional=("counts", *TABLES, *D2_TABLES))
+    except PackError as error:
+        keep(error)
+    if "pack" in obj:
+        try:
+            table = _table(obj["pack"], "pack", "pack")
+            _keys(table, "pack", required=("id", "version", "name_en", "name_ja"))
+            head = (
+                _id(table, "pack"),
+                _int(table, "pack", "version", 1, 10**6),
+                _name(table, "pack", "name_en"),
+                _name(table, "pack", "name_ja"),
+            )
+        except PackError as error:
+            keep(error)
+
+    counts: dict[int, tuple[int, int, int]] = {}
+    if "counts" in obj:
+        try:
+            counts = _counts(obj["counts"])
+        except PackError as error:
+            keep(error)
+    sheets: dict[str, Sheet] = _cards(obj, "sheet", _sheet, keep)
+    planets: dict[str, PlanetCard] = _cards(obj, "planet", _planet, keep)
+    abilities: dict[str, Ability] = _cards(
+        obj, "ability", lambda t, w: _ability(t, w, deck=True), keep
+    )
+    d2: dict[str, Any] = {}
+    for name, check in (("ccard", _ccard), ("base", _base), ("key", _key)):
+        if name in obj:
+            before = len(errors)
+            _cards(obj, name, check, keep)
+            if len(errors) == before:
+                d2[name] = obj[name]
+    for name, check_table in (
+        ("damage", _damage),
+        ("charts", _charts),
+        ("base_rules", _base_rules),
+    ):
+        if name in obj:
+            try:
+                check_table(obj[name])
+                d2[name] = obj[name]
+            except PackError as error:
+                keep(error)
+
+    # Ids are unique across the pack, sheet abilities included (``use ID`` names either).
+    seen: set[str] = set()
+    for table_name in TABLES:
+        items = obj.get(table_name)
+        for index, item in enumerate(items if isinstance(items, list) else []):
+            if not isinstance(item, Mapping):
+                continue
+            where = _where(table_name, index, item)
+            ids = [(where, item.get("id"))]
+            if table_name == "sheet" and isinstance(item.get("ability"), list):
+                ids += [
+                    (f"{where} {_where('ability', i, a)}", a.get("id"))
+                    for i, a in enumerate(item["ability"])
+                    if isinstance(a, Mapping)
+                ]
+            for where, card_id in ids:
+                if not isinstance(card_id, str) or not ID.fullmatch(card_id):
+                    continue  # the card's own check names it
+                if card_id in seen:
+                    keep(PackError(E_DUPLICATE, where=where, field="id", value=card_id))
+                seen.add(card_id)
+    for sheet in sheets.values():
+        for index, defeat in enumerate(sheet.defeat):
+            if defeat.who is not None and defeat.who not in sheets:
+                where = f"sheet {sheet.id} defeat[{index + 1}]"
+                keep(PackError(E_UNKNOWN_REF, where=where, field="who", value=defeat.who))
+    try:
+        _names(sheets, abilities)
+    except PackError as error:
+        keep(error)
+    if not errors and server:  # the minimums of a pack with bad cards would only repeat them
+        try:
+            _minimums(counts, sheets, planets, abilities)
+        except PackError as error:
+            keep(error)
+    if errors or head is None:
+        first = errors[0] if errors else PackError(E_MISSING, where="pack", field="pack")
+        first.errors = tuple(errors) or (first,)
+        raise first
+    return Pack(
+        *head,
+        counts=counts,
+        sheets=sheets,
+        planets=planets,
+        abilities=abilities,
+        source=obj,
+        hash=pack_hash(obj),
+        d2=d2,
+    )
+
+
+def sample() -> Pack:
+    """The project's sample pack (``data/sample.toml``), loaded once."""
+    if "sample" not in _cache:
+        _cache["sample"] = load_file(SAMPLE)
+    return _cache["sample"]
+
+
+_cache: dict[str, Pack] = {}
+
+
+def dealable(pack: Pack, players: int) -> str | None:
+    """None if a game of ``players`` can be dealt from ``pack``, else a message key.
+
+    The deal (digest, setup 1) shuffles the (L) sheets whose alignment the row has room for and
+    deals the first, then each alignment's other, non-(L) sheets until the row is full: so every
+    such (L) sheet, whichever the shuffle puts first, must leave enough non-(L) sheets."""
+    row = pack.counts.get(players)
+    if row is None:
+        return E_NO_ROW
+    need = dict(zip(ALIGNMENTS, row, strict=True))
+    free = {a: 0 for a in ALIGNMENTS}
+    for sheet in pack.sheets.values():
+        if not sheet.lock:
+            free[sheet.alignment] += 1
+    locked = {s.alignment for s in pack.sheets.values() if s.lock and need[s.alignment] >= 1}
+    if not locked:
+        return E_NO_LOCK
+    for first in locked:
+        if any(free[a] < need[a] - (a == first) for a in ALIGNMENTS):
+            return E_CANNOT_DEAL
+    return None
+
+
+# --- checks --------------------------------------------------------------------------------------
+
+
+def _bounded(obj: Mapping[str, Any]) -> None:
+    """Refuse, before any copy or recursion, an object nested too deep or too large (a record's
+    embedded pack is not bounded by the TOML file's size)."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    size = 0
+    while stack:
+        value, depth = stack.pop()
+        size += len(value) if isinstance(value, str) else 8
+        if size > 2 * MAX_BYTES:
+            raise PackError(E_TOO_BIG, limit=MAX_BYTES // 1024)
+        if isinstance(value, Mapping):
+            if depth > MAX_DEPTH:
+                raise PackError(E_TOO_DEEP, limit=MAX_DEPTH)
+            for key, item in value.items():
+                size += len(key) if isinstance(key, str) else 8
+                stack.append((item, depth + 1))
+        elif isinstance(value, list | tuple):
+            if depth > MAX_DEPTH:
+                raise PackError(E_TOO_DEEP, limit=MAX_DEPTH)
+            stack.extend((item, depth + 1) for item in value)
+
+
+def _where(table: str, index: int, value: Any) -> str:
+    card_id = value.get("id") if isinstance(value, Mapping) else None
+    return f"{table}[{index + 1}]" + (f" {card_id[:40]}" if isinstance(card_id, str) else "")
+
+
+def _keys(
+    table: Mapping[str, Any],
+    where: str,
+    required: Sequence[str] = (),
+    optional: Sequence[str] = (),
+) -> None:
+    for key in table:
+        if key not in required and key not in optional:
+            raise PackError(E_UNKNOWN_KEY, where=where, field=str(key)[:40])
+    for key in required:
+        if key not in table:
+            raise PackError(E_MISSING, where=where, field=key)
+
+
+def _table(value: Any, where: str, field: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise PackError(E_TYPE, where=where, field=field, expected="table")
+    return value
+
+
+def _list(value: Any, where: str, field: str, expected: str, limit: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise PackError(E_TYPE, where=where, field=field, expected=expected)
+    if len(value) > limit:
+        raise PackError(E_RANGE, where=where, field=field, value=len(value), low=0, high=limit)
+    return value
+
+
+def _tables(obj: Mapping[str, Any], table: str) -> list[tuple[Mapping[str, Any], str]]:
+    items = _list(obj.get(table, []), table, table, "array of tables", MAX_CARDS)
+    out = []
+    for index, item in enumerate(items):
+        where = _where(table, index, item)
+        out.append((_table(item, where, table), where))
+    return out
+
+
+def _cards(
+    obj: Mapping[str, Any],
+    table: str,
+    build: Callable[[Mapping[str, Any], str], Any],
+    keep: Callable[..., None],
+) -> dict[str, Any]:
+    """The table's cards that pass, by id; each bad one goes to ``keep`` (the error, the card).
+    Ids are checked unique across the pack by the caller."""
+    cards: dict[str, Any] = {}
+    try:
+        items = _tables(obj, table)
+    except PackError as error:
+        keep(error)
+        return cards
+    for item, where in items:
+        try:
+            card = build(item, where)
+        except PackError as error:
+            keep(error, item)
+            continue
+        cards.setdefault(card.id, card)
+    return cards
+
+
+def _int(table: Mapping[str, Any], where: str, field: str, low: int, high: int) -> int:
+    value = table[field]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PackError(E_TYPE, where=where, field=field, expected="integer")
+    if not low <= value <= high:
+        shown = value if abs(value) < 10**9 else ("-" if value < 0 else "") + "…"
+        raise PackError(E_RANGE, where=where, field=field, value=shown, low=low, high=high)
+    return value
+
+
+def _opt_int(table: Mapping[str, Any], where: str, field: str, low: int, high: int) -> int:
+    return _int(table, where, field, low, high) if field in table else 0
+
+
+def _bool(table: Mapping[str, Any], where: str, field: str, default: bool = False) -> bool:
+    if field not in table:
+        return default
+    value = table[field]
+    if not isinstance(value, bool):
+        raise PackError(E_TYPE, where=where, field=field, expected="boolean")
+    return value
+
+
+def _str(table: Mapping[str, Any], where: str, field: str, limit: int) -> str:
+    value = table[field]
+    if not isinstance(value, str):
+        raise PackError(E_TYPE, where=where, field=field, expected="string")
+    if not value.strip() or len(value) > limit:
+        raise PackError(E_RANGE, where=where, field=field, value=len(value), low=1, high=limit)
+    if any(c in value for c in "\n\r\t\v\f\x00"):
+        # names and texts are one line each in /esper and in orders
+        raise PackError(E_VALUE, where=where, field=field, value=value[:40], allowed="one line")
+    return value
+
+
+def _name(table: Mapping[str, Any], where: str, field: str) -> str:
+    return _str(table, where, field, MAX_NAME)
+
+
+def _texts(table: Mapping[str, Any], where: str) -> tuple[str, str, str, str]:
+    """name_en, name_ja (required), text_en, text_ja (optional, "" when absent)."""
+    return (
+        _name(table, where, "name_en"),
+        _name(table, where, "name_ja"),
+        _str(table, where, "text_en", MAX_TEXT) if "text_en" in table else "",
+        _str(table, where, "text_ja", MAX_TEXT) if "text_ja" in table else "",
+    )
+
+
+def _choice(table: Mapping[str, Any], where: str, field: str, allowed: Sequence[str]) -> str:
+    value = table[field]
+    if not isinstance(value, str):
+        raise PackError(E_TYPE, where=where, field=field, expected="string")
+    if value not in allowed:
+        raise PackError(
+            E_VALUE, where=where, field=field, value=value[:40], allowed=" ".join(allowed)
+        )
+    return value
+
+
+def _choices(table: Mapping[str, Any], where: str, field: str, allowed: Sequence[str]) -> list[str]:
+    """An array of distinct values from ``allowed``."""
+    value = _list(table[field], where, field, "array of strings", len(allowed))
+    out: list[str] = []
+    for item in value:
+        if not isinstance(item, str):
+            raise PackError(E_TYPE, where=where, field=field, expected="array of strings")
+        if item not in allowed:
+            raise PackError(
+                E_VALUE, where=where, field=field, value=item[:40], allowed=" ".join(allowed)
+            )
+        if item in out:
+            raise PackError(E_DUPLICATE, where=where, field=field, value=item)
+        out.append(item)
+    return out
+
+
+def _id(table: Mapping[str, Any], where: str) -> str:
+    value = table["id"]
+    if not isinstance(value, str):
+        raise PackError(E_TYPE, where=where, field="id", expected="string")
+    if not ID.fullmatch(value):
+        raise PackError(E_VALUE, where=where, field="id", value=value[:40], allowed="a-z 0-9 -")
+    return value
+
+
+def _count(table: Mapping[str, Any], where: str) -> int:
+    return _int(table, where, "count", 1, MAX_COPIES) if "count" in table else 1
+
+
+# --- [counts] ------------------------------------------------------------------------------------
+
+
+def _counts(value: Any) -> dict[int, tuple[int, int, int]]:
+    table = _table(value, "counts", "counts")
+    rows: dict[int, tuple[int, int, int]] = {}
+    for key, row in table.items():
+        if key not in [str(n) for n in PLAYERS]:
+            raise PackError(E_UNKNOWN_KEY, where="counts", field=str(key)[:40])
+        if (
+            not isinstance(row, list)
+            or len(row) != len(ALIGNMENTS)
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in row)
+        ):
+            raise PackError(E_TYPE, where="counts", field=key, expected="[GOOD, EVIL, SPECIAL]")
+        players = int(key)
+        good, evil, special = row
+        if sum(row) != players or good != evil or not 0 <= special <= good:
+            raise PackError(E_COUNTS, where="counts", field=key, players=players)
+        rows[players] = (good, evil, special)
+    return dict(sorted(rows.items()))
+
+
+# --- abilities (sheet abilities, ability deck cards) and C card parameters ------------------------
+
+
+def _combat(table: Mapping[str, Any], where: str, effect: str) -> dict[str, Any]:
+    """The validated D2 parameters of an attack / defend / escape / melee (as on C cards)."""
+    params: dict[str, Any] = {}
+    if "level" in table:
+        params["level"] = _int(table, where, "level", 0, MAX_ESP)
+    if effect == "attack":
+        params["attribute"] = _choice(table, where, "attribute", ATTRIBUTES)
+        if ("firepower" in table) == ("column" in table):
+            raise PackError(E_NEEDS, where=where, field="firepower", needs="firepower / column")
+        if "firepower" in table:
+            params["firepower"] = _int(table, where, "firepower", 1, MAX_STAT)
+        else:
+            value = table["column"]
+            if not isinstance(value, str):
+                raise PackError(E_TYPE, where=where, field="column", expected="string")
+            match = COLUMN.fullmatch(value)
+            if match is None or not 1 <= int(match[1]) <= 10:
+                raise PackError(
+                    E_VALUE, where=where, field="column", value=value[:40], allowed="1:1 … 10:1"
+                )
+            params["column"] = value
+        for flag in ("no_defence", "sync"):
+            if flag in table:
+                params[flag] = _bool(table, where, flag)
+    elif effect == "defend":
+        params["blocks"] = _choices(table, where, "blocks", ATTRIBUTES)
+        if not params["blocks"]:
+            raise PackError(E_RANGE, where=where, field="blocks", value=0, low=1, high=4)
+        if "upkeep" in table:
+            params["upkeep"] = _int(table, where, "upkeep", 0, 9)
+        if "sync" in table:
+            params["sync"] = _bool(table, where, "sync")
+    elif effect == "escape":
+        for flag in ("teleport", "sync"):
+            if flag in table:
+                params[flag] = _bool(table, where, flag)
+    elif effect == "melee":
+        params["x"] = _int(table, where, "x", 0, 9)
+        if "weapon" in table:
+            params["weapon"] = _bool(table, where, "weapon")
+    return params
+
+
+def _effect_args(table: Mapping[str, Any], where: str, effect: str) -> dict[str, Any]:
+    """n / stat / target and the D2 ``params`` of ``effect`` (keys already checked)."""
+    args: dict[str, Any] = {}
+    if effect in EFFECT_N:
+        args["n"] = _int(table, where, "n", *EFFECT_N[effect])
+    if effect == "recover":
+        if "stat" in table:
+            args["stat"] = _choice(table, where, "stat", STATS)
+        if "target" in table:
+            args["target"] = _choice(table, where, "target", RECOVER_TARGETS)
+    if effect in ("attack", "defend", "escape", "melee"):
+        args["params"] = _combat(table, where, effect)
+    return args
+
+
+ABILITY_KEYS = ("id", "name_en", "name_ja", "timing", "effect")
+
+
+def _ability(table: Mapping[str, Any], where: str, *, deck: bool) -> Ability:
+    for key in ABILITY_KEYS:
+        if key not in table:
+            raise PackError(E_MISSING, where=where, field=key)
+    effect = _choice(table, where, "effect", EFFECTS)
+    required, optional = EFFECT_PARAMS[effect]
+    own = ("text_en", "text_ja", "cost_mind", "cost_power")
+    _keys(
+        table,
+        where,
+        required=(*ABILITY_KEYS, *required),
+        optional=(*optional, *own, *(("lasting", "count") if deck else ())),
+    )
+    card_id = _id(table, where)
+    timing = _choice(table, where, "timing", TIMINGS)
+    if timing not in EFFECT_TIMINGS[effect]:
+        raise PackError(
+            E_TIMING,
+            where=where,
+            field="timing",
+            value=timing,
+            effect=effect,
+            allowed=" ".join(EFFECT_TIMINGS[effect]),
+        )
+    name_en, name_ja, text_en, text_ja = _texts(table, where)
+    return Ability(
+        card_id,
+        name_en,
+        name_ja,
+        timing,
+        effect,
+        cost_mind=_opt_int(table, where, "cost_mind", 0, MAX_STAT),
+        cost_power=_opt_int(table, where, "cost_power", 0, MAX_STAT),
+        lasting=_bool(table, where, "lasting"),
+        count=_count(table, where),
+        text_en=text_en,
+        text_ja=text_ja,
+        **_effect_args(table, where, effect),
+    )
+
+
+# --- [[sheet]] -----------------------------------------------------------------------------------
+
+SHEET_REQUIRED = ("id", "name_en", "name_ja", "alignment", "esp", "durability", "mind")
+SHEET_OPTIONAL = (
+    "lock",
+    "power",
+    "hand",
+    "henchmen",
+    "can_convert",
+    "convertible_by",
+    "defeat",
+    "ability",
+)
+
+
+def _sheet(table: Mapping[str, Any], where: str) -> Sheet:
+    _keys(table, where, required=SHEET_REQUIRED, optional=SHEET_OPTIONAL)
+    sheet_id = _id(table, where)
+    name_en, name_ja, _, _ = _texts(table, where)
+    alignment = _choice(table, where, "alignment", ALIGNMENTS)
+    lock = _bool(table, where, "lock")
+    esp = _int(table, where, "esp", 0, MAX_ESP)
+    durability = _int(table, where, "durability", 1, MAX_STAT)
+    mind = _int(table, where, "mind", 0, MAX_STAT)
+    power = _opt_int(table, where, "power", 0, MAX_STAT)
+    hand = _opt_int(table, where, "hand", 0, 9)
+    henchmen = _opt_int(table, where, "henchmen", 0, 9)
+    can_convert = _bool(table, where, "can_convert", alignment != "SPECIAL")
+    convertible_by = (
+        tuple(_choices(table, where, "convertible_by", ALIGNMENTS))
+        if "convertible_by" in table
+        else ()
+    )
+    defeats = []
+    raw = _list(table.get("defeat", []), where, "defeat", "array of tables", MAX_DEFEATS)
+    for index, item in enumerate(raw):
+        at = f"{where} defeat[{index + 1}]"
+        defeats.append(_defeat(_table(item, at, "defeat"), at, sheet_id))
+    abilities = []
+    raw = _list(table.get("ability", []), where, "ability", "array of tables", MAX_ABILITIES)
+    for index, item in enumerate(raw):
+        at = f"{where} {_where('ability', index, item)}"
+        abilities.append(_ability(_table(item, at, "ability"), at, deck=False))
+    return Sheet(
+        sheet_id,
+        name_en,
+        name_ja,
+        alignment,
+        lock,
+        esp,
+        durability,
+        mind,
+        power,
+        hand,
+        henchmen,
+        can_convert,
+        convertible_by,
+        tuple(defeats),
+        tuple(abilities),
+    )
+
+
+DEFEAT_PARAMS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "dead": ((), ("who",)),
+    "alive": (("who",), ()),
+    "info_below": (("n",), ()),
+    "alone": ((), ()),
+    "declared": (("alignment",), ()),
+}
+
+
+def _defeat(table: Mapping[str, Any], where: str, sheet_id: str) -> Defeat:
+    if "if" not in table:
+        raise PackError(E_MISSING, where=where, field="if")
+    kind = _choice(table, where, "if", DEFEATS)
+    required, optional = DEFEAT_PARAMS[kind]
+    _keys(table, where, required=("if", *required), optional=optional)
+    who = None
+    if "who" in table:
+        value = table["who"]
+        if not isinstance(value, str):
+            raise PackError(E_TYPE, where=where, field="who", expected="string")
+        if kind == "alive" and value == sheet_id:
+            # its own character alive can never be what makes it lose
+            raise PackError(E_VALUE, where=where, field="who", value=value, allowed="another sheet")
+        who = value[:40]  # whether it names a sheet is checked once every sheet is read
+    n = _int(table, where, "n", 1, 36) if kind == "info_below" else 0
+    alignment = _choice(table, where, "alignment", ALIGNMENTS) if kind == "declared" else None
+    return Defeat(kind, who, n, alignment)
+
+
+# --- [[planet]] and D2 tables --------------------------------------------------------------------
+
+
+def _planet(table: Mapping[str, Any], where: str, *, extra: Sequence[str] = ()) -> PlanetCard:
+    if "effect" not in table:
+        raise PackError(E_MISSING, where=where, field="effect")
+    effect = _choice(table, where, "effect", PLANET_EFFECTS)
+    params = ("n",) if effect in PLANET_N else ()
+    _keys(
+        table,
+        where,
+        required=("id", "name_en", "name_ja", "effect", *params),
+        optional=("once", "count", "text_en", "text_ja", *extra),
+    )
+    card_id = _id(table, where)
+    texts = _texts(table, where)
+    n = _int(table, where, "n", *PLANET_N[effect]) if params else 0
+    once = _bool(table, where, "once", effect == "info")
+    if effect == "info" and not once:
+        # an info card is collected: it cannot fire again
+        raise PackError(E_VALUE, where=where, field="once", value="false", allowed="true")
+    return PlanetCard(
+        card_id, texts[0], texts[1], effect, n, once, _count(table, where), *texts[2:]
+    )
+
+
+def _base(table: Mapping[str, Any], where: str) -> PlanetCard:
+    card = _planet(table, where, extra=("evil",))
+    _bool(table, where, "evil")
+    return card
+
+
+@dataclass(frozen=True)
+class _Checked:
+    id: str  # what _cards keeps of a D2 card: only its id (the pack keeps the table itself)
+
+
+def _ccard(table: Mapping[str, Any], where: str) -> _Checked:
+    base = ("id", "name_en", "name_ja", "kind", "level")
+    for key in base:
+        if key not in table:
+            raise PackError(E_MISSING, where=where, field=key)
+    kind = _choice(table, where, "kind", CCARD_KINDS)
+    own = ("count", "text_en", "text_ja")
+    if kind == "special":
+        if "effect" not in table:
+            raise PackError(E_MISSING, where=where, field="effect")
+        effect = _choice(
+            table, where, "effect", [e for e in EFFECTS if e not in CCARD_EFFECT.values()]
+        )
+        required, optional = EFFECT_PARAMS[effect]
+        _keys(table, where, required=(*base, "effect", *required), optional=(*optional, *own))
+    else:
+        effect = CCARD_EFFECT[kind]
+        required, optional = EFFECT_PARAMS[effect]
+        _keys(table, where, required=(*base, *required), optional=(*optional, *own))
+    card_id = _id(table, where)
+    _texts(table, where)
+    _int(table, where, "level", 0, MAX_ESP)
+    _count(table, where)
+    _effect_args(table, where, effect)
+    return _Checked(card_id)
+
+
+def _key(table: Mapping[str, Any], where: str) -> _Checked:
+    _keys(table, where, required=("id", "name_en", "name_ja", "durability"))
+    card_id = _id(table, where)
+    _texts(table, where)
+    _int(table, where, "durability", 1, MAX_STAT)
+    return _Checked(card_id)
+
+
+def _rolls(
+    table: Mapping[str, Any], where: str, field: str, check: Callable[[Any], bool], expected: str
+) -> None:
+    """An array of ROLLS entries (2D6 = 2..12), each passing ``check``."""
+    value = table[field]
+    if not isinstance(value, list):
+        raise PackError(E_TYPE, where=where, field=field, expected="array")
+    if len(value) != ROLLS:
+        raise PackError(E_LENGTH, where=where, field=field, count=len(value), size=ROLLS)
+    for index, item in enumerate(value):
+        if not check(item):
+            raise PackError(
+                E_TYPE, where=f"{where} {field}[{index + 1}]", field=field, expected=expected
+            )
+
+
+def _damage(value: Any) -> None:
+    table = _table(value, "damage", "damage")
+    _keys(table, "damage", required=("rows",))
+    _rolls(table, "damage", "rows", lambda row: isinstance(row, list), "array")
+    for index, row in enumerate(table["rows"]):
+        where = f"damage rows[{index + 1}]"  # the row of 2D6 = index + 2
+        if len(row) != COLUMNS:
+            raise PackError(E_LENGTH, where=where, field="rows", count=len(row), size=COLUMNS)
+        for item in row:
+            if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item <= MAX_STAT:
+                raise PackError(E_TYPE, where=where, field="rows", expected="integers 0–99")
+
+
+def _charts(value: Any) -> None:
+    table = _table(value, "charts", "charts")
+    _keys(table, "charts", required=("there", "alive"))
+    _rolls(table, "charts", "there", lambda v: v in THERE, " / ".join(THERE))
+    _rolls(table, "charts", "alive", lambda v: v in ALIVE, " / ".join(ALIVE))
+
+
+def _base_rules(value: Any) -> None:
+    table = _table(value, "base_rules", "base_rules")
+    _keys(table, "base_rules", required=("keys",))
+    _int(table, "base_rules", "keys", 1, 36)
+
+
+# --- across the pack -----------------------------------------------------------------------------
+
+
+def _names(sheets: Mapping[str, Sheet], abilities: Mapping[str, Ability]) -> None:
+    """Orders name a character's silhouette or an ability by id or by either name: no word may
+    name two of them."""
+    owner: dict[str, str] = {}
+    cards: list[tuple[str, Sheet | Ability]] = []
+    for sheet in sheets.values():
+        cards.append((f"sheet {sheet.id}", sheet))
+        cards += [(f"sheet {sheet.id} ability {a.id}", a) for a in sheet.abilities]
+    cards += [(f"ability {a.id}", a) for a in abilities.values()]
+    for where, card in cards:
+        for field_name, word in (
+            ("id", card.id),
+            ("name_en", card.name_en),
+            ("name_ja", card.name_ja),
+        ):
+            key = word.casefold()
+            if owner.get(key, card.id) != card.id:
+                raise PackError(E_DUPLICATE, where=where, field=field_name, value=word)
+            owner[key] = card.id
+
+
+def _minimums(
+    counts: Mapping[int, tuple[int, int, int]],
+    sheets: Mapping[str, Sheet],
+    planets: Mapping[str, PlanetCard],
+    abilities: Mapping[str, Ability],
+) -> None:
+    """A server's pack: every composition row, the sample pack's sizes, every row dealable."""
+    for players in PLAYERS:
+        if players not in counts:
+            raise PackError(E_MISSING, where="counts", field=str(players))
+    listed = list(sheets.values())
+    planet_cards = list(planets.values())
+    checks = [
+        ("sheet", len(listed), MIN_SHEETS),
+        *(
+            (f"sheet alignment = {a}", sum(s.alignment == a for s in listed), MIN_ALIGNED[a])
+            for a in ALIGNMENTS
+        ),
+        ("sheet lock = true", sum(s.lock for s in listed), MIN_LOCKS),
+        ("planet", sum(p.count for p in planet_cards), MIN_PLANETS),
+        (
+            "planet effect = info",
+            sum(p.count for p in planet_cards if p.effect == "info"),
+            MIN_INFO,
+        ),
+        (
+            "planet effect = ability",
+            sum(p.count for p in planet_cards if p.effect == "ability"),
+            MIN_WHITE,
+        ),
+        ("ability", sum(a.count for a in abilities.values()), MIN_ABILITY_CARDS),
+    ]
+    for what, have, need in checks:
+        if have < need:
+            raise PackError(E_TOO_FEW, what=what, count=have, minimum=need)
+    probe = Pack("", 1, "", "", counts, sheets, planets, abilities, {}, "")
+    for players in counts:
+        if dealable(probe, players) is not None:
+            raise PackError(E_UNDEALABLE, where="counts", field=str(players))

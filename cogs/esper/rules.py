@@ -1,0 +1,2242 @@
+"""Esper war, part 1 (``../shared/rules/esper.md``, D1): the deal, the silhouettes and the planet
+stage, for 5–11 players with hidden alignments.
+
+The module is the engine (:class:`bot.ruleset.Engine` over :class:`EsperState` and
+:class:`EsperOrder`). Pure: no discord, no storage, no clock; hidden random facts (the deals, the
+52-card deck, the planet layout, the ability deck) come from the game's secret stream, public
+rolls (ESP level checks, teleports, the first player) from each step's resolve stream.
+
+One framework step is one of these (``state.step``):
+
+- ``deal``: every seat (then only the ``refuse-last`` ones) answers ``keep``, ``refuse`` or
+  ``refuse-last``;
+- ``silhouette``, ``repick``: secret picks, revealed together; same picks pick again;
+- ``balance``, ``balance_card``: the larger side may change, then must follow a new playing card;
+- ``start``: ambush votes (EVIL silhouettes, withheld) and start planets (the others);
+- ``turn``: the active seat's supports and main action (and, optionally, what it does after the
+  square: ``…; end``); ``direction`` after a successful teleport without one; ``party`` for the
+  named characters' answers; ``after`` for the supports after the square and ``end``;
+- ``objection``: every other living character answers a declaration;
+- ``see``: at the stage's end, info holders choose EVIL silhouettes' sheets to see (withheld);
+- ``over``.
+
+Combat and the secret base are part 2: whatever would start a combat is logged
+(``combat_skipped``) and play goes on; the game ends with the planet stage, graded.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.dice import NO_SECRET, Dice, shuffle
+from bot.ruleset import (
+    Choice,
+    ChoiceGroup,
+    Event,
+    OrderRejected,
+    Outcome,
+    RuleError,
+    StateError,
+)
+from cogs.esper import pack as packlib
+from cogs.esper.pack import Ability, Pack, Sheet
+
+SCHEMA_VERSION = 1
+SEATS: tuple[str, ...] = tuple("ABCDEFGHIJK")
+PLAYER_COUNTS: tuple[int, ...] = tuple(range(5, 12))
+GOOD, EVIL, SPECIAL = "GOOD", "EVIL", "SPECIAL"
+INVADER, DEFENDER = "invader", "defender"
+DEFAULT_MINUTES = 10
+DEFAULT_OBJECTION_MINUTES = 3
+EVIL_SURVIVAL_TURNS = 1000
+INFO_TO_END = 3  # a character or party holding this many info cards ends the planet stage
+PLANETS = 6
+RING = 7  # spots per planet: the spaceport Pn-0, then Pn-1 … Pn-6
+RAFNOR = "R"
+SPENT = "x"
+
+# Steps.
+DEAL, SILHOUETTE, REPICK, BALANCE, BALANCE_CARD, START = (
+    "deal",
+    "silhouette",
+    "repick",
+    "balance",
+    "balance_card",
+    "start",
+)
+TURN, DIRECTION, PARTY, AFTER, OBJECTION, SEE, OVER = (
+    "turn",
+    "direction",
+    "party",
+    "after",
+    "objection",
+    "see",
+    "over",
+)
+SETUP_STEPS = (DEAL, SILHOUETTE, REPICK, BALANCE, BALANCE_CARD, START)
+TURN_STEPS = (TURN, DIRECTION, PARTY, AFTER)
+
+# Why a game ended.
+DECLARED, SOLO, STAGE_END, ALL_DOWN, EVIL_SURVIVAL, ADJUDICATED, TURN_LIMIT = (
+    "declared",
+    "solo",
+    "stage_end",
+    "all_down",
+    "evil_survival",
+    "adjudicated",
+    "turn_limit",
+)
+
+SUITS = "♠♥♦♣"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+# Refusals (message keys, cogs/esper/locales/esper.*.json).
+R_EMPTY = "esper.reject.empty"
+R_UNKNOWN = "esper.reject.unknown"
+R_NOT_NOW = "esper.reject.not_now"
+R_FINISHED = "esper.reject.finished"
+R_REFUSE_USED = "esper.reject.refuse_used"
+R_REFUSE_SEASON = "esper.reject.refuse_season"
+R_REFUSE_LAST = "esper.reject.refuse_last"
+R_SILHOUETTE = "esper.reject.silhouette"
+R_ACE = "esper.reject.ace"
+R_TEN = "esper.reject.ten"
+R_TAKEN = "esper.reject.taken"
+R_KEEP_CARD = "esper.reject.keep_card"
+R_SPOT = "esper.reject.spot"
+R_RUNNER = "esper.reject.runner"
+R_PLANET = "esper.reject.planet"
+R_SEAT = "esper.reject.seat"
+R_SAME_SPOT = "esper.reject.same_spot"
+R_SELF = "esper.reject.self"
+R_DEAD = "esper.reject.dead"
+R_TWO_MAINS = "esper.reject.two_mains"
+R_AFTER_DECLARE = "esper.reject.after_declare"
+R_NO_MAIN = "esper.reject.no_main"
+R_MOVE = "esper.reject.move"
+R_TELEPORT = "esper.reject.teleport"
+R_CONVERT_SPECIAL = "esper.reject.convert_special"
+R_CONVERT_TRIED = "esper.reject.convert_tried"
+R_ABILITY = "esper.reject.ability"
+R_TIMING = "esper.reject.timing"
+R_COST = "esper.reject.cost"
+R_USED = "esper.reject.used"
+R_TARGET = "esper.reject.target"
+R_PARTY = "esper.reject.party"
+R_DECLARED = "esper.reject.declared"
+R_SOLO = "esper.reject.solo"
+R_SEE = "esper.reject.see"
+R_FULL = "esper.reject.full"
+E_OPTION = "esper.error.option"
+E_PLAYERS = "esper.error.players"
+
+
+# --- state ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatState:
+    """One player's character. Private: ``sheet``, ``alignment``, ``card``, ``hand``, ``seen``,
+    ``bonus``, ``mind_lost``; the rest is public (``summary``)."""
+
+    sheet: str = ""
+    alignment: str = ""  # current (a conversion changes it; the sheet keeps the printed one)
+    card: str | None = None  # playing card, "A♠"
+    silhouette: str | None = None
+    spot: str | None = None
+    last_spot: str | None = None  # before a black hole
+    damage: int = 0
+    mind_lost: int = 0
+    power_lost: int = 0
+    alive: bool = True
+    resigned: bool = False
+    black_hole: bool = False
+    open: bool = False
+    info: int = 0
+    hand: list[str] = field(default_factory=list)  # ability cards held (private)
+    face_up: list[str] = field(default_factory=list)  # lasting ability cards in play (public)
+    party: int | None = None
+    refused: bool = False  # 拒否 used (once per game)
+    refusals: int = 0  # public count of refusals of either kind
+    refused_sheets: list[str] = field(default_factory=list)  # sheets this player refused here
+    tried_by: list[str] = field(default_factory=list)  # sides that tried to convert it
+    declared_turn: int | None = None  # the normal turn it declared (EVIL survival counts from it)
+    bonus: int = 0  # on the next ESP level check
+    used: list[str] = field(default_factory=list)  # abilities used this turn
+    seen: dict[str, str] = field(default_factory=dict)  # seat -> sheet id seen (peek, views)
+    told: list[dict[str, Any]] = field(default_factory=list)  # conversions it was told of
+
+
+@dataclass
+class EsperState:
+    game_id: str
+    pack: Pack
+    options: dict[str, Any]
+    order: list[str]  # seats in seat order
+    seats: dict[str, SeatState]
+    step: str = DEAL
+    steps: int = 0  # framework steps opened
+    open: bool = False
+    waiting: list[str] = field(default_factory=list)  # seats this step asks
+    turn: int = 0  # normal turns played
+    active: str | None = None
+    first: str | None = None
+    undealt: dict[str, list[str]] = field(default_factory=dict)  # per shuffle: "L", alignments
+    deck: list[str] = field(default_factory=list)  # playing cards left
+    planets: dict[str, str] = field(default_factory=dict)  # spot -> card (face down or up)
+    face_up: list[str] = field(default_factory=list)  # spots whose card is face up
+    spent: list[str] = field(default_factory=list)  # spots whose card is spent
+    rafnor: str | None = None  # the card the ambush displaced (spot R)
+    rafnor_up: bool = False
+    ambush: str | None = None
+    ambush_runner: str | None = None
+    ambush_revealed: bool = False
+    ability_deck: list[str] = field(default_factory=list)
+    parties: int = 0  # parties formed so far (numbers)
+    # the turn in progress: the order's remaining parts and what a sub-step needs
+    pending: dict[str, Any] = field(default_factory=dict)
+    declaration: dict[str, Any] | None = None  # {"seat", "alignment", "solo", "resume"}
+    answers: dict[str, str] = field(default_factory=dict)  # a declaration's answers so far
+    last: list[dict[str, Any]] = field(default_factory=list)  # this step's moves
+    ended: str | None = None
+    declared_by: str | None = None  # the alignment whose unopposed declaration ended the game
+    solo: str | None = None
+    grades: dict[str, str] = field(default_factory=dict)
+    winners: list[str] = field(default_factory=list)
+
+
+# --- small reads ---------------------------------------------------------------------------------
+
+
+def sheet_of(state: EsperState, seat: str) -> Sheet:
+    return state.pack.sheets[state.seats[seat].sheet]
+
+
+def side_of(state: EsperState, seat: str) -> str | None:
+    sil = state.seats[seat].silhouette
+    if sil is None:
+        return None
+    return DEFENDER if state.pack.sheets[sil].alignment == EVIL else INVADER
+
+
+def living(state: EsperState) -> list[str]:
+    return [s for s in state.order if state.seats[s].alive]
+
+
+def durability(state: EsperState, seat: str) -> int:
+    return sheet_of(state, seat).durability - state.seats[seat].damage
+
+
+def mind(state: EsperState, seat: str) -> int:
+    return sheet_of(state, seat).mind - state.seats[seat].mind_lost
+
+
+def can_act(state: EsperState, seat: str) -> bool:
+    s = state.seats[seat]
+    return s.alive and not s.black_hole and side_of(state, seat) == INVADER and s.spot is not None
+
+
+def ring(spot: str) -> tuple[int, int] | None:
+    m = re.fullmatch(r"P([1-6])-([0-6])", spot)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def spot_name(planet: int, index: int) -> str:
+    return f"P{planet}-{index % RING}"
+
+
+def card_spots() -> list[str]:
+    return [spot_name(p, i) for p in range(1, PLANETS + 1) for i in range(1, RING)]
+
+
+def rank(card: str | None) -> str:
+    return "" if card is None else card[:-1]
+
+
+def party_members(state: EsperState, seat: str) -> list[str]:
+    number = state.seats[seat].party
+    if number is None:
+        return [seat]
+    return [s for s in state.order if state.seats[s].party == number]
+
+
+def party_info(state: EsperState, seat: str) -> int:
+    """Info cards counted together: the living members of the seat's party (or the seat)."""
+    return sum(state.seats[s].info for s in party_members(state, seat) if state.seats[s].alive)
+
+
+def _abilities(state: EsperState, seat: str) -> dict[str, Ability]:
+    """What the seat may ``use``: its sheet's abilities and the ability cards it holds or has
+    face up."""
+    out = {a.id: a for a in sheet_of(state, seat).abilities}
+    s = state.seats[seat]
+    for card_id in [*s.hand, *s.face_up]:
+        card = state.pack.abilities.get(card_id)
+        if card is not None:
+            out[card_id] = card
+    return out
+
+
+def check_bonus(state: EsperState, seat: str) -> int:
+    """Passive bonuses on every ESP level check: ``always`` abilities and lasting cards."""
+    total = 0
+    s = state.seats[seat]
+    for ability in sheet_of(state, seat).abilities:
+        if ability.effect == "check_bonus" and ability.timing == "always":
+            total += ability.n
+    for card_id in s.face_up:
+        card = state.pack.abilities.get(card_id)
+        if card is not None and card.effect == "check_bonus" and card.lasting:
+            total += card.n
+    return total
+
+
+# --- options and the deal ------------------------------------------------------------------------
+
+
+def _pack_of(options: Mapping[str, Any]) -> Pack:
+    raw = options.get("pack")
+    pack = packlib.sample() if raw is None else packlib.from_json(raw)
+    expected = options.get("pack_hash")
+    if expected is not None and expected != pack.hash:
+        raise RuleError(E_OPTION, option="pack_hash", value=str(expected)[:16])
+    return pack
+
+
+OPTION_KEYS = (
+    "pack",
+    "pack_hash",
+    "minutes",
+    "objection_minutes",
+    "history",
+    "turn_limit",
+    "players",
+    "season",
+)
+
+
+def check_options(options: Mapping[str, Any]) -> None:
+    for key in options:
+        if key not in OPTION_KEYS:
+            raise RuleError(E_OPTION, option=key, value="?")
+    for key, low, high in (("minutes", 1, 1440), ("objection_minutes", 1, 60)):
+        value = options.get(key)
+        if value is not None and (not isinstance(value, int) or not low <= value <= high):
+            raise RuleError(E_OPTION, option=key, value=str(value)[:16])
+    limit = options.get("turn_limit")
+    if limit is not None and (not isinstance(limit, int) or limit < 0):
+        raise RuleError(E_OPTION, option="turn_limit", value=str(limit)[:16])
+    history = options.get("history", {})
+    if not isinstance(history, Mapping):
+        raise RuleError(E_OPTION, option="history", value="?")
+    pack = _pack_of(options)
+    players = options.get("players")
+    if players is not None:
+        reason = packlib.dealable(pack, int(players))
+        if reason is not None:
+            raise RuleError(reason, players=players)
+
+
+def composition(pack: Pack, players: int) -> tuple[int, int, int]:
+    return pack.counts[players]
+
+
+def _deal(state: EsperState, secret: Dice, events: list[Event]) -> None:
+    """Shuffle the (L) sheets, deal the first; per alignment shuffle the others and take what the
+    composition still needs; shuffle the dealt sheets onto the seats (esper.md, Setup 1)."""
+    pack = state.pack
+    need = dict(zip((GOOD, EVIL, SPECIAL), composition(pack, len(state.order)), strict=True))
+    locks = [s.id for s in pack.sheets.values() if s.lock]
+    shuffle(secret, locks)
+    dealt: list[str] = []
+    for sheet_id in locks:
+        if need[pack.sheets[sheet_id].alignment] > 0:
+            dealt.append(sheet_id)
+            need[pack.sheets[sheet_id].alignment] -= 1
+            break
+    undealt: dict[str, list[str]] = {"L": [s for s in locks if s not in dealt]}
+    for alignment in (GOOD, EVIL, SPECIAL):
+        others = [s.id for s in pack.sheets.values() if s.alignment == alignment and not s.lock]
+        shuffle(secret, others)
+        dealt += others[: need[alignment]]
+        undealt[alignment] = others[need[alignment] :]
+    shuffle(secret, dealt)
+    for seat, sheet_id in zip(state.order, dealt, strict=True):
+        s = state.seats[seat]
+        s.sheet, s.alignment = sheet_id, pack.sheets[sheet_id].alignment
+    state.undealt = undealt
+    events.append(Event("dealt", {"seats": len(state.order)}))
+
+
+def new_game(
+    game_id: str,
+    seats: Sequence[str],
+    options: Mapping[str, Any],
+    dice: Dice,
+    secret: Dice,
+) -> EsperState:
+    seats = list(seats)
+    if len(seats) not in PLAYER_COUNTS or seats != list(SEATS[: len(seats)]):
+        raise RuleError(E_PLAYERS, players=len(seats))
+    options = dict(options or {})
+    check_options({**options, "players": len(seats)})
+    pack = _pack_of(options)
+    state = EsperState(str(game_id), pack, options, seats, {s: SeatState() for s in seats})
+    _deal(state, secret, [])
+    state.waiting = list(seats)
+    return state
+
+
+def history(state: EsperState, seat: str) -> tuple[list[str], str | None]:
+    """The seat's season history (sheets played this season) and previous game's sheet, as the
+    bot kept them when the game was created (``options["history"]``)."""
+    entry = state.options.get("history", {}).get(seat) or {}
+    return list(entry.get("season") or []), entry.get("previous")
+
+
+# --- the framework's calls -----------------------------------------------------------------------
+
+
+def turn(state: EsperState) -> int:
+    return state.steps
+
+
+def step_label(state: EsperState) -> str:
+    if state.step in (*SETUP_STEPS, OVER, SEE):
+        return state.step
+    if state.step == OBJECTION:
+        return f"turn {state.turn + 1} {state.active} objection"
+    if state.step == TURN:
+        return f"turn {state.turn + 1} {state.active}"
+    return f"turn {state.turn + 1} {state.active} {state.step}"
+
+
+def awaiting(state: EsperState) -> list[str]:
+    if not state.open or state.ended is not None:
+        return []
+    return [s for s in state.waiting if not state.seats[s].resigned]
+
+
+def withheld(state: EsperState, seat: str) -> bool:
+    """Ambush votes and the info holders' views stay private (only their receipts are public)."""
+    if state.step == START:
+        return side_of(state, seat) == DEFENDER
+    return state.step == SEE
+
+
+def step_seconds(state: EsperState) -> int | None:
+    if state.step == OBJECTION:
+        return int(state.options.get("objection_minutes", DEFAULT_OBJECTION_MINUTES)) * 60
+    return int(state.options.get("minutes", DEFAULT_MINUTES)) * 60
+
+
+def _sheet_event(state: EsperState, seat: str) -> Event:
+    return Event("your_sheet", {"seat": seat, "sheet": state.seats[seat].sheet}, to=(seat,))
+
+
+def start_turn(
+    state: EsperState, dice: Dice, secret: Dice = NO_SECRET
+) -> tuple[EsperState, list[Event]]:
+    if state.ended is not None:
+        raise RuleError("esper.error.finished")
+    if state.open:
+        raise RuleError("esper.error.step_open", step=state.step)
+    state = copy.deepcopy(state)
+    state.steps += 1
+    state.open = True
+    state.last = []
+    events: list[Event] = []
+    if state.step == DEAL:
+        events += [_sheet_event(state, s) for s in state.waiting]
+    elif state.step == SILHOUETTE:
+        for seat in state.order:
+            events.append(Event("your_card", {"card": state.seats[seat].card}, to=(seat,)))
+    elif state.step == BALANCE_CARD:
+        for seat in state.waiting:
+            events.append(Event("your_card", {"card": state.seats[seat].card}, to=(seat,)))
+    return state, _named(state, events)
+
+
+# --- orders --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Action:
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+
+@dataclass(frozen=True)
+class EsperOrder:
+    """A parsed order: one or more actions (a turn's ``open; convert C; teleport 4; end``)."""
+
+    actions: tuple[Action, ...]
+
+    def canonical(self) -> str:
+        return "; ".join(a.text() for a in self.actions)
+
+    @property
+    def verb(self) -> str:
+        return self.actions[0].verb if self.actions else ""
+
+
+SUPPORTS = ("open", "convert", "use", "declare", "declare-solo")
+MAINS = ("move", "teleport", "recover", "treat", "party", "use", "pass")
+ENDS = ("end", "fight")
+
+# Japanese words (and a few English spellings) -> the canonical English words.
+WORDS = {
+    "確定": "keep",
+    "拒否": "refuse",
+    "直前拒否": "refuse-last",
+    "refuse_last": "refuse-last",
+    "refuselast": "refuse-last",
+    "シルエット": "silhouette",
+    "待ち伏せ": "ambush",
+    "担当": "runner",
+    "開始": "start",
+    "公開": "open",
+    "改心": "convert",
+    "テレポート": "teleport",
+    "移動": "move",
+    "左": "left",
+    "右": "right",
+    "回復": "recover",
+    "耐久力": "durability",
+    "精神力": "mind",
+    "治療": "treat",
+    "パーティー": "party",
+    "パーティ": "party",
+    "使用": "use",
+    "パス": "pass",
+    "終了": "end",
+    "戦闘": "fight",
+    "勝利宣言": "declare",
+    "単独勝利宣言": "declare-solo",
+    "declare_solo": "declare-solo",
+    "反対": "object",
+    "賛成": "accept",
+    "参加": "join",
+    "辞退": "decline",
+    "閲覧": "see",
+    "なし": "none",
+}
+
+
+def _normal(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).strip()
+    return text
+
+
+def _tokens(part: str) -> list[str]:
+    part = re.sub(r"惑星\s*([1-6])", r"P\1", part)
+    words = []
+    for raw in part.split():
+        low = raw.lower()
+        word = WORDS.get(raw, WORDS.get(low, low))
+        words.append(word)
+    return words
+
+
+def _parts(text: str) -> list[list[str]]:
+    text = _normal(text)
+    if not text:
+        raise OrderRejected(R_EMPTY)
+    parts = [p for p in re.split(r"[;\n、]", text) if p.strip()]
+    return [_tokens(p) for p in parts]
+
+
+def _seat_word(state: EsperState, word: str) -> str:
+    seat = word.upper()
+    if seat not in state.seats:
+        raise OrderRejected(R_SEAT, seat=word)
+    return seat
+
+
+def _spot_word(word: str) -> str:
+    spot = word.upper()
+    if ring(spot) is None:
+        raise OrderRejected(R_SPOT, spot=word)
+    return spot
+
+
+def _planet_word(word: str) -> str:
+    m = re.fullmatch(r"p([1-6])(-0)?", word.lower())
+    if not m:
+        raise OrderRejected(R_PLANET, planet=word)
+    return f"P{m.group(1)}"
+
+
+def silhouette_id(pack: Pack, word: str) -> str | None:
+    """A sheet (silhouette) named by id or by name in either language (NFKC, case-insensitive)."""
+    low = _normal(word).lower()
+    if low in pack.sheets:
+        return low
+    for sheet in pack.sheets.values():
+        if low in (_normal(sheet.name_en).lower(), _normal(sheet.name_ja).lower()):
+            return sheet.id
+    return None
+
+
+def parse(state: EsperState, seat: str, text: str) -> EsperOrder:
+    if state.ended is not None:
+        raise OrderRejected(R_FINISHED)
+    if seat not in awaiting(state):
+        raise OrderRejected(R_NOT_NOW)
+    step = state.step
+    if step in (SILHOUETTE, REPICK, BALANCE, BALANCE_CARD):
+        # a silhouette's name may hold spaces: take the whole text after the word
+        raw = _normal(text)
+        head, _, rest = raw.partition(" ")
+        word = WORDS.get(head, head.lower())
+        if word == "keep" and not rest and step in (BALANCE, BALANCE_CARD):
+            order = EsperOrder((Action("keep"),))
+        elif word == "silhouette" and rest:
+            order = EsperOrder((Action("silhouette", (rest.strip(),)),))
+        else:
+            sil = silhouette_id(state.pack, raw)
+            if sil is None:
+                raise OrderRejected(R_UNKNOWN, text=raw[:40])
+            order = EsperOrder((Action("silhouette", (sil,)),))
+        return _check_silhouette(state, seat, order)
+    parts = _parts(text)
+    if step == DEAL:
+        return _check_deal(state, seat, _single(parts, ("keep", "refuse", "refuse-last")))
+    if step == START:
+        return _parse_start(state, seat, parts)
+    if step == DIRECTION:
+        return _single(parts, ("left", "right"))
+    if step == PARTY:
+        return _single(parts, ("join", "decline"))
+    if step == OBJECTION:
+        return _single(parts, ("object", "accept"))
+    if step == SEE:
+        return _parse_see(state, seat, parts)
+    if step in (TURN, AFTER):
+        return _parse_turn(state, seat, parts)
+    raise OrderRejected(R_NOT_NOW)
+
+
+def _single(parts: list[list[str]], allowed: Sequence[str]) -> EsperOrder:
+    if len(parts) != 1 or len(parts[0]) != 1 or parts[0][0] not in allowed:
+        raise OrderRejected(R_UNKNOWN, text=" ".join(w for p in parts for w in p)[:40])
+    return EsperOrder((Action(parts[0][0]),))
+
+
+def _check_deal(state: EsperState, seat: str, order: EsperOrder) -> EsperOrder:
+    s = state.seats[seat]
+    season, previous = history(state, seat)
+    if order.verb == "refuse":
+        if s.refused:
+            raise OrderRejected(R_REFUSE_USED)
+        if s.sheet not in season:
+            raise OrderRejected(R_REFUSE_SEASON)
+    elif order.verb == "refuse-last" and s.sheet != previous and s.sheet not in s.refused_sheets:
+        raise OrderRejected(R_REFUSE_LAST)
+    return order
+
+
+def allowed_silhouettes(state: EsperState, seat: str, card: str | None = None) -> list[str]:
+    """The silhouettes the seat's playing card allows (Ace: its own; 10: its alignment's),
+    among those not taken by another seat (in the first pick nothing is taken yet)."""
+    s = state.seats[seat]
+    card = s.card if card is None else card
+    taken = set() if state.step == SILHOUETTE else _taken(state, seat)
+    out = _card_allows(state, seat, card, taken)
+    if not out and state.step == REPICK:
+        # every silhouette left was contested just now: those are free again
+        out = _card_allows(state, seat, card, taken - set(state.pending.get("contested", [])))
+    return out
+
+
+def _card_allows(state: EsperState, seat: str, card: str | None, taken: set[str]) -> list[str]:
+    s = state.seats[seat]
+    out = []
+    for sheet in state.pack.sheets.values():
+        if sheet.id in taken:
+            continue
+        if rank(card) == "A" and sheet.id != s.sheet:
+            continue
+        if rank(card) == "10" and sheet.alignment != s.alignment:
+            continue
+        out.append(sheet.id)
+    if not out:
+        # what the card asks is taken (an Ace's own character by a silhouette kept earlier, every
+        # one of a 10's alignment): the card cannot be followed, so any free one
+        out = [i for i in state.pack.sheets if i not in taken]
+    return out
+
+
+def _taken(state: EsperState, seat: str) -> set[str]:
+    taken = {state.seats[o].silhouette for o in state.order if o != seat}
+    if state.step == REPICK:
+        taken |= set(state.pending.get("contested", []))
+    taken.discard(None)
+    return {t for t in taken if t is not None}
+
+
+def _check_silhouette(state: EsperState, seat: str, order: EsperOrder) -> EsperOrder:
+    if order.verb == "keep":
+        if state.step == BALANCE_CARD:
+            current = state.seats[seat].silhouette
+            if current not in allowed_silhouettes(state, seat) and current != _own(state, seat):
+                raise OrderRejected(R_KEEP_CARD)
+        return order
+    sil = silhouette_id(state.pack, order.actions[0].args[0])
+    if sil is None:
+        raise OrderRejected(R_SILHOUETTE, text=order.actions[0].args[0][:40])
+    if sil not in allowed_silhouettes(state, seat):
+        s = state.seats[seat]
+        if rank(s.card) == "A" and sil != s.sheet:
+            raise OrderRejected(R_ACE)
+        if rank(s.card) == "10" and state.pack.sheets[sil].alignment != s.alignment:
+            raise OrderRejected(R_TEN)
+        raise OrderRejected(R_TAKEN)
+    return EsperOrder((Action("silhouette", (sil,)),))
+
+
+def _own(state: EsperState, seat: str) -> str:
+    return state.seats[seat].sheet
+
+
+def _parse_start(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
+    words = parts[0] if len(parts) == 1 else []
+    if side_of(state, seat) == DEFENDER:
+        if words in (["pass"], ["none"]):
+            return EsperOrder((Action("pass"),))
+        if len(words) == 4 and words[0] == "ambush" and words[2] == "runner":
+            spot = _spot_word(words[1])
+            if spot.endswith("-0"):
+                raise OrderRejected(R_SPOT, spot=spot)
+            runner = _seat_word(state, words[3])
+            if side_of(state, runner) != DEFENDER:
+                raise OrderRejected(R_RUNNER, seat=runner)
+            return EsperOrder((Action("ambush", (spot, "runner", runner)),))
+        raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
+    if len(words) == 2 and words[0] == "start":
+        return EsperOrder((Action("start", (_planet_word(words[1]),)),))
+    if len(words) == 1 and re.fullmatch(r"p[1-6]", words[0]):
+        return EsperOrder((Action("start", (_planet_word(words[0]),)),))
+    raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
+
+
+def _parse_see(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
+    words = [w for p in parts for w in p]
+    if words in (["pass"], ["none"], ["see"]):
+        return EsperOrder((Action("see"),))
+    if not words or words[0] != "see":
+        raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
+    targets = tuple(dict.fromkeys(_seat_word(state, w) for w in words[1:]))
+    allowed = state.pending.get("see", {}).get(seat, {})
+    if len(targets) > int(allowed.get("n", 0)):
+        raise OrderRejected(R_SEE, n=allowed.get("n", 0))
+    for target in targets:
+        if target not in allowed.get("of", []):
+            raise OrderRejected(R_SEE, n=allowed.get("n", 0))
+    return EsperOrder((Action("see", targets),))
+
+
+def _action(state: EsperState, seat: str, words: list[str]) -> Action:
+    verb, args = words[0], words[1:]
+    if verb in ("open", "declare", "declare-solo", "pass", "end", "fight") and not args:
+        return Action(verb)
+    if verb == "convert" and len(args) == 1:
+        return Action(verb, (_seat_word(state, args[0]),))
+    if verb == "treat" and len(args) == 1:
+        return Action(verb, (_seat_word(state, args[0]),))
+    if verb == "party" and args:
+        return Action(verb, tuple(dict.fromkeys(_seat_word(state, a) for a in args)))
+    if verb == "move" and len(args) == 1:
+        if args[0] in ("left", "right"):
+            return Action(verb, (args[0],))
+        return Action(verb, (_planet_word(args[0]),))
+    if verb == "teleport" and len(args) in (1, 2) and args[0].isdigit():
+        if len(args) == 2 and args[1] not in ("left", "right"):
+            raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
+        return Action(verb, tuple(args))
+    if verb == "recover" and len(args) == 1 and args[0] in ("durability", "mind"):
+        return Action(verb, (args[0],))
+    if verb == "use" and len(args) in (1, 2):
+        ability = args[0].lower()
+        if len(args) == 1:
+            return Action(verb, (ability,))
+        target = args[1]
+        if re.fullmatch(r"p[1-6](-0)?", target.lower()):
+            return Action(verb, (ability, _planet_word(target)))
+        return Action(verb, (ability, _seat_word(state, target)))
+    raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
+
+
+def _parse_turn(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
+    """``[supports;] main[; supports after the square; end|fight]`` in the ``turn`` step;
+    ``[supports;] end|fight`` in the ``after`` step. ``declare`` ends an order: what follows
+    waits for the answers."""
+    actions = [_action(state, seat, words) for words in parts if words]
+    if not actions:
+        raise OrderRejected(R_EMPTY)
+    phase = "before" if state.step == TURN else "after"
+    for index, action in enumerate(actions):
+        if phase == "done":
+            raise OrderRejected(R_UNKNOWN, text=action.text()[:40])
+        if action.verb in ("declare", "declare-solo") and index != len(actions) - 1:
+            raise OrderRejected(R_AFTER_DECLARE)
+        if action.verb in ENDS:
+            if phase == "before":
+                raise OrderRejected(R_NO_MAIN)
+            phase = "done"
+        elif action.verb == "use" and phase == "before":
+            ability = _abilities(state, seat).get(action.args[0])
+            if ability is not None and ability.timing == "main":
+                phase = "after"
+        elif action.verb in MAINS:
+            if phase != "before":
+                raise OrderRejected(R_TWO_MAINS)
+            phase = "after"
+        elif action.verb not in SUPPORTS:
+            raise OrderRejected(R_UNKNOWN, text=action.text()[:40])
+    if phase == "before" and actions[-1].verb not in ("declare", "declare-solo"):
+        raise OrderRejected(R_NO_MAIN)
+    _dry_run(state, seat, actions)
+    return EsperOrder(tuple(actions))
+
+
+def _dry_run(state: EsperState, seat: str, actions: Sequence[Action]) -> None:
+    """Check the actions the order does before anything random happens (its supports before
+    the main action, and the main action itself), on a copy of the state: each refusal names
+    what is wrong now. What follows the main action is checked when it happens."""
+    trial = copy.deepcopy(state)
+    events: list[Event] = []
+    phase = "before" if state.step == TURN else "after"
+    for action in actions:
+        if action.verb in ENDS:
+            return
+        is_main = phase == "before" and _is_main(trial, seat, action)
+        _check_action(trial, seat, action, main=is_main)
+        if is_main:
+            return  # what follows depends on the roll and the square
+        _do_support(trial, seat, action, _NoRolls(), events, check=False)
+
+
+class _NoRolls:
+    """The dice of a dry run and of rolls nobody sees: an order is checked on a copy of the
+    state, before anything is rolled (every die shows its highest face), and what the dry run
+    rolls is thrown away with the copy."""
+
+    def __init__(self) -> None:
+        self.rolls: list[int] = []
+
+    def roll(self, sides: int) -> int:
+        return sides
+
+
+def _is_main(state: EsperState, seat: str, action: Action) -> bool:
+    if action.verb == "use":
+        ability = _abilities(state, seat).get(action.args[0])
+        return ability is not None and ability.timing == "main"
+    return action.verb in MAINS
+
+
+def _check_action(state: EsperState, seat: str, action: Action, *, main: bool) -> None:
+    s = state.seats[seat]
+    verb, args = action.verb, action.args
+    if verb == "convert":
+        target = args[0]
+        _same_spot(state, seat, target)
+        if not sheet_of(state, seat).can_convert:
+            raise OrderRejected(R_CONVERT_SPECIAL)
+        if s.alignment in state.seats[target].tried_by:
+            raise OrderRejected(R_CONVERT_TRIED, seat=target)
+    elif verb == "declare":
+        if s.declared_turn is not None or state.pending.get("declared"):
+            raise OrderRejected(R_DECLARED)
+    elif verb == "declare-solo":
+        if s.alignment != SPECIAL:
+            raise OrderRejected(R_SOLO)
+        others = [o for o in state.order if o != seat]
+        if any(state.seats[o].alive and not state.seats[o].black_hole for o in others):
+            raise OrderRejected(R_SOLO)
+    elif verb == "use":
+        _check_use(state, seat, action, main=main)
+    elif verb == "move":
+        _move_target(state, seat, args[0])
+    elif verb == "teleport":
+        n = int(args[0])
+        if not 1 <= n <= sheet_of(state, seat).esp:
+            raise OrderRejected(R_TELEPORT, esp=sheet_of(state, seat).esp)
+        if s.spot == RAFNOR:
+            raise OrderRejected(R_MOVE)
+    elif verb == "treat":
+        _same_spot(state, seat, args[0])
+    elif verb == "party":
+        for target in args:
+            _same_spot(state, seat, target)
+            own = s.party
+            if state.seats[target].party is not None and state.seats[target].party != own:
+                raise OrderRejected(R_PARTY, seat=target)
+            if own is not None and state.seats[target].party == own:
+                raise OrderRejected(R_PARTY, seat=target)
+
+
+def _same_spot(state: EsperState, seat: str, target: str) -> None:
+    if target == seat:
+        raise OrderRejected(R_SELF)
+    other = state.seats[target]
+    if not other.alive:
+        raise OrderRejected(R_DEAD, seat=target)
+    if other.spot is None or other.spot != state.seats[seat].spot:
+        raise OrderRejected(R_SAME_SPOT, seat=target)
+
+
+def _move_target(state: EsperState, seat: str, where: str) -> str:
+    spot = state.seats[seat].spot
+    assert spot is not None
+    if spot == RAFNOR:
+        if where in ("left", "right"):
+            raise OrderRejected(R_MOVE)
+        return f"{where}-0"
+    planet, index = ring(spot) or (0, 0)
+    if where == "left":
+        return spot_name(planet, index - 1)
+    if where == "right":
+        return spot_name(planet, index + 1)
+    if index != 0 or where == f"P{planet}":
+        raise OrderRejected(R_MOVE)
+    return f"{where}-0"
+
+
+def _check_use(state: EsperState, seat: str, action: Action, *, main: bool) -> Ability:
+    ability = _abilities(state, seat).get(action.args[0])
+    if ability is None:
+        raise OrderRejected(R_ABILITY, ability=action.args[0])
+    if ability.timing != ("main" if main else "support") or ability.effect not in (
+        packlib.D1_EFFECTS
+    ):
+        raise OrderRejected(R_TIMING, ability=ability.id)
+    if ability.id in state.seats[seat].used:
+        raise OrderRejected(R_USED, ability=ability.id)
+    if ability.cost_mind > mind(state, seat):
+        raise OrderRejected(R_COST, ability=ability.id)
+    if ability.cost_power > sheet_of(state, seat).power - state.seats[seat].power_lost:
+        raise OrderRejected(R_COST, ability=ability.id)
+    target = action.args[1] if len(action.args) > 1 else None
+    effect = ability.effect
+    if effect == "to_spaceport":
+        if target is None or not target.startswith("P"):
+            raise OrderRejected(R_TARGET, ability=ability.id)
+    elif effect == "free":
+        if target is None or target not in state.seats or not state.seats[target].black_hole:
+            raise OrderRejected(R_TARGET, ability=ability.id)
+    elif effect == "peek" or (effect == "recover" and ability.target == "spot"):
+        if target is None or target not in state.seats:
+            raise OrderRejected(R_TARGET, ability=ability.id)
+        _same_spot(state, seat, target)
+    elif target is not None:
+        raise OrderRejected(R_TARGET, ability=ability.id)
+    return ability
+
+
+# --- choices and defaults ------------------------------------------------------------------------
+
+
+def default_order(state: EsperState, seat: str) -> EsperOrder:
+    step = state.step
+    if step == DEAL:
+        return EsperOrder((Action("keep"),))
+    if step in (SILHOUETTE, REPICK):
+        return EsperOrder((Action("silhouette", (default_silhouette(state, seat),)),))
+    if step == BALANCE:
+        return EsperOrder((Action("keep"),))
+    if step == BALANCE_CARD:
+        current = state.seats[seat].silhouette
+        if current in allowed_silhouettes(state, seat):
+            return EsperOrder((Action("keep"),))
+        return EsperOrder((Action("silhouette", (default_silhouette(state, seat),)),))
+    if step == START:
+        if side_of(state, seat) == DEFENDER:
+            return EsperOrder((Action("pass"),))
+        return EsperOrder((Action("start", ("P1",)),))
+    if step == TURN:
+        return EsperOrder((Action("pass"), Action("end")))
+    if step == AFTER:
+        return EsperOrder((Action("end"),))
+    if step == DIRECTION:
+        return EsperOrder((Action("right"),))
+    if step == PARTY:
+        return EsperOrder((Action("decline"),))
+    if step == OBJECTION:
+        return EsperOrder((Action("accept"),))
+    if step == SEE:
+        return EsperOrder((Action("see"),))
+    raise OrderRejected(R_NOT_NOW)
+
+
+def default_silhouette(state: EsperState, seat: str) -> str:
+    """The own character's, else the first free one of the own alignment (the card allowing)."""
+    allowed = allowed_silhouettes(state, seat)
+    own = state.seats[seat].sheet
+    if own in allowed:
+        return own
+    mine = [i for i in allowed if state.pack.sheets[i].alignment == state.seats[seat].alignment]
+    return (mine or allowed or [own])[0]
+
+
+def choices(state: EsperState, seat: str) -> list[ChoiceGroup]:
+    if seat not in awaiting(state):
+        return []
+    step = state.step
+    if step == DEAL:
+        opts = [Choice("keep", "esper.choice.keep")]
+        for verb in ("refuse", "refuse-last"):
+            try:
+                _check_deal(state, seat, EsperOrder((Action(verb),)))
+                opts.append(Choice(verb, f"esper.choice.{verb}"))
+            except OrderRejected as error:
+                opts.append(Choice(verb, f"esper.choice.{verb}", False, error.key))
+        return [ChoiceGroup("deal", "esper.group.deal", opts)]
+    if step in (SILHOUETTE, REPICK, BALANCE, BALANCE_CARD):
+        sils = allowed_silhouettes(state, seat)
+        opts = []
+        current = state.seats[seat].silhouette
+        if step == BALANCE or (step == BALANCE_CARD and current in sils):
+            opts.append(Choice("keep", "esper.choice.keep_silhouette"))
+        names = names_of(state.pack, sils)
+        opts += [
+            Choice(f"silhouette {i}", "esper.choice.name", params={"name": names[i]}) for i in sils
+        ]
+        return [ChoiceGroup("silhouette", "esper.group.silhouette", opts[:25])]
+    if step == START:
+        if side_of(state, seat) == DEFENDER:
+            return []  # the ambush is typed (a spot and a runner)
+        return [
+            ChoiceGroup(
+                "start",
+                "esper.group.start",
+                [Choice(f"start P{p}", f"esper.planet.P{p}") for p in range(1, PLANETS + 1)],
+            )
+        ]
+    if step in ANSWERS:
+        group, words = ANSWERS[step]
+        return [
+            ChoiceGroup(
+                group, f"esper.group.{group}", [Choice(w, f"esper.choice.{w}") for w in words]
+            )
+        ]
+    if step == AFTER:
+        return [ChoiceGroup("after", "esper.group.after", [Choice("end", "esper.choice.end")])]
+    if step == TURN:
+        return [ChoiceGroup("main", "esper.group.main", main_choices(state, seat))]
+    return []
+
+
+# The sub-steps answered with one word: the group and its words, the default first.
+ANSWERS = {
+    DIRECTION: ("direction", ("left", "right")),
+    PARTY: ("party", ("join", "decline")),
+    OBJECTION: ("objection", ("accept", "object")),
+}
+
+
+def main_choices(state: EsperState, seat: str) -> list[Choice]:
+    """The main actions one button can send (each followed by ``end``); richer turns are typed."""
+    out: list[Choice] = []
+    candidates = ["move left", "move right"]
+    spot = state.seats[seat].spot or ""
+    if spot.endswith("-0") or spot == RAFNOR:
+        candidates += [f"move P{p}" for p in range(1, PLANETS + 1)]
+    candidates += [f"teleport {n}" for n in range(2, sheet_of(state, seat).esp + 1)]
+    if state.seats[seat].damage:
+        candidates.append("recover durability")
+    if state.seats[seat].mind_lost:
+        candidates.append("recover mind")
+    candidates.append("pass")
+    for text in candidates:
+        token = f"{text}; end"
+        try:
+            _parse_turn(state, seat, _parts(token))
+        except OrderRejected:
+            continue
+        key = "esper.choice." + text.replace(" ", "_")
+        out.append(Choice(token, key))
+    return out[:25]
+
+
+# --- resolving -----------------------------------------------------------------------------------
+
+
+def resolve(
+    state: EsperState, orders: Mapping[str, Any], dice: Dice, secret: Dice = NO_SECRET
+) -> tuple[EsperState, list[Event]]:
+    if state.ended is not None:
+        raise RuleError("esper.error.finished")
+    if not state.open:
+        raise RuleError("esper.error.step_not_open", step=state.step)
+    prepared: dict[str, EsperOrder] = {}
+    for seat in awaiting(state):
+        order = orders.get(seat)
+        if order is None:
+            order = default_order(state, seat)
+        elif isinstance(order, str):
+            order = parse(state, seat, order)
+        prepared[seat] = order
+    state = copy.deepcopy(state)
+    state.open = False
+    events: list[Event] = []
+    _resolve_step(state, prepared, dice, secret, events)
+    return state, _named(state, events)
+
+
+def _resolve_step(
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
+    dice: Dice,
+    secret: Dice,
+    events: list[Event],
+) -> None:
+    step = state.step
+    if step == DEAL:
+        _resolve_deal(state, orders, secret, events)
+    elif step in (SILHOUETTE, REPICK):
+        _resolve_silhouettes(state, orders, secret, events)
+    elif step in (BALANCE, BALANCE_CARD):
+        _resolve_balance(state, orders, events)
+    elif step == START:
+        _resolve_start(state, orders, dice, events)
+    elif step == TURN:
+        active = state.active
+        assert active is not None
+        _run_turn(state, active, list(orders[active].actions), dice, events)
+    elif step == AFTER:
+        active = state.active
+        assert active is not None
+        _run_after(state, active, list(orders[active].actions), dice, events)
+    elif step == DIRECTION:
+        active = state.active
+        assert active is not None
+        _teleport_land(state, active, orders[active].verb, events)
+        _square_then_after(state, active, dice, events)
+    elif step == PARTY:
+        _resolve_party(state, orders, dice, events)
+    elif step == OBJECTION:
+        _resolve_objection(state, orders, dice, events)
+    elif step == SEE:
+        _resolve_see(state, orders, events)
+        _finish(state, STAGE_END, events)
+    else:
+        raise RuleError("esper.error.step_not_open", step=step)
+
+
+# setup
+
+
+def _resolve_deal(
+    state: EsperState, orders: Mapping[str, EsperOrder], secret: Dice, events: list[Event]
+) -> None:
+    refusers = [s for s in state.order if s in orders and orders[s].verb == "refuse"]
+    if refusers:
+        for seat in refusers:
+            s = state.seats[seat]
+            s.refused, s.refusals = True, s.refusals + 1
+            s.refused_sheets.append(s.sheet)
+        events.append(Event("refused", {"seats": refusers}))
+        _deal(state, secret, events)
+        state.waiting = list(state.order)
+        return
+    lasts = [s for s in state.order if s in orders and orders[s].verb == "refuse-last"]
+    if lasts:
+        again = []
+        for seat in lasts:
+            s = state.seats[seat]
+            old = state.pack.sheets[s.sheet]
+            queue = state.undealt["L" if old.lock else old.alignment]
+            new = next((i for i in queue if state.pack.sheets[i].alignment == old.alignment), None)
+            if new is None:
+                events.append(Event("refuse_last_failed", {"seat": seat}))
+                continue
+            queue.remove(new)
+            s.refused_sheets.append(s.sheet)
+            s.sheet, s.refusals = new, s.refusals + 1
+            again.append(seat)
+            events.append(Event("refused_last", {"seat": seat}))
+        if again:
+            state.waiting = again
+            return
+    events.append(Event("sheets_fixed", {}))
+    _after_deal(state, secret, events)
+
+
+def _after_deal(state: EsperState, secret: Dice, events: list[Event]) -> None:
+    """The deal is fixed: the 52-card deck, the planet layout and the ability deck, in that
+    order from the secret stream; each seat gets its playing card."""
+    deck = [rank + suit for suit in SUITS for rank in RANKS]
+    shuffle(secret, deck)
+    for seat in state.order:
+        state.seats[seat].card = deck.pop(0)
+    state.deck = deck
+    cards = state.pack.planet_deck()
+    shuffle(secret, cards)
+    state.planets = dict(zip(card_spots(), cards[: len(card_spots())], strict=False))
+    abilities = state.pack.ability_deck()
+    shuffle(secret, abilities)
+    state.ability_deck = abilities
+    state.step, state.waiting = SILHOUETTE, list(state.order)
+
+
+def _resolve_silhouettes(
+    state: EsperState, orders: Mapping[str, EsperOrder], secret: Dice, events: list[Event]
+) -> None:
+    picks = {seat: orders[seat].actions[0].args[0] for seat in orders}
+    for seat, sil in picks.items():
+        state.seats[seat].silhouette = sil
+    by_pick: dict[str, list[str]] = {}
+    for seat in state.order:
+        shown = state.seats[seat].silhouette
+        if shown is not None and not state.seats[seat].resigned:
+            by_pick.setdefault(shown, []).append(seat)
+    again: list[str] = []
+    contested: list[str] = []
+    for sil, holders in by_pick.items():
+        if len(holders) < 2:
+            continue
+        bound = [h for h in holders if rank(state.seats[h].card) == "A" and _own(state, h) == sil]
+        if not bound and sil in state.pending.get("contested", []):
+            # contested twice running: the earliest seat keeps it (decided: the same players
+            # could otherwise clash over the last free silhouette for ever)
+            bound = holders[:1]
+        losers = [h for h in holders if h not in bound]
+        if not bound:
+            contested.append(sil)
+        again += losers
+    events.append(Event("silhouettes", {"picks": {s: picks[s] for s in state.order if s in picks}}))
+    if again:
+        for seat in again:
+            state.seats[seat].silhouette = None
+        again = [s for s in state.order if s in again]
+        events.append(Event("repick", {"seats": again}))
+        state.step, state.waiting = REPICK, again
+        state.pending = {"contested": sorted(contested)}
+        return
+    state.pending = {}
+    _balance(state, events, first=True)
+
+
+def _sides(state: EsperState) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {INVADER: [], DEFENDER: []}
+    for seat in state.order:
+        side = side_of(state, seat)
+        if side is not None and not state.seats[seat].resigned:
+            out[side].append(seat)
+    return out
+
+
+def _short(state: EsperState) -> str | None:
+    """The larger side when a side numbers fewer than the EVIL sheets dealt, else None."""
+    evil = composition(state.pack, len(state.order))[1]
+    sides = _sides(state)
+    if len(sides[INVADER]) >= evil and len(sides[DEFENDER]) >= evil:
+        return None
+    return INVADER if len(sides[INVADER]) > len(sides[DEFENDER]) else DEFENDER
+
+
+def _balance(state: EsperState, events: list[Event], *, first: bool) -> None:
+    larger = _short(state)
+    if larger is None:
+        _open_start(state, events)
+        return
+    seats = _sides(state)[larger]
+    if first:
+        events.append(Event("balance", {"side": larger, "seats": seats}))
+        state.step, state.waiting = BALANCE, seats
+        return
+    if state.step == BALANCE and state.deck:
+        events.append(Event("balance_cards", {"side": larger, "seats": seats}))
+        for seat in seats:
+            if state.deck:
+                state.seats[seat].card = state.deck.pop(0)
+        state.step, state.waiting = BALANCE_CARD, seats
+        return
+    events.append(Event("balance_stands", {"side": larger}))
+    _open_start(state, events)
+
+
+def _resolve_balance(
+    state: EsperState, orders: Mapping[str, EsperOrder], events: list[Event]
+) -> None:
+    changes = {}
+    for seat in state.order:
+        order = orders.get(seat)
+        if order is None or order.verb == "keep":
+            continue
+        sil = order.actions[0].args[0]
+        if sil in {state.seats[o].silhouette for o in state.order if o != seat}:
+            events.append(Event("silhouette_kept", {"seat": seat}))  # taken by an earlier seat
+            continue
+        state.seats[seat].silhouette = sil
+        changes[seat] = sil
+    events.append(Event("silhouettes_changed", {"picks": changes}))
+    _balance(state, events, first=False)
+
+
+def _open_start(state: EsperState, events: list[Event]) -> None:
+    state.step, state.waiting = START, [s for s in state.order if not state.seats[s].resigned]
+    events.append(Event("sides", {s: side_of(state, s) for s in state.order}))
+
+
+def _vote(state: EsperState, votes: Mapping[str, str]) -> str | None:
+    """The most voted value; ties go to the earliest seat's vote."""
+    if not votes:
+        return None
+    tally: dict[str, int] = {}
+    for value in votes.values():
+        tally[value] = tally.get(value, 0) + 1
+    best = max(tally.values())
+    for seat in state.order:
+        if seat in votes and tally[votes[seat]] == best:
+            return votes[seat]
+    return None
+
+
+def _resolve_start(
+    state: EsperState, orders: Mapping[str, EsperOrder], dice: Dice, events: list[Event]
+) -> None:
+    spots, runners = {}, {}
+    for seat, order in orders.items():
+        action = order.actions[0]
+        if action.verb == "ambush":
+            spots[seat], runners[seat] = action.args[0], action.args[2]
+        elif action.verb == "start":
+            spot = f"{action.args[0]}-0"
+            state.seats[seat].spot = spot
+            state.last.append({"seat": seat, "from": None, "to": spot, "how": "start"})
+    defenders = _sides(state)[DEFENDER]
+    state.ambush, state.ambush_runner = _vote(state, spots), _vote(state, runners)
+    if state.ambush is not None:
+        state.rafnor = state.planets[state.ambush]
+        events.append(
+            Event(
+                "ambush_set",
+                {"spot": state.ambush, "runner": state.ambush_runner},
+                to=tuple(defenders),
+            )
+        )
+    events.append(
+        Event("started", {s: state.seats[s].spot for s in state.order if state.seats[s].spot})
+    )
+    actors = [s for s in state.order if can_act(state, s)]
+    if not actors:
+        _end_stage(state, dice, events)
+        return
+    first = actors[dice.roll(len(actors)) - 1]
+    state.first = first
+    events.append(Event("first_player", {"seat": first, "of": len(actors)}))
+    _open_turn(state, first, events)
+
+
+# turns
+
+
+def _open_turn(state: EsperState, seat: str, events: list[Event]) -> None:
+    """The seat's normal turn opens: its check phase, then the ``turn`` step."""
+    state.active, state.step, state.waiting = seat, TURN, [seat]
+    state.pending = {}
+    s = state.seats[seat]
+    s.used = []
+    events.append(Event("turn", {"seat": seat, "turn": state.turn + 1}))
+    for ability in sheet_of(state, seat).abilities:
+        if ability.timing == "check" and ability.effect in ("recover", "info"):
+            _apply_ability(state, seat, ability, None, _NoRolls(), events)
+
+
+def _run_turn(
+    state: EsperState, seat: str, actions: list[Action], dice: Dice, events: list[Event]
+) -> None:
+    while actions:
+        action = actions.pop(0)
+        if _is_main(state, seat, action):
+            if not _valid(state, seat, action, events, main=True):
+                action = Action("pass")
+            state.pending["after"] = [a.text() for a in actions]
+            _do_main(state, seat, action, dice, events)
+            return
+        if not _valid(state, seat, action, events, main=False):
+            continue
+        if action.verb in ("declare", "declare-solo"):
+            _declare(state, seat, action.verb == "declare-solo", TURN, events)
+            return
+        _do_support(state, seat, action, dice, events)
+        if not state.seats[seat].alive:
+            _next_turn(state, dice, events)
+            return
+
+
+def _valid(
+    state: EsperState, seat: str, action: Action, events: list[Event], *, main: bool
+) -> bool:
+    """Check an action when its time comes (earlier ones may have changed the spot); one that
+    no longer holds is skipped with a public line."""
+    try:
+        _check_action(state, seat, action, main=main)
+    except OrderRejected as error:
+        events.append(
+            Event(
+                "skipped",
+                {"seat": seat, "action": action.text(), "why": error.key, "params": error.params},
+            )
+        )
+        return False
+    return True
+
+
+def _do_support(
+    state: EsperState,
+    seat: str,
+    action: Action,
+    dice: Any,
+    events: list[Event],
+    *,
+    check: bool = True,
+) -> None:
+    verb = action.verb
+    if verb == "open":
+        _open_sheet(state, seat, events)
+    elif verb == "convert":
+        _convert(state, seat, action.args[0], dice, events)
+    elif verb == "use":
+        ability = _check_use(state, seat, action, main=False) if check else None
+        ability = ability or _abilities(state, seat)[action.args[0]]
+        target = action.args[1] if len(action.args) > 1 else None
+        _use(state, seat, ability, target, dice, events)
+
+
+def _open_sheet(state: EsperState, seat: str, events: list[Event]) -> None:
+    s = state.seats[seat]
+    if not s.open:
+        s.open = True
+        events.append(Event("opened", {"seat": seat, "sheet": s.sheet}))
+
+
+def esp_check(state: EsperState, seat: str, dice: Any, events: list[Event], why: str) -> bool:
+    """2D6 ≤ ESP level + bonus (public roll)."""
+    s = state.seats[seat]
+    bonus = s.bonus + check_bonus(state, seat)
+    s.bonus = 0
+    a: int = dice.roll(6)
+    b: int = dice.roll(6)
+    target = sheet_of(state, seat).esp + bonus
+    ok = a + b <= target
+    events.append(
+        Event(
+            "check",
+            {"seat": seat, "dice": [a, b], "target": target, "success": ok, "why": why},
+        )
+    )
+    return ok
+
+
+def _convert(state: EsperState, seat: str, target: str, dice: Any, events: list[Event]) -> None:
+    _open_sheet(state, seat, events)
+    side = state.seats[seat].alignment
+    other = state.seats[target]
+    other.tried_by.append(side)
+    events.append(Event("convert", {"seat": seat, "target": target}))
+    ok = esp_check(state, seat, dice, events, "convert")
+    changed = False
+    if ok and side in sheet_of(state, target).convertible_by and other.alignment != side:
+        other.alignment = side
+        changed = True
+    # whether it worked, and nothing more: a target that did not change keeps its alignment
+    # secret (it may not be convertible, or already of the converter's side)
+    result: dict[str, Any] = {"seat": seat, "target": target, "changed": changed}
+    if changed:
+        result["alignment"] = side
+    if ok:
+        # only the two concerned learn whether it worked (esper.md, Conversion)
+        for who in (seat, target):
+            state.seats[who].told.append(dict(result))
+        events.append(Event("conversion_result", result, to=(seat, target)))
+
+
+def _use(
+    state: EsperState,
+    seat: str,
+    ability: Ability,
+    target: str | None,
+    dice: Any,
+    events: list[Event],
+) -> None:
+    s = state.seats[seat]
+    s.used.append(ability.id)
+    s.mind_lost += ability.cost_mind
+    s.power_lost += ability.cost_power
+    card = ability.id in state.pack.abilities
+    events.append(Event("used", {"seat": seat, "ability": ability.id, "target": target}))
+    if card and ability.id in s.hand:
+        s.hand.remove(ability.id)
+        if ability.lasting:
+            s.face_up.append(ability.id)
+    _apply_ability(state, seat, ability, target, dice, events)
+
+
+def _apply_ability(
+    state: EsperState,
+    seat: str,
+    ability: Ability,
+    target: str | None,
+    dice: Any,
+    events: list[Event],
+) -> None:
+    s = state.seats[seat]
+    effect = ability.effect
+    if effect == "check_bonus":
+        s.bonus += ability.n
+    elif effect == "recover":
+        who = target if ability.target == "spot" and target else seat
+        _recover(state, who, ability.stat, ability.n, events)
+    elif effect == "peek" and target is not None:
+        s.seen[target] = state.seats[target].sheet
+        events.append(
+            Event("peek", {"seat": seat, "target": target, "sheet": s.seen[target]}, to=(seat,))
+        )
+    elif effect == "info":
+        s.info += ability.n
+        events.append(Event("info", {"seat": seat, "n": ability.n, "total": s.info}))
+    elif effect == "to_spaceport" and target is not None:
+        _place(state, seat, f"{target}-0", "ability", events)
+    elif effect == "free" and target is not None:
+        other = state.seats[target]
+        other.black_hole = False
+        back = other.last_spot
+        events.append(Event("freed", {"seat": target, "by": seat}))
+        if back is not None:
+            _place(state, target, back, "freed", events)
+
+
+def _recover(state: EsperState, seat: str, stat: str, n: int, events: list[Event]) -> None:
+    s = state.seats[seat]
+    if stat == "mind":
+        amount = min(n, s.mind_lost)
+        s.mind_lost -= amount
+    else:
+        amount = min(n, s.damage)
+        s.damage -= amount
+    events.append(Event("recovered", {"seat": seat, "stat": stat, "n": amount}))
+
+
+def _place(state: EsperState, seat: str, spot: str, how: str, events: list[Event]) -> None:
+    s = state.seats[seat]
+    state.last.append({"seat": seat, "from": s.spot, "to": spot, "how": how})
+    s.spot = spot
+    events.append(Event("moved", {"seat": seat, "to": spot, "how": how}))
+
+
+def _damage(state: EsperState, seat: str, n: int, events: list[Event]) -> None:
+    s = state.seats[seat]
+    s.damage += n
+    events.append(Event("damaged", {"seat": seat, "n": n, "total": s.damage}))
+    if s.damage > sheet_of(state, seat).durability and s.alive:
+        s.alive = False
+        events.append(Event("died", {"seat": seat}))
+
+
+def _do_main(state: EsperState, seat: str, action: Action, dice: Dice, events: list[Event]) -> None:
+    verb, args = action.verb, action.args
+    state.pending["main"] = verb
+    if verb == "move":
+        _place(state, seat, _move_target(state, seat, args[0]), "move", events)
+    elif verb == "teleport":
+        n = int(args[0])
+        roll = dice.roll(6)
+        ok = roll < n
+        events.append(Event("teleport", {"seat": seat, "level": n, "roll": roll, "success": ok}))
+        if ok:
+            state.pending["distance"] = roll
+            if len(args) == 2:
+                _teleport_land(state, seat, args[1], events)
+            else:
+                state.step, state.waiting = DIRECTION, [seat]
+                return
+    elif verb == "recover":
+        _recover(state, seat, args[0], 1, events)
+    elif verb == "treat":
+        _recover(state, args[0], "durability", 1, events)
+        events.append(Event("treated", {"seat": seat, "target": args[0]}))
+    elif verb == "party":
+        events.append(Event("party_proposed", {"seat": seat, "named": list(args)}))
+        state.pending["party"] = list(args)
+        state.step, state.waiting = PARTY, list(args)
+        return
+    elif verb == "use":
+        ability = _abilities(state, seat)[args[0]]
+        _use(state, seat, ability, args[1] if len(args) > 1 else None, dice, events)
+    else:
+        events.append(Event("passed", {"seat": seat}))
+    _square_then_after(state, seat, dice, events)
+
+
+def _teleport_land(state: EsperState, seat: str, direction: str, events: list[Event]) -> None:
+    spot = state.seats[seat].spot or ""
+    planet, index = ring(spot) or (0, 0)
+    distance = int(state.pending.pop("distance", 0))
+    step = distance if direction == "right" else -distance
+    _place(state, seat, spot_name(planet, index + step), "teleport", events)
+
+
+def _square_then_after(state: EsperState, seat: str, dice: Dice, events: list[Event]) -> None:
+    """The square effect, then what the order planned after it (or the ``after`` step)."""
+    if state.seats[seat].alive:
+        _square(state, seat, events)
+    if not state.seats[seat].alive or state.seats[seat].black_hole or state.ended:
+        if state.ended is None:
+            _next_turn(state, dice, events)
+        return
+    planned = state.pending.pop("after", [])
+    actions = [_action(state, seat, _tokens(text)) for text in planned]
+    _run_after(state, seat, actions, dice, events)
+
+
+def _square(state: EsperState, seat: str, events: list[Event]) -> None:
+    s = state.seats[seat]
+    spot = s.spot
+    if spot is None or spot.endswith("-0"):
+        return
+    if spot == state.ambush and not state.ambush_revealed:
+        state.ambush_revealed = True
+        state.face_up.append(spot)
+        state.spent.append(spot)
+        events.append(Event("ambush", {"seat": seat, "spot": spot, "runner": state.ambush_runner}))
+        events.append(Event("combat_skipped", {"seat": seat, "why": "ambush"}))
+        return
+    if spot == RAFNOR:
+        card_id, spent = state.rafnor, state.rafnor_up and RAFNOR in state.spent
+        if card_id is None or spent:
+            return
+        state.rafnor_up = True
+    else:
+        card_id = state.planets.get(spot)
+        if card_id is None or spot in state.spent:
+            return
+        if spot not in state.face_up:
+            state.face_up.append(spot)
+    card = state.pack.planets[card_id]
+    events.append(Event("square", {"seat": seat, "spot": spot, "card": card_id}))
+    effect = card.effect
+    if effect == "info":
+        s.info += card.n
+        events.append(Event("info", {"seat": seat, "n": card.n, "total": s.info}))
+    elif effect == "ability":
+        drawn = [state.ability_deck.pop(0) for _ in range(min(card.n, len(state.ability_deck)))]
+        s.hand += drawn
+        events.append(Event("abilities", {"seat": seat, "n": len(drawn)}))
+        if drawn:
+            events.append(Event("ability_drawn", {"cards": drawn}, to=(seat,)))
+    elif effect == "damage":
+        _damage(state, seat, card.n, events)
+    elif effect == "recover":
+        _recover(state, seat, "durability", card.n, events)
+    elif effect == "rafnor":
+        _place(state, seat, RAFNOR, "rafnor", events)
+    elif effect == "black_hole":
+        s.black_hole, s.last_spot = True, spot
+        events.append(Event("black_hole", {"seat": seat}))
+    elif effect == "to_spaceport":
+        planet, _ = ring(spot) or (1, 0)
+        _place(state, seat, f"P{planet}-0", "card", events)
+    if card.once or effect == "info":
+        state.spent.append(spot)
+
+
+def _run_after(
+    state: EsperState, seat: str, actions: list[Action], dice: Dice, events: list[Event]
+) -> None:
+    """The supports after the square, then ``end`` (or ``fight``); an order that planned no end
+    leaves the ``after`` step open for the rest."""
+    for action in actions:
+        if action.verb in ENDS:
+            if action.verb == "fight" or _combat_due(state, seat):
+                events.append(Event("combat_skipped", {"seat": seat, "why": action.verb}))
+            break
+        if not _valid(state, seat, action, events, main=False):
+            continue
+        if action.verb in ("declare", "declare-solo"):
+            _declare(state, seat, action.verb == "declare-solo", AFTER, events)
+            return
+        _do_support(state, seat, action, dice, events)
+        if not state.seats[seat].alive:
+            break
+    else:
+        if state.seats[seat].alive:
+            state.step, state.waiting = AFTER, [seat]
+            return
+    _next_turn(state, dice, events)
+
+
+def _combat_due(state: EsperState, seat: str) -> bool:
+    """Someone on the active's spot holds a silhouette of its name and alignment ("俺は俺だが、
+    お前はだれだ"): a combat starts whatever the main action was (part 2)."""
+    spot = state.seats[seat].spot
+    own = state.seats[seat].sheet
+    return any(
+        o != seat
+        and state.seats[o].alive
+        and state.seats[o].spot == spot
+        and state.seats[o].silhouette == own
+        for o in state.order
+    )
+
+
+def _resolve_party(
+    state: EsperState, orders: Mapping[str, EsperOrder], dice: Dice, events: list[Event]
+) -> None:
+    active = state.active
+    assert active is not None
+    joined = [s for s in state.order if s in orders and orders[s].verb == "join"]
+    declined = [s for s in state.pending.get("party", []) if s not in joined]
+    if joined:
+        number = state.seats[active].party
+        if number is None:
+            state.parties += 1
+            number = state.parties
+            state.seats[active].party = number
+        for seat in joined:
+            state.seats[seat].party = number
+    events.append(Event("party", {"seat": active, "joined": joined, "declined": declined}))
+    state.pending.pop("party", None)
+    _square_then_after(state, active, dice, events)
+
+
+# declarations
+
+
+def _declare(state: EsperState, seat: str, solo: bool, resume: str, events: list[Event]) -> None:
+    _open_sheet(state, seat, events)
+    s = state.seats[seat]
+    state.pending["declared"] = True
+    if solo:
+        events.append(Event("declared_solo", {"seat": seat}))
+        state.solo = seat
+        _finish(state, SOLO, events)
+        return
+    s.declared_turn = state.turn
+    state.declaration = {"seat": seat, "alignment": s.alignment, "resume": resume}
+    voters = [o for o in living(state) if o != seat and not state.seats[o].resigned]
+    events.append(Event("declared", {"seat": seat, "alignment": s.alignment, "voters": voters}))
+    if not voters:
+        _declaration_stands(state, events)
+        return
+    state.step, state.waiting = OBJECTION, voters
+
+
+def _declaration_stands(state: EsperState, events: list[Event]) -> None:
+    assert state.declaration is not None
+    state.declared_by = state.declaration["alignment"]
+    _finish(state, DECLARED, events)
+
+
+def _resolve_objection(
+    state: EsperState, orders: Mapping[str, EsperOrder], dice: Dice, events: list[Event]
+) -> None:
+    assert state.declaration is not None
+    objectors = [s for s in state.order if s in orders and orders[s].verb == "object"]
+    seat = state.declaration["seat"]
+    if not objectors:
+        events.append(Event("declaration_unopposed", {"seat": seat}))
+        _declaration_stands(state, events)
+        return
+    events.append(Event("declaration_opposed", {"seat": seat, "objectors": objectors}))
+    resume = state.declaration["resume"]
+    state.declaration = None
+    active = state.active
+    assert active is not None
+    if resume == TURN:
+        state.step, state.waiting = TURN, [active]
+    else:
+        state.step, state.waiting = AFTER, [active]
+
+
+# the end of a turn and of the stage
+
+
+def _next_turn(state: EsperState, dice: Dice, events: list[Event]) -> None:
+    """After a normal turn: the stage's end, the game's other ends, then the next seat."""
+    active = state.active
+    state.turn += 1
+    state.pending = {}
+    if _all_down(state):
+        _finish(state, ALL_DOWN, events)
+        return
+    for seat in state.order:
+        turn_declared = state.seats[seat].declared_turn
+        if (
+            state.seats[seat].alive
+            and state.seats[seat].alignment == EVIL
+            and turn_declared is not None
+            and state.turn - turn_declared >= EVIL_SURVIVAL_TURNS
+        ):
+            _finish(state, EVIL_SURVIVAL, events)
+            return
+    if _stage_over(state):
+        _end_stage(state, dice, events)
+        return
+    limit = int(state.options.get("turn_limit") or 0)
+    if limit and state.turn >= limit:
+        events.append(Event("turn_limit", {"turns": state.turn}))
+        _finish(state, TURN_LIMIT, events)
+        return
+    start = state.order.index(active) if active in state.order else -1
+    for offset in range(1, len(state.order) + 1):
+        seat = state.order[(start + offset) % len(state.order)]
+        if can_act(state, seat) and not state.seats[seat].resigned:
+            _open_turn(state, seat, events)
+            return
+    _end_stage(state, dice, events)
+
+
+def _all_down(state: EsperState) -> bool:
+    return all(not s.alive or s.black_hole for s in state.seats.values())
+
+
+def _stage_over(state: EsperState) -> bool:
+    spots = card_spots()
+    if all(spot in state.face_up or spot in state.spent for spot in spots):
+        return True
+    return any(party_info(state, s) >= INFO_TO_END for s in living(state))
+
+
+def _end_stage(state: EsperState, dice: Dice, events: list[Event]) -> None:
+    """EVIL silhouettes flip face-down cards (white ones give ability cards); a character or
+    party with 3+ info gains an ability card each and may see as many EVIL silhouettes' sheets
+    as info held (esper.md, Stage 2 transition; D1 ends the game after it)."""
+    events.append(Event("stage_end", {}))
+    defenders = [s for s in _sides(state)[DEFENDER] if state.seats[s].alive]
+    invaders = len(_sides(state)[INVADER])
+    for seat in defenders:
+        down = [s for s in card_spots() if s not in state.face_up and s not in state.spent]
+        if not down:
+            break
+        n = math.ceil(len(down) / 2 / max(invaders, 1))
+        flipped = down[:n]
+        state.face_up += flipped
+        white = sum(1 for s in flipped if state.pack.planets[state.planets[s]].effect == "ability")
+        drawn = [state.ability_deck.pop(0) for _ in range(min(white, len(state.ability_deck)))]
+        state.seats[seat].hand += drawn
+        events.append(
+            Event(
+                "flipped",
+                {"seat": seat, "spots": {s: state.planets[s] for s in flipped}, "n": len(drawn)},
+            )
+        )
+        if drawn:
+            events.append(Event("ability_drawn", {"cards": drawn}, to=(seat,)))
+    holders = [s for s in living(state) if party_info(state, s) >= INFO_TO_END]
+    evil_sils = [s for s in state.order if side_of(state, s) == DEFENDER]
+    see: dict[str, dict[str, Any]] = {}
+    for seat in holders:
+        if state.ability_deck:
+            card = state.ability_deck.pop(0)
+            state.seats[seat].hand.append(card)
+            events.append(Event("abilities", {"seat": seat, "n": 1}))
+            events.append(Event("ability_drawn", {"cards": [card]}, to=(seat,)))
+        of = [s for s in evil_sils if s != seat]
+        if of:
+            see[seat] = {"n": min(party_info(state, seat), len(of)), "of": of}
+    if see:
+        events.append(Event("views_due", {"seats": list(see)}))
+        state.pending = {"see": see}
+        state.step, state.waiting, state.active = SEE, list(see), None
+        return
+    _finish(state, STAGE_END, events)
+
+
+def _resolve_see(state: EsperState, orders: Mapping[str, EsperOrder], events: list[Event]) -> None:
+    for seat in state.order:
+        order = orders.get(seat)
+        if order is None:
+            continue
+        seen = {t: state.seats[t].sheet for t in order.actions[0].args}
+        state.seats[seat].seen.update(seen)
+        if seen:
+            events.append(Event("seen", {"seat": seat, "sheets": seen}, to=(seat,)))
+    state.pending = {}
+
+
+# --- the end and the grades ----------------------------------------------------------------------
+
+
+def _holder(state: EsperState, sheet_id: str) -> str | None:
+    return next((s for s in state.order if state.seats[s].sheet == sheet_id), None)
+
+
+def defeated(state: EsperState, seat: str) -> bool:
+    """Whether any of the seat's own defeat conditions is met (esper-pack.md, Defeat)."""
+    for condition in sheet_of(state, seat).defeat:
+        if condition.kind == "dead":
+            who = seat if condition.who is None else _holder(state, condition.who)
+            if who is not None and not state.seats[who].alive:
+                return True
+        elif condition.kind == "alive":
+            who = _holder(state, condition.who or "")
+            if who is not None and state.seats[who].alive:
+                return True
+        elif condition.kind == "info_below":
+            if party_info(state, seat) < condition.n:
+                return True
+        elif condition.kind == "alone":
+            if state.seats[seat].party is None:
+                return True
+        elif condition.kind == "declared" and state.declared_by == condition.alignment:
+            return True
+    return False
+
+
+def loses(state: EsperState, seat: str) -> bool:
+    s = state.seats[seat]
+    if s.resigned:
+        return True
+    if state.ended == SOLO:
+        return seat != state.solo
+    if not any(o.alive for o in state.seats.values()):
+        return True
+    if defeated(state, seat):
+        return True
+    declared = state.declared_by
+    if s.alignment == GOOD:
+        if (declared is not None and declared != GOOD) or state.ended == EVIL_SURVIVAL:
+            return True
+    elif s.alignment == EVIL:
+        if declared is not None and declared != EVIL:
+            return True
+    elif not s.alive:  # SPECIAL
+        return True
+    if sheet_of(state, seat).lock:
+        others = [o for o in state.order if o != seat and sheet_of(state, o).lock]
+        if any(state.seats[o].alive for o in others):
+            return True
+    return False
+
+
+def _finish(state: EsperState, reason: str, events: list[Event]) -> None:
+    state.ended, state.step, state.open, state.waiting = reason, OVER, False, []
+    state.grades, state.winners = {}, []
+    for seat in state.order:
+        won, alive = not loses(state, seat), state.seats[seat].alive
+        state.grades[seat] = ("A" if alive else "B") if won else ("C" if alive else "D")
+        if won:
+            state.winners.append(seat)
+    reveal = {
+        seat: {
+            "sheet": state.seats[seat].sheet,
+            "alignment": state.seats[seat].alignment,
+            "card": state.seats[seat].card,
+            "grade": state.grades[seat],
+        }
+        for seat in state.order
+    }
+    events.append(Event("revealed", {"seats": reveal, "ambush": state.ambush}))
+    events.append(
+        Event(
+            "end",
+            {"reason": reason, "winners": list(state.winners), "declared": state.declared_by},
+        )
+    )
+
+
+def outcome(state: EsperState) -> Outcome:
+    if state.ended is None:
+        return Outcome.ongoing()
+    return Outcome(True, tuple(state.winners), reason=state.ended, grades=dict(state.grades))
+
+
+def adjudicate(state: EsperState) -> tuple[EsperState, list[Event]]:
+    """A moderator's ruling ends the game now, graded as at the stage's end (no declaration)."""
+    if state.ended is not None:
+        raise RuleError("esper.error.finished")
+    state = copy.deepcopy(state)
+    events: list[Event] = []
+    _finish(state, ADJUDICATED, events)
+    return state, _named(state, events)
+
+
+def resign(state: EsperState, seat: str) -> tuple[EsperState, list[Event]]:
+    """The seat's character leaves the game (as dead, graded D); the others play on."""
+    if state.ended is not None:
+        raise OrderRejected(R_FINISHED)
+    if seat not in state.seats or state.seats[seat].resigned:
+        raise OrderRejected(R_NOT_NOW)
+    state = copy.deepcopy(state)
+    events = [Event("resigned", {"seat": seat})]
+    s = state.seats[seat]
+    s.resigned, s.alive = True, False
+    if seat in state.waiting:
+        state.waiting.remove(seat)
+    if state.step in SETUP_STEPS or state.step == OVER:
+        if not awaiting(state) and state.open:
+            _resolve_step(state, {}, NO_SECRET, NO_SECRET, events)
+            state.open = state.ended is None
+        return state, _named(state, events)
+    if _all_down(state):
+        _finish(state, ALL_DOWN, events)
+    elif state.active == seat and state.step in TURN_STEPS:
+        _next_turn(state, NO_SECRET, events)
+    elif state.declaration is not None and state.declaration["seat"] == seat:
+        state.declaration = None
+        _next_turn(state, NO_SECRET, events)
+    elif state.open and not awaiting(state):
+        _resolve_step(state, {}, NO_SECRET, NO_SECRET, events)
+    state.open = state.ended is None
+    return state, _named(state, events)
+
+
+# --- names, views, summary ---------------------------------------------------------------------
+
+
+def _ids_in(value: Any, ids: set[str], out: list[str]) -> None:
+    if isinstance(value, str):
+        if value in ids and value not in out:
+            out.append(value)
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            _ids_in(k, ids, out)
+            _ids_in(v, ids, out)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _ids_in(v, ids, out)
+
+
+def _all_ids(pack: Pack) -> set[str]:
+    ids = set(pack.sheets) | set(pack.planets) | set(pack.abilities)
+    for sheet in pack.sheets.values():
+        ids |= {a.id for a in sheet.abilities}
+    return ids
+
+
+def names_of(pack: Pack, ids: Sequence[str]) -> dict[str, dict[str, str]]:
+    out = {}
+    for card_id in ids:
+        card = pack.card(card_id)
+        out[card_id] = {"en": card.name_en, "ja": card.name_ja}
+    return out
+
+
+def _named(state: EsperState, events: list[Event]) -> list[Event]:
+    """Each event carries the names (both languages) of the pack ids it mentions: the presenter
+    words it from the event alone, whatever pack the game uses."""
+    ids = _all_ids(state.pack)
+    out = []
+    for event in events:
+        found: list[str] = []
+        _ids_in(dict(event.data), ids, found)
+        data = dict(event.data)
+        if found:
+            data["names"] = names_of(state.pack, found)
+        if event.type in ("your_sheet", "opened", "peek"):
+            sheet_id = data.get("sheet")
+            if isinstance(sheet_id, str):
+                data["detail"] = sheet_info(state.pack, sheet_id)
+        if event.type == "seen":
+            data["detail"] = {i: sheet_info(state.pack, i) for i in data["sheets"].values()}
+        if event.type == "ability_drawn":
+            data["detail"] = {c: ability_info(state.pack.abilities[c]) for c in data["cards"]}
+        if event.type == "revealed":
+            data["detail"] = {
+                info["sheet"]: sheet_info(state.pack, info["sheet"])
+                for info in data["seats"].values()
+            }
+        out.append(Event(event.type, data, event.to))
+    return out
+
+
+def ability_info(ability: Ability) -> dict[str, Any]:
+    return {
+        "id": ability.id,
+        "name": {"en": ability.name_en, "ja": ability.name_ja},
+        "timing": ability.timing,
+        "effect": ability.effect,
+        "n": ability.n,
+        "cost_mind": ability.cost_mind,
+        "lasting": ability.lasting,
+        "text": {"en": ability.text_en, "ja": ability.text_ja},
+    }
+
+
+def _defeat_info(pack: Pack, defeat: packlib.Defeat) -> dict[str, Any]:
+    info = {k: v for k, v in dataclasses.asdict(defeat).items() if v not in (None, 0)}
+    if defeat.who is not None:
+        info["name"] = names_of(pack, [defeat.who])[defeat.who]
+    return info
+
+
+def sheet_info(pack: Pack, sheet_id: str) -> dict[str, Any]:
+    """A sheet's printed contents (what opening it shows)."""
+    sheet = pack.sheets[sheet_id]
+    return {
+        "id": sheet.id,
+        "name": {"en": sheet.name_en, "ja": sheet.name_ja},
+        "alignment": sheet.alignment,
+        "lock": sheet.lock,
+        "esp": sheet.esp,
+        "durability": sheet.durability,
+        "mind": sheet.mind,
+        "convertible_by": list(sheet.convertible_by),
+        "can_convert": sheet.can_convert,
+        "defeat": [_defeat_info(pack, d) for d in sheet.defeat],
+        "abilities": [ability_info(a) for a in sheet.abilities],
+    }
+
+
+def summary(state: EsperState) -> dict[str, Any]:
+    """The replay summary (esper.md): public facts only."""
+    planets: dict[str, str] = {}
+    for spot in card_spots():
+        if spot in state.spent:
+            planets[spot] = SPENT
+        elif spot in state.face_up:
+            planets[spot] = state.planets[spot]
+    seats = {}
+    for seat in state.order:
+        s = state.seats[seat]
+        seats[seat] = {
+            "silhouette": s.silhouette,
+            "side": side_of(state, seat),
+            "spot": s.spot,
+            "alive": s.alive,
+            "open": s.sheet if s.open else None,
+            "damage": s.damage,
+            "info": s.info,
+            "abilities": len(s.hand) + len(s.face_up),
+            "party": s.party,
+            "black_hole": s.black_hole,
+            "refusals": s.refusals,
+            "declared": s.declared_turn is not None,
+            "resigned": s.resigned,
+        }
+    return {
+        "stage": "over" if state.ended else ("setup" if state.step in SETUP_STEPS else "planets"),
+        "step": state.step,
+        "turn": state.turn,
+        "active": state.active,
+        "seats": seats,
+        "planets": planets,
+        "rafnor": state.rafnor if state.rafnor_up else None,
+        "ambush": state.ambush if state.ambush_revealed else None,
+        "declaration": state.declaration["seat"] if state.declaration else None,
+    }
+
+
+def view(state: EsperState, seat: str | None) -> dict[str, Any]:
+    out = summary(state)
+    out["players"] = len(state.order)
+    out["composition"] = list(composition(state.pack, len(state.order)))
+    out["waiting"] = awaiting(state)
+    out["last"] = copy.deepcopy(state.last)
+    out["pack"] = {"id": state.pack.id, "hash": state.pack.hash}
+    shown: list[str] = []
+    for info in out["seats"].values():
+        for key in ("silhouette", "open"):
+            if info[key] is not None and info[key] not in shown:
+                shown.append(info[key])
+    for seat_state in state.seats.values():
+        shown += [c for c in seat_state.face_up if c not in shown]
+    shown += [c for c in out["planets"].values() if c != SPENT and c not in shown]
+    if out["rafnor"]:
+        shown.append(out["rafnor"])
+    out["sheets"] = {
+        state.seats[s].sheet: sheet_info(state.pack, state.seats[s].sheet)
+        for s in state.order
+        if state.seats[s].open or state.ended
+    }
+    if state.ended:
+        out["grades"] = dict(state.grades)
+        out["winners"] = list(state.winners)
+        out["reason"] = state.ended
+        out["reveal"] = {
+            s: {
+                "sheet": state.seats[s].sheet,
+                "alignment": state.seats[s].alignment,
+                "card": state.seats[s].card,
+            }
+            for s in state.order
+        }
+        shown += [state.seats[s].sheet for s in state.order if state.seats[s].sheet not in shown]
+    out["names"] = names_of(state.pack, shown)
+    if seat is not None and seat in state.seats:
+        out["you"] = _you(state, seat)
+    return out
+
+
+def _you(state: EsperState, seat: str) -> dict[str, Any]:
+    s = state.seats[seat]
+    you: dict[str, Any] = {
+        "seat": seat,
+        "sheet": sheet_info(state.pack, s.sheet),
+        "alignment": s.alignment,
+        "durability": durability(state, seat),
+        "mind": mind(state, seat),
+        "card": s.card,
+        "hand": [ability_info(state.pack.abilities[c]) for c in s.hand],
+        # a list, not a map by seat: a seat's view files nothing under another seat's name
+        "seen": [
+            {"seat": other, "sheet": sheet_id, "name": names_of(state.pack, [sheet_id])[sheet_id]}
+            for other, sheet_id in sorted(s.seen.items())
+        ],
+        "told": copy.deepcopy(s.told),
+        "refuse": not s.refused and s.sheet in history(state, seat)[0],
+        "refuse_last": s.sheet == history(state, seat)[1] or s.sheet in s.refused_sheets,
+    }
+    if side_of(state, seat) == DEFENDER and state.ambush is not None:
+        you["ambush"] = {"spot": state.ambush, "runner": state.ambush_runner}
+    if state.step in (SILHOUETTE, REPICK, BALANCE, BALANCE_CARD) and seat in state.waiting:
+        allowed = allowed_silhouettes(state, seat)
+        you["silhouettes"] = allowed
+        you["silhouette_names"] = names_of(state.pack, allowed)
+    if state.step == SEE and seat in state.pending.get("see", {}):
+        you["see"] = copy.deepcopy(state.pending["see"][seat])
+    if state.step in TURN_STEPS and state.active == seat:
+        you["usable"] = [
+            ability_info(a)
+            for a in _abilities(state, seat).values()
+            if a.timing in ("support", "main") and a.effect in packlib.D1_EFFECTS
+        ]
+    return you
+
+
+# --- storage -------------------------------------------------------------------------------------
+
+
+def to_json(state: EsperState) -> dict[str, Any]:
+    obj = {
+        f.name: copy.deepcopy(getattr(state, f.name))
+        for f in dataclasses.fields(state)
+        if f.name not in ("pack", "seats", "options")
+    }
+    obj["seats"] = {s: dataclasses.asdict(v) for s, v in state.seats.items()}
+    obj["options"] = copy.deepcopy({k: v for k, v in state.options.items() if k != "pack"})
+    obj["pack"] = copy.deepcopy(dict(state.pack.source))
+    obj["schema"] = SCHEMA_VERSION
+    return obj
+
+
+def from_json(obj: Mapping[str, Any]) -> EsperState:
+    if not isinstance(obj, Mapping) or obj.get("schema") != SCHEMA_VERSION:
+        raise StateError("esper.state.invalid", reason="schema")
+    try:
+        pack = packlib.from_json(obj["pack"])
+        names = {f.name for f in dataclasses.fields(EsperState)}
+        fields = {
+            k: copy.deepcopy(v)
+            for k, v in obj.items()
+            if k in names and k not in ("pack", "seats", "options")
+        }
+        seats = {s: SeatState(**copy.deepcopy(v)) for s, v in obj["seats"].items()}
+        options = {**copy.deepcopy(obj["options"]), "pack": copy.deepcopy(obj["pack"])}
+        return EsperState(pack=pack, seats=seats, options=options, **fields)
+    except (KeyError, TypeError, ValueError) as error:
+        raise StateError("esper.state.invalid", reason=str(error)[:80]) from error
