@@ -5,7 +5,7 @@ from the environment or ``.env`` (:func:`bot.config.cli_language`). A mistake th
 setting, a path) is one line on stderr and a non-zero exit, never a traceback.
 
 python -m bot                         run the bot (needs DISCORD_TOKEN; SQLite by default)
-python -m bot demo RULESET [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
+python -m bot demo RULESET [--out DIR] [--seed N] [--lang en|ja] [--record FILE] [--players N]
 python -m bot replay FILE [--events]
 python -m bot verify FILE
 python -m bot migrate-db --from URL --to URL [--force]
@@ -75,7 +75,7 @@ async def _check_database(url: str) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from bot.demo import default_out, play
+    from bot.demo import DemoError, default_out, play
 
     lang = args.cli_lang
     out = args.out if args.out is not None else default_out(args.ruleset, args.seed, args.lang)
@@ -88,8 +88,18 @@ def _demo(args: argparse.Namespace) -> int:
         return 1
     try:
         result = asyncio.run(
-            play(args.ruleset, out=out, seed=args.seed, lang=args.lang, record=args.record)
+            play(
+                args.ruleset,
+                out=out,
+                seed=args.seed,
+                lang=args.lang,
+                record=args.record,
+                players=args.players,
+            )
         )
+    except DemoError as exc:
+        print(t(lang, exc.key, **exc.params), file=sys.stderr)
+        return 1
     except OSError as exc:  # no permission, a full disk, a name too long…
         where = exc.filename or out
         reason = exc.strerror or type(exc).__name__
@@ -251,6 +261,9 @@ def build_parser(lang: str) -> tuple[argparse.ArgumentParser, dict[str, Command]
     )
     demo.add_argument(
         "--record", type=Path, default=None, metavar="FILE", help=t(lang, "cli.help.demo.record")
+    )
+    demo.add_argument(
+        "--players", type=int, default=None, metavar="N", help=t(lang, "cli.help.demo.players")
     )
     rep = sub.add_parser("replay", help=t(lang, "cli.help.replay"))
     rep.add_argument("file", type=Path, help=t(lang, "cli.help.record_file"))

@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot import messages, registry
 from bot.i18n import t
@@ -30,8 +31,19 @@ from bot.ruleset import DemoPlayer
 from bot.storage import OutboxRow, SqliteRepository
 from bot.table import Player, Table
 
-DEMO_PLAYERS = {"en": ("Aurora", "Borealis"), "ja": ("アウローラ", "ボレアリス")}
-MAX_TURNS = 200
+# The first two play every two-seat demo (records pinned by the tests name them); the rest seat
+# the demos of larger tables (Esper's 5 to 11).
+DEMO_PLAYERS = {
+    "en": (
+        "Aurora", "Borealis", "Cirrus", "Delta", "Ember", "Fjord",
+        "Gale", "Harbor", "Iris", "Juniper", "Kestrel",
+    ),
+    "ja": (
+        "アウローラ", "ボレアリス", "シーラス", "デルタ", "エンバー", "フィヨルド",
+        "ゲイル", "ハーバー", "アイリス", "ジュニパー", "ケストレル",
+    ),
+}  # fmt: skip
+MAX_TURNS = 600  # table steps; an Esper game of 11 takes a few hundred
 DEMO_ROOT = Path("demo-out")
 # What a demo writes into its folder (a board per posted version, a transcript per language):
 # the only files a later demo removes there.
@@ -136,6 +148,19 @@ def _entropy(seed: int | None) -> Callable[[int], bytes]:
     return derived
 
 
+class DemoError(ValueError):
+    """A demo that cannot be played as asked (``key``: the message, ``params``: its values)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
+
+
+def _counts(spec: Any) -> str:
+    counts = spec.seats.allowed()
+    return str(counts[0]) if len(counts) == 1 else f"{min(counts)}–{max(counts)}"
+
+
 async def play(
     ruleset: str,
     *,
@@ -144,10 +169,16 @@ async def play(
     lang: str = "en",
     record: Path | None = None,
     db: Path | None = None,
+    players: int | None = None,
 ) -> DemoResult:
+    """``players``: how many seats, where the ruleset takes several counts (its demo's default
+    otherwise)."""
     spec = registry.get(ruleset)
     if spec.demo_player is None:
         raise ValueError(f"the {ruleset} ruleset has no demo players")
+    seats = spec.seats.for_demo() if players is None else spec.seats.names[:players]
+    if len(seats) not in spec.seats.allowed() and players is not None:
+        raise DemoError("cli.demo.players", players=players, allowed=_counts(spec))
     ai: DemoPlayer = spec.demo_player.load()
     cleared = clear_earlier(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -164,12 +195,11 @@ async def play(
             table = Table(repo, clock=clock, default_language=lang, entropy=_entropy(seed))
             sink = FileSink(table, out, lang)
             names = DEMO_PLAYERS.get(lang, DEMO_PLAYERS["en"])
-            seats = spec.seats.for_demo()
-            players = [Player(1000 + i, names[i % len(names)]) for i in range(len(seats))]
+            seated = [Player(1000 + i, names[i % len(names)]) for i in range(len(seats))]
             game = await table.challenge(
-                ruleset, guild_id=None, channel_id=1, players=players, turn_seconds=None
+                ruleset, guild_id=None, channel_id=1, players=seated, turn_seconds=None
             )
-            for player in players[1:] or players:  # everyone invited accepts (alone: oneself)
+            for player in seated[1:] or seated:  # everyone invited accepts (alone: oneself)
                 game = await table.accept(game.id, player.user_id)
             await sink.drain()
             for _ in range(MAX_TURNS):

@@ -15,7 +15,7 @@ import secrets
 import socket
 import time
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -368,7 +368,7 @@ class Table:
         events = await self._start_turn(tx, match)
         game.status = "active"
         await self._store(tx, match, events)
-        await self._enqueue_turn(tx, match, result_events=[], first=True)
+        await self._enqueue_turn(tx, match, result_events=[], opened_events=events, first=True)
 
     # --- dice streams -------------------------------------------------------------------------
 
@@ -701,7 +701,12 @@ class Table:
             next_events = await self._start_turn(tx, match)
         await self._store(tx, match, next_events)
         await self._enqueue_turn(
-            tx, match, result_events=events, resolved_turn=turn, resolved_view=resolved_view
+            tx,
+            match,
+            result_events=events,
+            opened_events=next_events,
+            resolved_turn=turn,
+            resolved_view=resolved_view,
         )
 
     async def _enqueue_turn(
@@ -710,13 +715,15 @@ class Table:
         match: Match,
         *,
         result_events: list[Event],
+        opened_events: Sequence[Event] = (),
         resolved_turn: int | None = None,
         resolved_view: Mapping[str, Any] | None = None,
         first: bool = False,
         prompts: bool = True,
     ) -> None:
         """One channel message (result + next prompt) and one DM per awaited seat, and to each
-        seat the events addressed to it. ``prompts=False``: the step did not change (a seat left
+        seat the events addressed to it: the resolution's, then those of the step it opened (a
+        dealt character, a playing card). ``prompts=False``: the step did not change (a seat left
         mid-step), so the awaited seats keep the prompt they have."""
         game = match.game
         lang = await self._lang(tx, game.guild_id)
@@ -764,7 +771,11 @@ class Table:
         for seat in game.seat_order:
             user_id = game.user_of(seat)
             user_lang = await self._user_lang(tx, user_id, game.guild_id)
-            told = [e.to_json() for e in result_events if e.to is not None and seat in e.to]
+            told = [
+                e.to_json()
+                for e in (*result_events, *opened_events)
+                if e.to is not None and seat in e.to
+            ]
             dm = messages.seat_dm(
                 match, seat, lang=user_lang, awaited=seat in awaited, private_events=told
             )

@@ -23,10 +23,9 @@ from cogs.esper import board
 
 ALIGNMENTS = ("GOOD", "EVIL", "SPECIAL")
 RAFNOR = "R"
-# The engine's ``end`` says no more than the result line the framework adds after the events.
-QUIET = ("end",)
-# Events whose first line is a heading rather than a bullet: a turn opens a paragraph.
-HEADINGS = ("turn",)
+# The engine's ``end`` says no more than the result line the framework adds after the events, a
+# ``turn`` no more than the post's first line (which names the step opened: "Turn 20 · C").
+QUIET = ("end", "turn")
 SEAT_LETTERS = frozenset("ABCDEFGHIJK")
 # Events addressed to seats (``to``): worded for the reader of a DM.
 PRIVATE = (
@@ -421,7 +420,7 @@ def event_lines(
         if key is None or not has(key):
             continue
         sentence = fill(lang, key, event_params(event, lang, names))
-        lines.append(f"**{sentence}**" if event.get("type") in HEADINGS else "• " + sentence)
+        lines.append("• " + sentence)
     return lines
 
 
@@ -433,12 +432,12 @@ def _view_name(view: Mapping[str, Any], item: Any, lang: str) -> str:
 
 
 def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
-    """One short field per seat, from the public view only."""
+    """One field, a short line per seat, from the public view only."""
     seats = view.get("seats") or {}
     sheets = view.get("sheets") or {}
     reveal = view.get("reveal") or {}
     grades = view.get("grades") or {}
-    fields = []
+    rows = []
     for seat, info in seats.items():
         lines: list[str] = []
         if seat in reveal:  # the game is over: every sheet is public
@@ -453,27 +452,21 @@ def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> lis
                     grade=grades.get(seat, "—"),
                 )
             )
+        # one line: the silhouette, then where and only the counts that are not zero (a phone
+        # reads seven of these under every turn; the board has the whole roster)
         sil = info.get("silhouette")
+        parts = []
         if sil:
-            lines.append(
-                t(
-                    lang,
-                    "esper.tally.silhouette",
-                    name=_view_name(view, sil, lang),
-                    side=_word(lang, "side", info.get("side")),
-                )
-            )
-        if info.get("spot") or sil:
-            lines.append(
-                t(
-                    lang,
-                    "esper.tally.stats",
-                    spot=spot_label(info.get("spot"), lang),
-                    damage=info.get("damage", 0),
-                    info=info.get("info", 0),
-                    abilities=info.get("abilities", 0),
-                )
-            )
+            parts.append(_view_name(view, sil, lang))
+        if info.get("spot"):
+            parts.append(spot_label(info.get("spot"), lang))
+        elif sil:
+            parts.append(_word(lang, "side", info.get("side")))
+        for key, value in (("damage", "damage"), ("info", "info"), ("cards", "abilities")):
+            if info.get(value):
+                parts.append(t(lang, f"esper.tally.{key}", n=info[value]))
+        if parts:
+            lines.append(" · ".join(parts))
         opened = info.get("open")
         if opened and seat not in reveal:
             printed = sheets.get(opened) or {}
@@ -498,12 +491,12 @@ def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> lis
             marks.append(t(lang, "esper.tally.declared"))
         if info.get("refusals"):
             marks.append(t(lang, "esper.tally.refusals", n=info["refusals"]))
-        if view.get("active") == seat and not reveal:
-            marks.append(t(lang, "esper.tally.active"))
         if marks:
             lines.append(" · ".join(marks))
-        fields.append((f"{seat} · {names.get(seat, seat)}", "\n".join(lines) or "—"))
-    return fields
+        # the seat's letter only: players' names are on the board's roster, and the step's
+        # first line names the seat to play
+        rows.append(f"**{seat}** " + (" · ".join(lines) or "—"))
+    return [(t(lang, "esper.tally.title"), "\n".join(rows))] if rows else []
 
 
 # --- the seat's DM -------------------------------------------------------------------------------
@@ -534,7 +527,7 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
             card=you.get("card") or "—",
         )
     ]
-    if view.get("step") in ("deal", "over") or view.get("stage") == "over":
+    if view.get("stage") == "over":  # at the deal, the dealt sheet comes as its own event
         lines += sheet_lines(sheet, lang, names)
     hand = you.get("hand") or []
     if hand:
