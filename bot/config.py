@@ -11,11 +11,13 @@ from typing import Any
 from dotenv import dotenv_values, load_dotenv
 
 from bot.i18n import t
+from bot.ratebudget import DISCORD_GLOBAL_LIMIT
 from bot.storage import POSTGRES_SCHEMES
 
 DEFAULT_DATABASE_URL = "sqlite:///data/bot.sqlite3"
 LANGUAGES = ("en", "ja")
 # The names ``logging`` knows, in the order an operator reads them (NOTSET logs everything too).
+MAX_GLOBAL_LIMIT = 100_000  # a typo's guard, far above any limit Discord grants
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -82,6 +84,16 @@ def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...]
     return count, tuple(sorted({int(part) for part in parts}))
 
 
+def _global_limit(text: str) -> int:
+    """``DISCORD_GLOBAL_LIMIT``: the token's requests per second (Discord raises it for large
+    bots on request; every process of the bot must be given the same value)."""
+    if not text:
+        return DISCORD_GLOBAL_LIMIT
+    if not text.isdigit() or not 1 <= int(text) <= MAX_GLOBAL_LIMIT:
+        raise ConfigError("config.error.global_limit", value=text, most=MAX_GLOBAL_LIMIT)
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None
@@ -94,6 +106,7 @@ class Config:
     # Several shard processes on one token and one database: SHARD_COUNT, SHARD_IDS (see _shards).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    global_limit: int = DISCORD_GLOBAL_LIMIT  # DISCORD_GLOBAL_LIMIT: REST requests/s per token
     # Test-only switches (tests/e2e, bench/faults.py, bench/load.py); never set in production.
     fault_point: str | None = None  # PBP_FAULT_POINT: see bot/faults.py
     test_entropy_seed: str | None = None  # PBP_TEST_ENTROPY_SEED: deterministic seeds and salts
@@ -121,6 +134,7 @@ class Config:
             log_level=_log_level(os.environ.get("LOG_LEVEL", "").strip()),
             shard_count=shard_count,
             shard_ids=shard_ids,
+            global_limit=_global_limit(os.environ.get("DISCORD_GLOBAL_LIMIT", "").strip()),
             fault_point=os.environ.get("PBP_FAULT_POINT", "").strip() or None,
             test_entropy_seed=os.environ.get("PBP_TEST_ENTROPY_SEED", "").strip() or None,
         )

@@ -14,7 +14,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.config import Config
 from bot.priority import in_foreground
-from bot.ratebudget import Budget, LocalSlots
+from bot.ratebudget import DISCORD_GLOBAL_LIMIT, Budget, LocalSlots, slot_cap
 from bot.storage import POSTGRES_SCHEMES
 
 # Exempt from the global limit, as on Discord: interaction callbacks, follow-ups and their edits.
@@ -32,18 +32,21 @@ def configure_endpoints(config: Config) -> None:
 def pacing(config: Config) -> PacingTrace:
     """The ``http_trace`` that keeps a bot's REST requests under its token's global limit
     (``python -m bot`` passes it to the bot; closing the bot closes it)."""
-    return PacingTrace(lambda token: budget_for(config.database_url, token))
+    return PacingTrace(
+        lambda token: budget_for(config.database_url, token, limit=config.global_limit)
+    )
 
 
-def budget_for(database_url: str, token: str) -> Budget:
+def budget_for(database_url: str, token: str, *, limit: int = DISCORD_GLOBAL_LIMIT) -> Budget:
     """Shard processes on PostgreSQL share the token's slots in the database; SQLite's single
-    process counts them in memory."""
+    process counts them in memory. ``limit``: the token's requests per second."""
+    cap = slot_cap(limit)
     if database_url.startswith(POSTGRES_SCHEMES):
         # Imported here: an SQLite bot never loads asyncpg.
         from bot.storage.postgres import PostgresRateSlots
 
-        return Budget(PostgresRateSlots(database_url, token))
-    return Budget(LocalSlots())
+        return Budget(PostgresRateSlots(database_url, token), cap=cap)
+    return Budget(LocalSlots(), cap=cap)
 
 
 def paced(url: str) -> bool:

@@ -13,7 +13,9 @@ import pytest
 
 from bot.client import ShardedRefereeBot, create_bot
 from bot.config import Config, ConfigError
+from bot.http import budget_for
 from bot.i18n import t
+from bot.ratebudget import slot_cap
 from bot.storage import SqliteRepository
 from tests.e2e.conftest import FAST_LIMITS, ID_START
 from tests.e2e.harness import SCRIPTS, Table, check, posted_view
@@ -150,3 +152,21 @@ async def test_shard_processes_killed_mid_turn_lose_nothing_and_post_everything_
     assert report.double_resolutions == []
     assert report.duplicate_posts == [] and report.missing_posts == []
     assert report.state_differences == []
+
+
+def test_a_raised_global_limit_paces_at_the_raised_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_GLOBAL_LIMIT", "500")
+    config = Config.from_env(env_file=None)
+    assert config.global_limit == 500
+    raised = budget_for(config.database_url, "token", limit=config.global_limit)
+    default = budget_for(config.database_url, "token")
+    assert raised.cap == slot_cap(500) > default.cap == slot_cap(50)
+
+
+@pytest.mark.parametrize("value", ["0", "fast", "-5", "100001"])
+def test_a_wrong_global_limit_is_refused(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("DISCORD_GLOBAL_LIMIT", value)
+    with pytest.raises(ConfigError) as refused:
+        Config.from_env(env_file=None)
+    assert refused.value.key == "config.error.global_limit"
+    assert value in t("ja", "config.error.global_limit", **refused.value.params)
