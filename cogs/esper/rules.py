@@ -132,6 +132,7 @@ R_TARGET = "esper.reject.target"
 R_PARTY = "esper.reject.party"
 R_DECLARED = "esper.reject.declared"
 R_SOLO = "esper.reject.solo"
+R_SPECIAL_DECLARE = "esper.reject.special_declare"
 R_SEE = "esper.reject.see"
 R_FULL = "esper.reject.full"
 E_OPTION = "esper.error.option"
@@ -857,9 +858,13 @@ def _check_action(state: EsperState, seat: str, action: Action, *, main: bool) -
         if s.alignment in state.seats[target].tried_by:
             raise OrderRejected(R_CONVERT_TRIED, seat=target)
     elif verb == "declare":
+        if s.alignment == SPECIAL:  # "SPECIALキャラクターはアライメントの勝利宣言を行えない" (3.3)
+            raise OrderRejected(R_SPECIAL_DECLARE)
         if s.declared_turn is not None or state.pending.get("declared"):
             raise OrderRejected(R_DECLARED)
     elif verb == "declare-solo":
+        if state.pending.get("declared"):
+            raise OrderRejected(R_DECLARED)
         if s.alignment != SPECIAL:
             raise OrderRejected(R_SOLO)
         others = [o for o in state.order if o != seat]
@@ -1351,9 +1356,16 @@ def _open_turn(state: EsperState, seat: str, events: list[Event]) -> None:
     s = state.seats[seat]
     s.used = []
     events.append(Event("turn", {"seat": seat, "turn": state.turn + 1}))
+    # [check] abilities fire by themselves, when the character can pay for them
     for ability in sheet_of(state, seat).abilities:
-        if ability.timing == "check" and ability.effect in ("recover", "info"):
-            _apply_ability(state, seat, ability, None, _NoRolls(), events)
+        if (
+            ability.timing == "check"
+            and ability.effect in ("recover", "info", "check_bonus")
+            and ability.target == "self"
+            and ability.cost_mind <= mind(state, seat)
+            and ability.cost_power <= sheet_of(state, seat).power - s.power_lost
+        ):
+            _use(state, seat, ability, None, _NoRolls(), events)
 
 
 def _run_turn(
@@ -1720,15 +1732,14 @@ def _declare(state: EsperState, seat: str, solo: bool, resume: str, events: list
     _open_sheet(state, seat, events)
     s = state.seats[seat]
     state.pending["declared"] = True
-    if solo:
-        events.append(Event("declared_solo", {"seat": seat}))
-        state.solo = seat
-        _finish(state, SOLO, events)
-        return
-    s.declared_turn = state.turn
-    state.declaration = {"seat": seat, "alignment": s.alignment, "resume": resume}
     voters = [o for o in living(state) if o != seat and not state.seats[o].resigned]
-    events.append(Event("declared", {"seat": seat, "alignment": s.alignment, "voters": voters}))
+    state.declaration = {"seat": seat, "alignment": s.alignment, "resume": resume, "solo": solo}
+    if solo:
+        # the living in a black hole may still object (only the dead cannot)
+        events.append(Event("declared_solo", {"seat": seat, "voters": voters}))
+    else:
+        s.declared_turn = state.turn
+        events.append(Event("declared", {"seat": seat, "alignment": s.alignment, "voters": voters}))
     if not voters:
         _declaration_stands(state, events)
         return
@@ -1737,6 +1748,10 @@ def _declare(state: EsperState, seat: str, solo: bool, resume: str, events: list
 
 def _declaration_stands(state: EsperState, events: list[Event]) -> None:
     assert state.declaration is not None
+    if state.declaration.get("solo"):
+        state.solo = state.declaration["seat"]
+        _finish(state, SOLO, events)
+        return
     state.declared_by = state.declaration["alignment"]
     _finish(state, DECLARED, events)
 
@@ -1825,13 +1840,21 @@ def _end_stage(state: EsperState, dice: Dice, events: list[Event]) -> None:
         n = math.ceil(len(down) / 2 / max(invaders, 1))
         flipped = down[:n]
         state.face_up += flipped
-        white = sum(1 for s in flipped if state.pack.planets[state.planets[s]].effect == "ability")
+        shown = {s: state.planets[s] for s in flipped}
+        if state.ambush in flipped:
+            # the ambush lies there, not the card it displaced (that one is Rafnor's)
+            state.ambush_revealed = True
+            state.spent.append(state.ambush)
+            shown[state.ambush] = "ambush"
+        white = sum(
+            1 for c in shown.values() if c != "ambush" and state.pack.planets[c].effect == "ability"
+        )
         drawn = [state.ability_deck.pop(0) for _ in range(min(white, len(state.ability_deck)))]
         state.seats[seat].hand += drawn
         events.append(
             Event(
                 "flipped",
-                {"seat": seat, "spots": {s: state.planets[s] for s in flipped}, "n": len(drawn)},
+                {"seat": seat, "spots": shown, "n": len(drawn)},
             )
         )
         if drawn:
