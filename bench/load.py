@@ -23,6 +23,12 @@ second per token, as Discord; 0 lifts it). Beside the figures above it prints th
 (target 0: the processes share the token's budget, ``bot.ratebudget``), the ceiling the limit
 sets on turns per second (the limit over the paced requests per turn) and each process's memory.
 
+Idle games (``--idle N``, issue 21's full shape: ``--games 1000 --idle 9000`` for 10,000 active
+games of which 1,000 play): created through the bot's own table before the bot starts, each with
+its prompts already posted and a deadline a day away, so they wait in the database as a
+community's long games do while the others play; the bot's deadline and outbox workers scan past
+them.
+
 Not a test (figures depend on the machine): exits non-zero when a target is missed.
 """
 
@@ -38,6 +44,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.storage import open_repository
+from bot.table import Player
+from bot.table import Table as BotTable
 from tests.e2e.harness import SCRIPTS, BotProcess, Table, World, dump
 from tests.e2e.shards import Cluster, ShardWorld, dump_postgres, postgres_schema
 from tests.fakediscord import FakeDiscord
@@ -65,6 +74,42 @@ def rss_mb(pid: int) -> float:
     except (FileNotFoundError, ProcessLookupError):
         pass  # it exited between the listing and the read
     return total
+
+
+IDLE_USERS = 9_000_000_000_000  # user and channel ids of the idle games (apart from the players')
+IDLE_SECONDS = 24 * 3600  # their turn deadline: far beyond the run
+
+
+async def seed_idle(database_url: str, count: int) -> float:
+    """``count`` arena games created and accepted through the bot's table, their prompts marked
+    posted: games waiting on their deadlines. Returns the seconds it took."""
+    started = time.monotonic()
+    repo = open_repository(database_url)
+    await repo.open()
+    try:
+        table = BotTable(repo, clock=time.time)
+        gate = asyncio.Semaphore(8)
+
+        async def one(i: int) -> None:
+            a, b = IDLE_USERS + 2 * i, IDLE_USERS + 2 * i + 1
+            async with gate:
+                game = await table.challenge(
+                    "arena",
+                    guild_id=IDLE_USERS + i % 97,
+                    channel_id=IDLE_USERS + i,
+                    players=[Player(a, f"idle{a}"), Player(b, f"idle{b}")],
+                    turn_seconds=IDLE_SECONDS,
+                )
+                await table.accept(game.id, b)
+
+        await asyncio.gather(*(one(i) for i in range(count)))
+        async with repo.transaction() as tx:  # their prompts went out long ago
+            while rows := await tx.pending_outbox(time.time() + IDLE_SECONDS, 1000):
+                for row in rows:
+                    await tx.mark_sent(row.id, None, None, time.time())
+    finally:
+        await repo.close()
+    return time.monotonic() - started
 
 
 def exempt(path: str) -> bool:
@@ -106,6 +151,10 @@ async def run(args: argparse.Namespace, database_url: str | None) -> int:
         table.max_turns = args.turns
         peaks = [0.0] * len(processes)
         try:
+            if args.idle:
+                url = database_url or f"sqlite:///{bot.db_path}"  # type: ignore[union-attr]
+                took = await seed_idle(url, args.idle)
+                print(f"{args.idle} idle games created in {took:.1f} s", flush=True)
             await bot.start()
             sampler_stop = asyncio.Event()
 
@@ -186,6 +235,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> int:
     where = f"{shards} shard processes on PostgreSQL" if database_url else "one process, SQLite"
     print(f"bot                              {where}")
     print(f"games                            {len(runs)} (turns per game: {args.turns or 'all'})")
+    if args.idle:
+        print(f"idle games                       {args.idle} (waiting on their deadlines)")
     print(f"orders acknowledged              {len(latencies)}")
     print(f"ack latency p50                  {p50:.1f} ms")
     print(
@@ -233,6 +284,9 @@ if __name__ == "__main__":
     parser.add_argument("--think-min", type=float, default=0.5)
     parser.add_argument("--think-max", type=float, default=3.0)
     parser.add_argument("--start-concurrency", type=int, default=20)
+    parser.add_argument(
+        "--idle", type=int, default=0, help="games waiting on their deadlines, besides --games"
+    )
     parser.add_argument("--log", type=Path, help="keep the bot's log (stdout and stderr) here")
     parser.add_argument("--shards", type=int, default=0, help="shard processes (with --database)")
     parser.add_argument("--database", help="postgresql://… (a fresh schema is made in it)")

@@ -248,14 +248,18 @@ class OutboxSender:
     async def _target_channel(self, row: OutboxRow) -> discord.abc.Messageable:
         assert row.target_id is not None
         if row.kind == "dm":
-            # A DM channel's id never changes: look it up once per user, not once per message
-            # (without the members intent users are rarely cached, and each lookup costs a
-            # GET /users/{id}; discord.py's own DM-channel cache keeps only 128).
+            # A DM channel's id never changes: look it up once per user, not once per message:
+            # here, then where an earlier DM to the user went (any process, before a restart),
+            # and only then open it with Discord (one POST; no GET /users/{id}: without the
+            # members intent users are rarely cached, and discord.py keeps only 128 DM channels).
             channel_id = self._dm_channels.get(row.target_id)
             if channel_id is None:
-                user = self.bot.get_user(row.target_id) or await self.bot.fetch_user(row.target_id)
-                channel_id = (user.dm_channel or await user.create_dm()).id
-                self._dm_channels[row.target_id] = channel_id
+                async with self.repo.read() as tx:
+                    channel_id = await tx.dm_channel(row.target_id)
+            if channel_id is None:
+                opened = await self.bot.http.start_private_message(row.target_id)
+                channel_id = int(opened["id"])
+            self._dm_channels[row.target_id] = channel_id
             return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         channel = self.bot.get_channel(row.target_id)
         if channel is None:

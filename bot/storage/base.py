@@ -301,6 +301,10 @@ class OutboxStore(ABC):
     @abstractmethod
     async def outbox_for_game(self, game_id: str) -> list[OutboxRow]: ...
 
+    @abstractmethod
+    async def dm_channel(self, user_id: int) -> int | None:
+        """The user's DM channel, as the last DM sent to them found it (None: none sent yet)."""
+
 
 class LeagueStore(ABC):
     """League documents, league matches and the append-only roster ledger."""

@@ -597,6 +597,14 @@ class SqlOutbox(SqlPrimitives, OutboxStore):
         rows = await self._all("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         return [self._outbox(r) for r in rows]
 
+    async def dm_channel(self, user_id: int) -> int | None:
+        row = await self._one(
+            "SELECT channel_id FROM outbox WHERE target_id = ? AND kind = 'dm' "
+            "AND status = 'sent' AND channel_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (user_id,),
+        )
+        return None if row is None else int(row["channel_id"])
+
 
 # --- a server's own data packs ---------------------------------------------------------------
 

@@ -346,6 +346,22 @@ async def test_outbox_rows_pending_until_sent(repo: Repository) -> None:
         assert [row.status for row in await tx.outbox_for_game("g-0001")] == ["sent", "sent"]
 
 
+async def test_a_users_dm_channel_is_where_the_last_dm_to_them_went(repo: Repository) -> None:
+    async with repo.transaction() as tx:
+        ids = [
+            await tx.enqueue(game_id=None, kind=kind, target_id=target, payload={}, nonce=n, now=0)
+            for kind, target, n in (("dm", 7, "a"), ("dm", 7, "b"), ("channel", 7, "c"))
+        ]
+        assert await tx.dm_channel(7) is None  # nothing sent yet
+        await tx.mark_sent(ids[0], 100, 555, 1.0)
+        await tx.mark_sent(ids[2], 101, 999, 1.0)  # a channel whose id equals the user's: no DM
+    async with repo.transaction() as tx:
+        await tx.mark_failed(ids[1], "403", retry_at=None)
+    async with repo.read() as tx:
+        assert await tx.dm_channel(7) == 555  # a failed DM found no channel
+        assert await tx.dm_channel(8) is None
+
+
 async def test_outbox_retry_and_failure(repo: Repository) -> None:
     async with repo.transaction() as tx:
         retry = await tx.enqueue(game_id=None, kind="dm", target_id=1, payload={}, nonce="a", now=0)
