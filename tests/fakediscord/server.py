@@ -557,12 +557,16 @@ class FakeDiscord:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
     def env(self) -> dict[str, str]:
-        """What the bot process needs to talk to this fake."""
-        return {
+        """What the bot process needs to talk to this fake (and the token's global limit, as
+        Discord tells a large bot the limit it raised)."""
+        env = {
             "DISCORD_TOKEN": "fake",
             "DISCORD_API_BASE": self.api_base,
             "DISCORD_GATEWAY_URL": self.gateway_url,
         }
+        if self.global_limit is not None:
+            env["DISCORD_GLOBAL_LIMIT"] = str(self.global_limit)
+        return env
 
     async def start(self, port: int = 0) -> FakeDiscord:
         self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
