@@ -12,7 +12,9 @@ exits non-zero unless all are 0.
 Several shard processes: ``python bench/faults.py --shards 3 --database postgresql://…`` plays the
 games in servers spread over the shards against ``--shards`` ``python -m bot`` processes on one
 PostgreSQL (a fresh schema per batch in that database), and SIGKILLs a random one of them each
-time (``tests/e2e/shards.py``).
+time (``tests/e2e/shards.py``). ``--restart-db SECONDS`` restarts the PostgreSQL server itself
+that far into the first batch (``--kills 0 --restart-db 3``: that fault alone): the processes
+reconnect, and the same counts must come out 0.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ async def sharded_batch(
     async with postgres_schema("pbp_faults", args.database) as (_schema, url):
         ref = await cluster_run(tmp / "ref", url, kills=0, **common)
     async with postgres_schema("pbp_faults", args.database) as (_schema, url):
-        run = await cluster_run(tmp / "run", url, kills=kills, **common)
+        restart = args.restart_db if seed == args.seed + 1 else None  # once, in the first batch
+        run = await cluster_run(tmp / "run", url, kills=kills, restart_db_after=restart, **common)
     return ref, run
 
 
@@ -69,7 +72,7 @@ async def main(args: argparse.Namespace) -> int:
     acks = resends = turns = 0
     started = time.monotonic()
     batch = 0
-    while totals["kills"] < args.kills:
+    while totals["kills"] < args.kills or (batch == 0 and args.restart_db is not None):
         batch += 1
         seed = args.seed + batch
         kills = min(args.per_batch, args.kills - totals["kills"])
@@ -120,7 +123,7 @@ async def main(args: argparse.Namespace) -> int:
         )
         for line in problems[:10]:
             print("   ", line)
-        if report.kills == 0:
+        if report.kills == 0 and kills:
             print("no kill landed in a batch: stopping")
             break
     print()
@@ -156,5 +159,13 @@ if __name__ == "__main__":
     )
     parser.add_argument(
         "--global-limit", type=int, default=1000, help="the fake's requests per second (0: none)"
+    )
+    parser.add_argument(
+        "--restart-db",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --shards: restart the PostgreSQL server this long into the first batch's play "
+        "(--kills 0 for that fault alone)",
     )
     sys.exit(asyncio.run(main(parser.parse_args())))

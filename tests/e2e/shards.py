@@ -203,6 +203,22 @@ class ShardWorld:
         return [c for _a, _b, c in self.pairs]
 
 
+async def restart_postgres(after: float) -> None:
+    """Restart the local PostgreSQL server (every connection dropped, as a failover does) after
+    ``after`` seconds: the development machines' cluster, by the command that starts it."""
+    await asyncio.sleep(after)
+    version = sorted(p.name for p in Path("/etc/postgresql").iterdir())[-1]
+    process = await asyncio.create_subprocess_exec(
+        "pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "restart",
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await process.communicate()
+    if process.returncode:
+        raise RuntimeError(f"pg_ctlcluster restart failed: {err.decode().strip()}")
+    print(f"PostgreSQL restarted {after:.1f} s into play", flush=True)
+
+
 async def cluster_run(
     workdir: Path,
     database_url: str,
@@ -215,10 +231,12 @@ async def cluster_run(
     fake_options: dict[str, Any],
     named_share: float = 0.5,
     max_delay: float = 0.6,
+    restart_db_after: float | None = None,
 ) -> RunResult:
     """Play ``games`` on ``shards`` processes; with ``kills``, a random process is SIGKILLed
     that many times (at a named crash point of its next start, or from outside after a random
-    delay) and restarted each time."""
+    delay) and restarted each time. ``restart_db_after``: the PostgreSQL server itself is
+    restarted that many seconds into play (:func:`restart_postgres`)."""
     started = time.monotonic()
     rng = random.Random(f"cluster:{seed}")
     fake = await FakeDiscord(shard_count=shards, **fake_options).start()
@@ -261,6 +279,8 @@ async def cluster_run(
         supervisor = asyncio.create_task(supervise())
         if kills:
             timers.add(asyncio.ensure_future(timer_kill()))
+        if restart_db_after is not None:
+            timers.add(asyncio.ensure_future(restart_postgres(restart_db_after)))
         await asyncio.gather(*(table.play(run, script) for run in runs))
         done.set()
         supervisor.cancel()
@@ -268,6 +288,8 @@ async def cluster_run(
             if not process.up.is_set():
                 await cluster.restart(process)
         await cluster.settle()
+        if restart_db_after is not None:
+            print(f"processes restarted by the supervisor: {deaths}", flush=True)
         return RunResult(
             table,
             runs,
