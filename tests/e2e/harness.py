@@ -490,6 +490,13 @@ class Table:
             self.refusals += 1
             refused.add(text)
             text = player(prompt, rng, refused)  # a re-send after a crash repeats; this re-thinks
+            if text in refused:
+                # a script that offers the refused order again would loop until the run's
+                # timeout: fail here, with the bot's reason
+                raise AssertionError(
+                    f"{run.game} turn {prompt.turn}: the player repeats {text!r}, refused with "
+                    f"{reply.content!r}"
+                )
 
     async def play_seat(self, run: GameRun, user: int, player: Player) -> None:
         turn = 0
