@@ -45,7 +45,7 @@ def positions(count: int, seed: int) -> list[tuple[Any, dict[str, Any]]]:
     found: list[tuple[Any, dict[str, Any]]] = []
     while len(found) < count:
         state = rules.new_game("g-bench", rules.SEATS, {}, ScriptedDice([]))
-        while rules.outcome(state) is None and len(found) < count:
+        while not rules.outcome(state).finished and len(found) < count:
             dice = ScriptedDice([rng.randint(1, 6) for _ in range(6)])
             state, _ = rules.start_turn(state, dice)
             orders = {s: rules.parse(state, s, ai.choose(state, s, rng)) for s in rules.SEATS}
@@ -57,7 +57,7 @@ def positions(count: int, seed: int) -> list[tuple[Any, dict[str, Any]]]:
 def bench_resolve_render(samples: int) -> float:
     cases = positions(samples, seed=7)
     for state, orders in cases[:5]:  # warm the font and layer caches, as a running bot has
-        present.render_board(
+        present.PRESENTER.render_board(
             rules.view(rules.resolve(state, orders, ScriptedDice([]))[0], None), "ja", NAMES
         )
     timings = []
@@ -65,7 +65,7 @@ def bench_resolve_render(samples: int) -> float:
         lang = "ja" if index % 2 else "en"
         start = time.perf_counter()
         after, _events = rules.resolve(state, orders, ScriptedDice([]))
-        png = present.render_board(rules.view(after, None), lang, NAMES)
+        png = present.PRESENTER.render_board(rules.view(after, None), lang, NAMES)
         timings.append((time.perf_counter() - start) * 1000)
         assert png.startswith(b"\x89PNG")
     return statistics.median(timings)

@@ -19,16 +19,16 @@ True
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.ruleset import RuleError
+from bot import packs
+from bot.packs import canonical_json as canonical_json
+from bot.packs import pack_hash as pack_hash
 
 DATA = Path(__file__).resolve().parent / "data"
 STARTER = DATA / "starter.toml"
@@ -87,7 +87,6 @@ MAX_TEXT = 400
 MAX_STAT = 99
 MAX_ABILITIES = 2
 MAX_OPTIONS = 6
-ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 LINE = re.compile(r"line:(\d{1,2})")
 
 # Server packs' minimums (a tiny pack embedded in a hand-made record needs none of them).
@@ -110,17 +109,22 @@ E_PRESET = "apeiron.pack.preset"
 E_NEEDS = "apeiron.pack.needs"
 
 
-class PackError(RuleError):
-    """A pack that cannot be loaded. ``params``: ``where`` (``unit[3] u04``), ``field`` …
+class PackError(packs.PackError):
+    """A pack that cannot be loaded. ``params``: ``where`` (``unit[3] u04``), ``field`` …;
+    ``errors``: every bad field found (:class:`bot.packs.PackError`)."""
 
-    ``errors``: every bad field the loader found, this one first (just this one where it could
-    not go on: a file too big, TOML that does not parse)."""
 
-    errors: tuple[PackError, ...] = ()
-
-    @property
-    def all(self) -> tuple[PackError, ...]:
-        return self.errors or (self,)
+# The generic field checks (bot/packs.py) with this format's keys and limits: ids are unique
+# within each table, and a table's count error names the field ``count``.
+CHECK = packs.Checks(
+    "apeiron.pack.",
+    PackError,
+    max_cards=MAX_CARDS,
+    max_name=MAX_NAME,
+    max_text=MAX_TEXT,
+    count_field="count",
+    unique_in_table=True,
+)
 
 
 # --- the cards -----------------------------------------------------------------------------------
@@ -164,7 +168,7 @@ class Ability:
 
 
 @dataclass(frozen=True)
-class Unit:
+class Unit(packs.Bilingual):
     id: str
     name_en: str
     name_ja: str
@@ -178,12 +182,9 @@ class Unit:
     text_ja: str
     abilities: tuple[Ability, ...]
 
-    def name(self, lang: str) -> str:
-        return self.name_ja if lang == "ja" else self.name_en
-
 
 @dataclass(frozen=True)
-class ChestCard:
+class ChestCard(packs.Bilingual):
     id: str
     kind: str  # item event
     name_en: str
@@ -194,21 +195,15 @@ class ChestCard:
     options: tuple[Effect, ...] = ()
     when: str | None = None
 
-    def name(self, lang: str) -> str:
-        return self.name_ja if lang == "ja" else self.name_en
-
 
 @dataclass(frozen=True)
-class Special:
+class Special(packs.Bilingual):
     id: str
     name_en: str
     name_ja: str
     text_en: str
     text_ja: str
     effect: Effect
-
-    def name(self, lang: str) -> str:
-        return self.name_ja if lang == "ja" else self.name_en
 
 
 @dataclass(frozen=True)
@@ -230,7 +225,7 @@ class Preset:
 
 
 @dataclass(frozen=True)
-class Pack:
+class Pack(packs.Bilingual):
     id: str
     version: int
     name_en: str
@@ -243,9 +238,6 @@ class Pack:
     source: Mapping[str, Any]  # the parsed pack (its canonical JSON is what records embed)
     hash: str
 
-    def name(self, lang: str) -> str:
-        return self.name_ja if lang == "ja" else self.name_en
-
     def __deepcopy__(self, memo: dict[int, Any]) -> Pack:
         return self  # immutable: states copied for a trial share their pack
 
@@ -255,18 +247,6 @@ class Pack:
 
     def event_panel(self, kind: str) -> Panel | None:
         return next((p for p in self.panels.values() if p.kind == kind), None)
-
-
-# --- canonical JSON and the hash -----------------------------------------------------------------
-
-
-def canonical_json(obj: Mapping[str, Any]) -> str:
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def pack_hash(obj: Mapping[str, Any]) -> str:
-    """sha256 (hex) of the pack's canonical JSON in UTF-8."""
-    return hashlib.sha256(canonical_json(obj).encode("utf-8")).hexdigest()
 
 
 # --- loading -------------------------------------------------------------------------------------
@@ -290,53 +270,20 @@ def load_file(path: Path | str, *, server: bool = True) -> Pack:
 def from_json(obj: Any, *, server: bool = False) -> Pack:
     """A pack from its parsed form (the TOML's tables, or a record's embedded ``pack``).
 
-    Each card is checked on its own, so one upload names every bad card at once: the
-    :class:`PackError` raised is the first bad field found, and its ``errors`` are all of them
-    (a card naming a card already reported bad is not reported again). The checks across the
-    whole pack (panel counts, a server's minimums) run once every card has passed."""
-    if not isinstance(obj, Mapping):
-        raise PackError(E_TYPE, where="pack", field="", expected="table")
+    Every card is checked on its own and every bad one reported (:class:`bot.packs.Found`); the
+    checks across the whole pack (panel counts, a server's minimums) run once all have passed."""
+    CHECK.table(obj, "pack", "")
     obj = copy.deepcopy(obj)  # the pack keeps its own copy: nobody else's change reaches it
-    errors: list[PackError] = []
-    broken: set[str] = set()
-
-    def keep(error: PackError, card: Any = None) -> None:
-        if error.key == E_UNKNOWN_REF and error.params.get("value") in broken:
-            return  # it names a card already reported bad: one line per bad field
-        errors.append(error)
-        if isinstance(card, Mapping) and isinstance(card.get("id"), str):
-            broken.add(card["id"])
-
-    head: tuple[str, int, str, str] | None = None
-    try:
-        _keys(
-            obj,
-            "pack",
-            required=("pack",),
-            optional=("unit", "chest", "special", "panel", "preset"),
-        )
-    except PackError as error:
-        keep(error)
-    if "pack" in obj:
-        try:
-            table = _table(obj["pack"], "pack", "pack")
-            _keys(table, "pack", required=("id", "version", "name_en", "name_ja"))
-            head = (
-                _id(table, "pack"),
-                _int(table, "pack", "version", 1, 10**6),
-                _name(table, "pack", "name_en"),
-                _name(table, "pack", "name_ja"),
-            )
-        except PackError as error:
-            keep(error)
-
-    specials = _cards(obj, "special", _special, keep)
-    chest = _cards(obj, "chest", lambda t, w: _chest(t, w, specials), keep)
-    units = _cards(obj, "unit", lambda t, w: _unit(t, w, specials), keep)
-    panels = _cards(obj, "panel", _panel, keep)
+    found = CHECK.collect()
+    keep = found.keep
+    head = found.head(obj, ("unit", "chest", "special", "panel", "preset"))
+    specials = CHECK.cards(obj, "special", _special, keep)
+    chest = CHECK.cards(obj, "chest", lambda t, w: _chest(t, w, specials), keep)
+    units = CHECK.cards(obj, "unit", lambda t, w: _unit(t, w, specials), keep)
+    panels = CHECK.cards(obj, "panel", _panel, keep)
     presets: list[Preset] = []
     try:
-        tables = _tables(obj, "preset")
+        tables = CHECK.tables(obj, "preset")
     except PackError as error:
         keep(error)
         tables = []
@@ -358,22 +305,19 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
                 keep(PackError(E_DUPLICATE, where=table_name, field="id", value=card_id))
             seen[card_id] = table_name
     try:
-        _unit_names(units)
+        # orders name a unit by its id or either name
+        CHECK.unique_names((f"unit {unit.id}", unit) for unit in units.values())
     except PackError as error:
         keep(error)
-    if not errors:  # counts of a pack with bad cards would only repeat those cards' errors
+    if not found.errors:  # counts of a pack with bad cards would only repeat those cards' errors
         try:
             _panel_counts(panels, server=server)
             if server:
                 _minimums(units, chest, presets)
         except PackError as error:
             keep(error)
-    if errors or head is None:
-        first = errors[0] if errors else PackError(E_MISSING, where="pack", field="pack")
-        first.errors = tuple(errors) or (first,)
-        raise first
     return Pack(
-        *head,
+        *found.result(head),
         units,
         chest,
         specials,
@@ -384,118 +328,7 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
     )
 
 
-# --- checks --------------------------------------------------------------------------------------
-
-
-def _where(table: str, index: int, value: Mapping[str, Any]) -> str:
-    card_id = value.get("id") if isinstance(value, Mapping) else None
-    return f"{table}[{index + 1}]" + (f" {card_id}" if isinstance(card_id, str) else "")
-
-
-def _keys(
-    table: Mapping[str, Any],
-    where: str,
-    required: Sequence[str] = (),
-    optional: Sequence[str] = (),
-) -> None:
-    for key in table:
-        if key not in required and key not in optional:
-            raise PackError(E_UNKNOWN_KEY, where=where, field=str(key)[:40])
-    for key in required:
-        if key not in table:
-            raise PackError(E_MISSING, where=where, field=key)
-
-
-def _table(value: Any, where: str, field: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise PackError(E_TYPE, where=where, field=field, expected="table")
-    return value
-
-
-def _tables(obj: Mapping[str, Any], table: str) -> list[tuple[Mapping[str, Any], str]]:
-    items = obj.get(table, [])
-    if not isinstance(items, list):
-        raise PackError(E_TYPE, where=table, field=table, expected="array of tables")
-    if len(items) > MAX_CARDS:
-        raise PackError(
-            E_RANGE, where=table, field="count", value=len(items), low=0, high=MAX_CARDS
-        )
-    out = []
-    for index, item in enumerate(items):
-        where = _where(table, index, item)
-        out.append((_table(item, where, table), where))
-    return out
-
-
-def _cards(
-    obj: Mapping[str, Any], table: str, build: Any, keep: Callable[..., None]
-) -> dict[str, Any]:
-    """The table's cards that pass; each bad one goes to ``keep`` (the error, the card)."""
-    cards: dict[str, Any] = {}
-    try:
-        items = _tables(obj, table)
-    except PackError as error:
-        keep(error)
-        return cards
-    for item, where in items:
-        try:
-            card = build(item, where)
-            if card.id in cards:
-                raise PackError(E_DUPLICATE, where=where, field="id", value=card.id)
-        except PackError as error:
-            keep(error, item)
-            continue
-        cards[card.id] = card
-    return cards
-
-
-def _int(table: Mapping[str, Any], where: str, field: str, low: int, high: int) -> int:
-    value = table[field]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise PackError(E_TYPE, where=where, field=field, expected="integer")
-    if not low <= value <= high:
-        raise PackError(E_RANGE, where=where, field=field, value=value, low=low, high=high)
-    return value
-
-
-def _bool(table: Mapping[str, Any], where: str, field: str) -> bool:
-    value = table[field]
-    if not isinstance(value, bool):
-        raise PackError(E_TYPE, where=where, field=field, expected="boolean")
-    return value
-
-
-def _str(table: Mapping[str, Any], where: str, field: str, limit: int) -> str:
-    value = table[field]
-    if not isinstance(value, str):
-        raise PackError(E_TYPE, where=where, field=field, expected="string")
-    if not value.strip() or len(value) > limit:
-        raise PackError(E_RANGE, where=where, field=field, value=len(value), low=1, high=limit)
-    return value
-
-
-def _name(table: Mapping[str, Any], where: str, field: str) -> str:
-    return _str(table, where, field, MAX_NAME)
-
-
-def _choice(table: Mapping[str, Any], where: str, field: str, allowed: Sequence[str]) -> str:
-    value = table[field]
-    if not isinstance(value, str):
-        raise PackError(E_TYPE, where=where, field=field, expected="string")
-    if value not in allowed:
-        raise PackError(
-            E_VALUE, where=where, field=field, value=value[:40], allowed=" ".join(allowed)
-        )
-    return value
-
-
-def _id(table: Mapping[str, Any], where: str) -> str:
-    value = table["id"]
-    if not isinstance(value, str):
-        raise PackError(E_TYPE, where=where, field="id", expected="string")
-    if not ID.fullmatch(value):
-        raise PackError(E_VALUE, where=where, field="id", value=value[:40], allowed="a-z 0-9 -")
-    return value
+# --- checks ---------------------------------------------------------------------------------------
 
 
 EFFECT_PARAMS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -526,10 +359,10 @@ def _effect(
     """One effect table (``extra``: the caller's own keys, such as ``timing`` and ``cost``)."""
     if "effect" not in table:
         raise PackError(E_MISSING, where=where, field="effect")
-    name = _choice(table, where, "effect", EFFECTS)
+    name = CHECK.choice(table, where, "effect", EFFECTS)
     required, optional = EFFECT_PARAMS[name]
     common = ("target", "hits", "reach", "when", *extra)
-    _keys(table, where, required=("effect", *required), optional=(*optional, *common))
+    CHECK.keys(table, where, required=("effect", *required), optional=(*optional, *common))
     args: dict[str, Any] = {}
 
     # what it aims at
@@ -545,14 +378,14 @@ def _effect(
         allowed_targets = UNIT_TARGETS
     if "target" not in table and name not in ("summon",):
         raise PackError(E_MISSING, where=where, field="target")
-    target = _choice(table, where, "target", allowed_targets) if "target" in table else "self"
+    target = CHECK.choice(table, where, "target", allowed_targets) if "target" in table else "self"
     args["target"] = target
     if "hits" in table:
         if target != "each" and "area" not in table:
             raise PackError(E_NEEDS, where=where, field="hits", needs="target = each / area")
-        args["hits"] = _choice(table, where, "hits", HITS)
+        args["hits"] = CHECK.choice(table, where, "hits", HITS)
     if target == "self":
-        reach = _choice(table, where, "reach", ("self",)) if "reach" in table else "self"
+        reach = CHECK.choice(table, where, "reach", ("self",)) if "reach" in table else "self"
     else:
         if "reach" not in table:
             raise PackError(E_MISSING, where=where, field="reach")
@@ -575,15 +408,15 @@ def _effect(
 
     # its parameters
     if "amount" in table:
-        args["amount"] = _int(table, where, "amount", 1, MAX_STAT)
+        args["amount"] = CHECK.integer(table, where, "amount", 1, MAX_STAT)
     if "area" in table:
-        args["area"] = _int(table, where, "area", 1, 2)
+        args["area"] = CHECK.integer(table, where, "area", 1, 2)
     if "steps" in table:
-        args["steps"] = _int(table, where, "steps", 1, 8)
+        args["steps"] = CHECK.integer(table, where, "steps", 1, 8)
     if "count" in table:
-        args["count"] = _int(table, where, "count", 1, 5)
+        args["count"] = CHECK.integer(table, where, "count", 1, 5)
     if name == "place":
-        args["object"] = _choice(table, where, "object", OBJECTS)
+        args["object"] = CHECK.choice(table, where, "object", OBJECTS)
     if name == "remove":
         objects = table["object"]
         if not isinstance(objects, list) or not objects:
@@ -599,28 +432,28 @@ def _effect(
                 )
         args["objects"] = tuple(dict.fromkeys(objects))
     if name == "stat":
-        stat = _choice(table, where, "stat", STATS)
+        stat = CHECK.choice(table, where, "stat", STATS)
         args["stat"] = stat
         if stat == "flying":
             if "delta" in table or "value" not in table:
                 raise PackError(E_NEEDS, where=where, field="stat", needs="value")
-            args["value"] = _bool(table, where, "value")
+            args["value"] = CHECK.boolean(table, where, "value")
         else:
             if "value" in table or "delta" not in table:
                 raise PackError(E_NEEDS, where=where, field="stat", needs="delta")
-            args["delta"] = _int(table, where, "delta", -MAX_STAT, MAX_STAT)
+            args["delta"] = CHECK.integer(table, where, "delta", -MAX_STAT, MAX_STAT)
         if passive:
             if "turns" in table:
                 raise PackError(E_UNKNOWN_KEY, where=where, field="turns")
         else:
             if "turns" not in table:
                 raise PackError(E_MISSING, where=where, field="turns")
-            args["turns"] = _int(table, where, "turns", 1, 20)
+            args["turns"] = CHECK.integer(table, where, "turns", 1, 20)
     if name == "rotate":
-        args["quarters"] = _int(table, where, "quarters", 1, 3)
+        args["quarters"] = CHECK.integer(table, where, "quarters", 1, 3)
     if name == "change":
         # An arrow panel needs arrows a change cannot invent (no new layout): not a target kind.
-        args["into"] = _choice(
+        args["into"] = CHECK.choice(
             table, where, "into", (*[k for k in KINDS if k != "arrow"], "choice")
         )
     if name == "summon":
@@ -636,16 +469,7 @@ def _effect(
 
 
 def _when(table: Mapping[str, Any], where: str) -> str | None:
-    return _choice(table, where, "when", KINDS) if "when" in table else None
-
-
-def _texts(table: Mapping[str, Any], where: str) -> tuple[str, str, str, str]:
-    return (
-        _name(table, where, "name_en"),
-        _name(table, where, "name_ja"),
-        _str(table, where, "text_en", MAX_TEXT),
-        _str(table, where, "text_ja", MAX_TEXT),
-    )
+    return CHECK.choice(table, where, "when", KINDS) if "when" in table else None
 
 
 UNIT_KEYS = (
@@ -665,34 +489,28 @@ UNIT_KEYS = (
 
 
 def _unit(table: Mapping[str, Any], where: str, specials: Mapping[str, Special]) -> Unit:
-    _keys(table, where, required=UNIT_KEYS)
-    unit_id = _id(table, where)
-    texts = _texts(table, where)
+    CHECK.keys(table, where, required=UNIT_KEYS)
+    unit_id = CHECK.card_id(table, where)
+    texts = CHECK.texts(table, where)
     for field in ("name_en", "name_ja"):
         if len(table[field].split()) != 1:
             raise PackError(
                 E_VALUE, where=where, field=field, value=table[field], allowed="one word"
             )
-    hp = _int(table, where, "hp", 1, MAX_STAT)
-    power = _int(table, where, "power", 0, MAX_STAT)
-    move = _int(table, where, "move", 1, 8)
-    flying = _bool(table, where, "flying")
-    reach = _int(table, where, "range", 1, 8)
-    grave = _int(table, where, "grave_turns", 0, 20)
-    raw = table["abilities"]
-    if not isinstance(raw, list):
-        raise PackError(E_TYPE, where=where, field="abilities", expected="array of tables")
-    if len(raw) > MAX_ABILITIES:
-        raise PackError(
-            E_RANGE, where=where, field="abilities", value=len(raw), low=0, high=MAX_ABILITIES
-        )
+    hp = CHECK.integer(table, where, "hp", 1, MAX_STAT)
+    power = CHECK.integer(table, where, "power", 0, MAX_STAT)
+    move = CHECK.integer(table, where, "move", 1, 8)
+    flying = CHECK.boolean(table, where, "flying")
+    reach = CHECK.integer(table, where, "range", 1, 8)
+    grave = CHECK.integer(table, where, "grave_turns", 0, 20)
+    raw = CHECK.array(table["abilities"], where, "abilities", "array of tables", MAX_ABILITIES)
     abilities = []
     for index, item in enumerate(raw):
         at = f"{where} abilities[{index + 1}]"
-        item = _table(item, at, "abilities")
+        item = CHECK.table(item, at, "abilities")
         if "timing" not in item:
             raise PackError(E_MISSING, where=at, field="timing")
-        timing = _choice(item, at, "timing", TIMINGS)
+        timing = CHECK.choice(item, at, "timing", TIMINGS)
         extra = ("timing", "cost") if timing == "star" else ("timing",)
         effect = _effect(item, at, specials, extra=extra, passive=timing == "passive")
         if timing == "passive" and effect.effect != "stat":
@@ -704,7 +522,7 @@ def _unit(table: Mapping[str, Any], where: str, specials: Mapping[str, Special])
             raise PackError(E_NEEDS, where=at, field="target", needs="self / each")
         if timing in ("start", "end") and effect.effect in (*PANEL_EFFECTS, *SQUARE_EFFECTS):
             raise PackError(E_NEEDS, where=at, field="effect", needs="timing = star")
-        cost = _int(item, at, "cost", 0, MAX_STAT) if "cost" in item else 0
+        cost = CHECK.opt_integer(item, at, "cost", 0, MAX_STAT)
         abilities.append(Ability(timing, effect, cost, _when(item, at)))
     return Unit(
         unit_id,
@@ -724,38 +542,32 @@ def _unit(table: Mapping[str, Any], where: str, specials: Mapping[str, Special])
 
 def _chest(table: Mapping[str, Any], where: str, specials: Mapping[str, Special]) -> ChestCard:
     base = ("id", "kind", "name_en", "name_ja", "text_en", "text_ja")
-    _keys(table, where, required=base, optional=("effect", "options", "when"))
-    card_id = _id(table, where)
-    kind = _choice(table, where, "kind", CHEST_KINDS)
-    texts = _texts(table, where)
+    CHECK.keys(table, where, required=base, optional=("effect", "options", "when"))
+    card_id = CHECK.card_id(table, where)
+    kind = CHECK.choice(table, where, "kind", CHEST_KINDS)
+    texts = CHECK.texts(table, where)
     when = _when(table, where)
     if ("effect" in table) == ("options" in table):
         raise PackError(E_NEEDS, where=where, field="effect", needs="effect / options")
     if "effect" in table:
-        effect = _effect(_table(table["effect"], where, "effect"), f"{where} effect", specials)
+        effect = _effect(CHECK.table(table["effect"], where, "effect"), f"{where} effect", specials)
         return ChestCard(card_id, kind, *texts, effect, (), when)
     if kind != "event":
         raise PackError(E_NEEDS, where=where, field="options", needs="kind = event")
-    raw = table["options"]
-    if not isinstance(raw, list):
-        raise PackError(E_TYPE, where=where, field="options", expected="array of tables")
-    if not 2 <= len(raw) <= MAX_OPTIONS:
-        raise PackError(
-            E_RANGE, where=where, field="options", value=len(raw), low=2, high=MAX_OPTIONS
-        )
+    raw = CHECK.array(table["options"], where, "options", "array of tables", MAX_OPTIONS, low=2)
     options = tuple(
-        _effect(_table(item, where, "options"), f"{where} options[{i + 1}]", specials)
+        _effect(CHECK.table(item, where, "options"), f"{where} options[{i + 1}]", specials)
         for i, item in enumerate(raw)
     )
     return ChestCard(card_id, kind, *texts, None, options, when)
 
 
 def _special(table: Mapping[str, Any], where: str) -> Special:
-    _keys(table, where, required=("id", "name_en", "name_ja", "text_en", "text_ja", "effect"))
-    card_id = _id(table, where)
-    texts = _texts(table, where)
+    CHECK.keys(table, where, required=("id", "name_en", "name_ja", "text_en", "text_ja", "effect"))
+    card_id = CHECK.card_id(table, where)
+    texts = CHECK.texts(table, where)
     # a special unit has no square to stand on and nobody to choose for it
-    effect = _effect(_table(table["effect"], where, "effect"), f"{where} effect", None)
+    effect = _effect(CHECK.table(table["effect"], where, "effect"), f"{where} effect", None)
     if effect.target != "each" or effect.reach != "field":
         raise PackError(
             E_NEEDS, where=f"{where} effect", field="target", needs="target = each, reach = field"
@@ -764,9 +576,9 @@ def _special(table: Mapping[str, Any], where: str) -> Special:
 
 
 def _panel(table: Mapping[str, Any], where: str) -> Panel:
-    _keys(table, where, required=("id", "kind", "layout"))
-    panel_id = _id(table, where)
-    kind = _choice(table, where, "kind", KINDS)
+    CHECK.keys(table, where, required=("id", "kind", "layout"))
+    panel_id = CHECK.card_id(table, where)
+    kind = CHECK.choice(table, where, "kind", KINDS)
     layout = table["layout"]
     if (
         not isinstance(layout, list)
@@ -797,8 +609,8 @@ def _preset(
     units: Mapping[str, Unit],
     chest: Mapping[str, ChestCard],
 ) -> Preset:
-    _keys(table, where, required=("id", "units", "chest"))
-    preset_id = _id(table, where)
+    CHECK.keys(table, where, required=("id", "units", "chest"))
+    preset_id = CHECK.card_id(table, where)
     lists = []
     for field, cards, size in (("units", units, DECK_UNITS), ("chest", chest, DECK_CHEST)):
         value = table[field]
@@ -811,17 +623,6 @@ def _preset(
             raise PackError(E_PRESET, where=where, field=field, size=size)
         lists.append(tuple(value))
     return Preset(preset_id, lists[0], lists[1])
-
-
-def _unit_names(units: Mapping[str, Unit]) -> None:
-    """Orders name a unit by its id or either name: no word may name two units."""
-    owner: dict[str, str] = {}
-    for unit in units.values():
-        for field, word in (("id", unit.id), ("name_en", unit.name_en), ("name_ja", unit.name_ja)):
-            key = word.casefold()
-            if owner.get(key, unit.id) != unit.id:
-                raise PackError(E_DUPLICATE, where=f"unit {unit.id}", field=field, value=word)
-            owner[key] = unit.id
 
 
 def _panel_counts(panels: Mapping[str, Panel], *, server: bool) -> None:
@@ -839,13 +640,13 @@ def _panel_counts(panels: Mapping[str, Panel], *, server: bool) -> None:
 def _minimums(
     units: Mapping[str, Unit], chest: Mapping[str, ChestCard], presets: Sequence[Preset]
 ) -> None:
-    for what, have, need in (
-        ("unit", len(units), MIN_UNITS),
-        ("chest", len(chest), MIN_CHEST),
-        ("preset", len(presets), 1),
-    ):
-        if have < need:
-            raise PackError(E_TOO_FEW, what=what, count=have, minimum=need)
+    CHECK.at_least(
+        [
+            ("unit", len(units), MIN_UNITS),
+            ("chest", len(chest), MIN_CHEST),
+            ("preset", len(presets), 1),
+        ]
+    )
 
 
 def starter() -> Pack:

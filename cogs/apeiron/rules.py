@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
+from bot import packs
 from bot.dice import NO_SECRET, Dice, shuffle
 from bot.render.squaregrid import label
 from bot.ruleset import (
@@ -301,12 +302,7 @@ def flying(state: ApeironState, unit: UnitState) -> bool:
 
 
 def _pack_of(options: Mapping[str, Any]) -> Pack:
-    raw = options.get("pack")
-    pack = packlib.starter() if raw is None else packlib.from_json(raw)
-    expected = options.get("pack_hash")
-    if expected is not None and expected != pack.hash:
-        raise RuleError(E_OPTION, option="pack_hash", value=str(expected)[:16])
-    return pack
+    return packs.from_options(options, packlib.starter, packlib.from_json, E_OPTION)
 
 
 def check_options(options: Mapping[str, Any]) -> None:

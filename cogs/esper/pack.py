@@ -22,8 +22,6 @@ True
 from __future__ import annotations
 
 import copy
-import hashlib
-import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -31,7 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.ruleset import RuleError
+from bot import packs
+from bot.packs import ID
+from bot.packs import canonical_json as canonical_json
+from bot.packs import pack_hash as pack_hash
 
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLE = DATA / "sample.toml"
@@ -125,7 +126,6 @@ MAX_STAT = 99
 MAX_ESP = 12
 MAX_ABILITIES = 4  # per sheet
 MAX_DEFEATS = 6
-ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 
 # Server packs' minimums for D1 (a tiny pack embedded in a hand-made record needs none of them).
 MIN_SHEETS = 16
@@ -159,24 +159,30 @@ E_NO_LOCK = "esper.pack.no_lock"
 E_CANNOT_DEAL = "esper.pack.cannot_deal"
 
 
-class PackError(RuleError):
-    """A pack that cannot be loaded. ``params``: ``where`` (``sheet[3] c03``), ``field`` …
+class PackError(packs.PackError):
+    """A pack that cannot be loaded. ``params``: ``where`` (``sheet[3] c03``), ``field`` …;
+    ``errors``: every bad field found (:class:`bot.packs.PackError`)."""
 
-    ``errors``: every bad field the loader found, this one first (just this one where it could
-    not go on: a file too big, TOML that does not parse)."""
 
-    errors: tuple[PackError, ...] = ()
-
-    @property
-    def all(self) -> tuple[PackError, ...]:
-        return self.errors or (self,)
+# The generic field checks (bot/packs.py) with this format's keys and limits: ids are unique
+# across the whole pack (checked in from_json), names and texts are one line each in /esper and
+# in orders, and a message quotes no huge number nor long id of a record's embedded pack.
+CHECK = packs.Checks(
+    "esper.pack.",
+    PackError,
+    max_cards=MAX_CARDS,
+    max_name=MAX_NAME,
+    max_text=MAX_TEXT,
+    one_line=True,
+    short_quotes=True,
+)
 
 
 # --- the cards -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Ability:
+class Ability(packs.Bilingual):
     """A sheet's ``[[sheet.ability]]`` or an ``[[ability]]`` deck card."""
 
     id: str
@@ -196,9 +202,6 @@ class Ability:
     # D2 parameters (attack/defend/escape as C cards, melee x/weapon), as validated
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def name(self, lang: str) -> str:
-        return self.name_ja if lang == "ja" else self.name_en
-
 
 @dataclass(frozen=True)
 class Defeat:
@@ -209,7 +212,7 @@ class Defeat:
 
 
 @dataclass(frozen=True)
-class Sheet:
+class Sheet(packs.Bilingual):
     id: str
     name_en: str
     name_ja: str
@@ -226,12 +229,9 @@ class Sheet:
     defeat: tuple[Defeat, ...]
     abilities: tuple[Ability, ...]
 
-    def name(self, lang: str) -> str:
-        return self.name_ja if lang == "ja" else self.name_en
-
 
 @dataclass(frozen=True)
-class PlanetCard:
+class PlanetCard(packs.Bilingual):
     id: str
     name_en: str
     name_ja: str
@@ -241,9 +241,6 @@ class PlanetCard:
     count: int = 1
     text_en: str = ""
     text_ja: str = ""
-
-    def name(self, lang: str) -> str:
-        return self.name_ja if lang == "ja" else self.name_en
 
 
 @dataclass(frozen=True)
@@ -292,18 +289,6 @@ class Pack:
         return self.card(card_id).name(lang)
 
 
-# --- canonical JSON and the hash -----------------------------------------------------------------
-
-
-def canonical_json(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def pack_hash(obj: Any) -> str:
-    """sha256 (hex) of the pack's canonical JSON in UTF-8."""
-    return hashlib.sha256(canonical_json(obj).encode("utf-8")).hexdigest()
-
-
 # --- loading -------------------------------------------------------------------------------------
 
 
@@ -331,41 +316,14 @@ def load_file(path: Path | str, *, server: bool = True) -> Pack:
 def from_json(obj: Any, *, server: bool = False) -> Pack:
     """A pack from its parsed form (the TOML's tables, or a record's embedded ``pack``).
 
-    Each card is checked on its own, so one upload names every bad card at once: the
-    :class:`PackError` raised is the first bad field found, and its ``errors`` are all of them
-    (a reference to a card already reported bad is not reported again). The checks across the
-    whole pack (a server's minimums, dealing every row) run once every card has passed."""
-    if not isinstance(obj, Mapping):
-        raise PackError(E_TYPE, where="pack", field="", expected="table")
-    _bounded(obj)
+    Every card is checked on its own and every bad one reported (:class:`bot.packs.Found`); the
+    checks across the whole pack (a server's minimums, dealing every row) run once all have
+    passed."""
+    _bounded(CHECK.table(obj, "pack", ""))
     obj = copy.deepcopy(obj)  # the pack keeps its own copy: nobody else's change reaches it
-    errors: list[PackError] = []
-    broken: set[str] = set()
-
-    def keep(error: PackError, card: Any = None) -> None:
-        if error.key == E_UNKNOWN_REF and error.params.get("value") in broken:
-            return  # it names a card already reported bad: one line per bad field
-        errors.append(error)
-        if isinstance(card, Mapping) and isinstance(card.get("id"), str):
-            broken.add(card["id"])
-
-    head: tuple[str, int, str, str] | None = None
-    try:
-        _keys(obj, "pack", required=("pack",), optional=("counts", *TABLES, *D2_TABLES))
-    except PackError as error:
-        keep(error)
-    if "pack" in obj:
-        try:
-            table = _table(obj["pack"], "pack", "pack")
-            _keys(table, "pack", required=("id", "version", "name_en", "name_ja"))
-            head = (
-                _id(table, "pack"),
-                _int(table, "pack", "version", 1, 10**6),
-                _name(table, "pack", "name_en"),
-                _name(table, "pack", "name_ja"),
-            )
-        except PackError as error:
-            keep(error)
+    found = CHECK.collect()
+    keep, errors = found.keep, found.errors
+    head = found.head(obj, ("counts", *TABLES, *D2_TABLES))
 
     counts: dict[int, tuple[int, int, int]] = {}
     if "counts" in obj:
@@ -373,16 +331,16 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
             counts = _counts(obj["counts"])
         except PackError as error:
             keep(error)
-    sheets: dict[str, Sheet] = _cards(obj, "sheet", _sheet, keep)
-    planets: dict[str, PlanetCard] = _cards(obj, "planet", _planet, keep)
-    abilities: dict[str, Ability] = _cards(
+    sheets: dict[str, Sheet] = CHECK.cards(obj, "sheet", _sheet, keep)
+    planets: dict[str, PlanetCard] = CHECK.cards(obj, "planet", _planet, keep)
+    abilities: dict[str, Ability] = CHECK.cards(
         obj, "ability", lambda t, w: _ability(t, w, deck=True), keep
     )
     d2: dict[str, Any] = {}
     for name, check in (("ccard", _ccard), ("base", _base), ("key", _key)):
         if name in obj:
             before = len(errors)
-            _cards(obj, name, check, keep)
+            CHECK.cards(obj, name, check, keep)
             if len(errors) == before:
                 d2[name] = obj[name]
     for name, check_table in (
@@ -404,11 +362,11 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
         for index, item in enumerate(items if isinstance(items, list) else []):
             if not isinstance(item, Mapping):
                 continue
-            where = _where(table_name, index, item)
+            where = CHECK.where(table_name, index, item)
             ids = [(where, item.get("id"))]
             if table_name == "sheet" and isinstance(item.get("ability"), list):
                 ids += [
-                    (f"{where} {_where('ability', i, a)}", a.get("id"))
+                    (f"{where} {CHECK.where('ability', i, a)}", a.get("id"))
                     for i, a in enumerate(item["ability"])
                     if isinstance(a, Mapping)
                 ]
@@ -432,12 +390,8 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
             _minimums(counts, sheets, planets, abilities)
         except PackError as error:
             keep(error)
-    if errors or head is None:
-        first = errors[0] if errors else PackError(E_MISSING, where="pack", field="pack")
-        first.errors = tuple(errors) or (first,)
-        raise first
     return Pack(
-        *head,
+        *found.result(head),
         counts=counts,
         sheets=sheets,
         planets=planets,
@@ -506,135 +460,9 @@ def _bounded(obj: Mapping[str, Any]) -> None:
             stack.extend((item, depth + 1) for item in value)
 
 
-def _where(table: str, index: int, value: Any) -> str:
-    card_id = value.get("id") if isinstance(value, Mapping) else None
-    return f"{table}[{index + 1}]" + (f" {card_id[:40]}" if isinstance(card_id, str) else "")
-
-
-def _keys(
-    table: Mapping[str, Any],
-    where: str,
-    required: Sequence[str] = (),
-    optional: Sequence[str] = (),
-) -> None:
-    for key in table:
-        if key not in required and key not in optional:
-            raise PackError(E_UNKNOWN_KEY, where=where, field=str(key)[:40])
-    for key in required:
-        if key not in table:
-            raise PackError(E_MISSING, where=where, field=key)
-
-
-def _table(value: Any, where: str, field: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise PackError(E_TYPE, where=where, field=field, expected="table")
-    return value
-
-
-def _list(value: Any, where: str, field: str, expected: str, limit: int) -> list[Any]:
-    if not isinstance(value, list):
-        raise PackError(E_TYPE, where=where, field=field, expected=expected)
-    if len(value) > limit:
-        raise PackError(E_RANGE, where=where, field=field, value=len(value), low=0, high=limit)
-    return value
-
-
-def _tables(obj: Mapping[str, Any], table: str) -> list[tuple[Mapping[str, Any], str]]:
-    items = _list(obj.get(table, []), table, table, "array of tables", MAX_CARDS)
-    out = []
-    for index, item in enumerate(items):
-        where = _where(table, index, item)
-        out.append((_table(item, where, table), where))
-    return out
-
-
-def _cards(
-    obj: Mapping[str, Any],
-    table: str,
-    build: Callable[[Mapping[str, Any], str], Any],
-    keep: Callable[..., None],
-) -> dict[str, Any]:
-    """The table's cards that pass, by id; each bad one goes to ``keep`` (the error, the card).
-    Ids are checked unique across the pack by the caller."""
-    cards: dict[str, Any] = {}
-    try:
-        items = _tables(obj, table)
-    except PackError as error:
-        keep(error)
-        return cards
-    for item, where in items:
-        try:
-            card = build(item, where)
-        except PackError as error:
-            keep(error, item)
-            continue
-        cards.setdefault(card.id, card)
-    return cards
-
-
-def _int(table: Mapping[str, Any], where: str, field: str, low: int, high: int) -> int:
-    value = table[field]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise PackError(E_TYPE, where=where, field=field, expected="integer")
-    if not low <= value <= high:
-        shown = value if abs(value) < 10**9 else ("-" if value < 0 else "") + "…"
-        raise PackError(E_RANGE, where=where, field=field, value=shown, low=low, high=high)
-    return value
-
-
-def _opt_int(table: Mapping[str, Any], where: str, field: str, low: int, high: int) -> int:
-    return _int(table, where, field, low, high) if field in table else 0
-
-
-def _bool(table: Mapping[str, Any], where: str, field: str, default: bool = False) -> bool:
-    if field not in table:
-        return default
-    value = table[field]
-    if not isinstance(value, bool):
-        raise PackError(E_TYPE, where=where, field=field, expected="boolean")
-    return value
-
-
-def _str(table: Mapping[str, Any], where: str, field: str, limit: int) -> str:
-    value = table[field]
-    if not isinstance(value, str):
-        raise PackError(E_TYPE, where=where, field=field, expected="string")
-    if not value.strip() or len(value) > limit:
-        raise PackError(E_RANGE, where=where, field=field, value=len(value), low=1, high=limit)
-    if any(c in value for c in "\n\r\t\v\f\x00"):
-        # names and texts are one line each in /esper and in orders
-        raise PackError(E_VALUE, where=where, field=field, value=value[:40], allowed="one line")
-    return value
-
-
-def _name(table: Mapping[str, Any], where: str, field: str) -> str:
-    return _str(table, where, field, MAX_NAME)
-
-
-def _texts(table: Mapping[str, Any], where: str) -> tuple[str, str, str, str]:
-    """name_en, name_ja (required), text_en, text_ja (optional, "" when absent)."""
-    return (
-        _name(table, where, "name_en"),
-        _name(table, where, "name_ja"),
-        _str(table, where, "text_en", MAX_TEXT) if "text_en" in table else "",
-        _str(table, where, "text_ja", MAX_TEXT) if "text_ja" in table else "",
-    )
-
-
-def _choice(table: Mapping[str, Any], where: str, field: str, allowed: Sequence[str]) -> str:
-    value = table[field]
-    if not isinstance(value, str):
-        raise PackError(E_TYPE, where=where, field=field, expected="string")
-    if value not in allowed:
-        raise PackError(
-            E_VALUE, where=where, field=field, value=value[:40], allowed=" ".join(allowed)
-        )
-    return value
-
-
 def _choices(table: Mapping[str, Any], where: str, field: str, allowed: Sequence[str]) -> list[str]:
     """An array of distinct values from ``allowed``."""
-    value = _list(table[field], where, field, "array of strings", len(allowed))
+    value = CHECK.array(table[field], where, field, "array of strings", len(allowed))
     out: list[str] = []
     for item in value:
         if not isinstance(item, str):
@@ -649,24 +477,15 @@ def _choices(table: Mapping[str, Any], where: str, field: str, allowed: Sequence
     return out
 
 
-def _id(table: Mapping[str, Any], where: str) -> str:
-    value = table["id"]
-    if not isinstance(value, str):
-        raise PackError(E_TYPE, where=where, field="id", expected="string")
-    if not ID.fullmatch(value):
-        raise PackError(E_VALUE, where=where, field="id", value=value[:40], allowed="a-z 0-9 -")
-    return value
-
-
 def _count(table: Mapping[str, Any], where: str) -> int:
-    return _int(table, where, "count", 1, MAX_COPIES) if "count" in table else 1
+    return CHECK.integer(table, where, "count", 1, MAX_COPIES) if "count" in table else 1
 
 
 # --- [counts] ------------------------------------------------------------------------------------
 
 
 def _counts(value: Any) -> dict[int, tuple[int, int, int]]:
-    table = _table(value, "counts", "counts")
+    table = CHECK.table(value, "counts", "counts")
     rows: dict[int, tuple[int, int, int]] = {}
     for key, row in table.items():
         if key not in [str(n) for n in PLAYERS]:
@@ -692,13 +511,13 @@ def _combat(table: Mapping[str, Any], where: str, effect: str) -> dict[str, Any]
     """The validated D2 parameters of an attack / defend / escape / melee (as on C cards)."""
     params: dict[str, Any] = {}
     if "level" in table:
-        params["level"] = _int(table, where, "level", 0, MAX_ESP)
+        params["level"] = CHECK.integer(table, where, "level", 0, MAX_ESP)
     if effect == "attack":
-        params["attribute"] = _choice(table, where, "attribute", ATTRIBUTES)
+        params["attribute"] = CHECK.choice(table, where, "attribute", ATTRIBUTES)
         if ("firepower" in table) == ("column" in table):
             raise PackError(E_NEEDS, where=where, field="firepower", needs="firepower / column")
         if "firepower" in table:
-            params["firepower"] = _int(table, where, "firepower", 1, MAX_STAT)
+            params["firepower"] = CHECK.integer(table, where, "firepower", 1, MAX_STAT)
         else:
             value = table["column"]
             if not isinstance(value, str):
@@ -711,23 +530,23 @@ def _combat(table: Mapping[str, Any], where: str, effect: str) -> dict[str, Any]
             params["column"] = value
         for flag in ("no_defence", "sync"):
             if flag in table:
-                params[flag] = _bool(table, where, flag)
+                params[flag] = CHECK.boolean(table, where, flag)
     elif effect == "defend":
         params["blocks"] = _choices(table, where, "blocks", ATTRIBUTES)
         if not params["blocks"]:
             raise PackError(E_RANGE, where=where, field="blocks", value=0, low=1, high=4)
         if "upkeep" in table:
-            params["upkeep"] = _int(table, where, "upkeep", 0, 9)
+            params["upkeep"] = CHECK.integer(table, where, "upkeep", 0, 9)
         if "sync" in table:
-            params["sync"] = _bool(table, where, "sync")
+            params["sync"] = CHECK.boolean(table, where, "sync")
     elif effect == "escape":
         for flag in ("teleport", "sync"):
             if flag in table:
-                params[flag] = _bool(table, where, flag)
+                params[flag] = CHECK.boolean(table, where, flag)
     elif effect == "melee":
-        params["x"] = _int(table, where, "x", 0, 9)
+        params["x"] = CHECK.integer(table, where, "x", 0, 9)
         if "weapon" in table:
-            params["weapon"] = _bool(table, where, "weapon")
+            params["weapon"] = CHECK.boolean(table, where, "weapon")
     return params
 
 
@@ -735,12 +554,12 @@ def _effect_args(table: Mapping[str, Any], where: str, effect: str) -> dict[str,
     """n / stat / target and the D2 ``params`` of ``effect`` (keys already checked)."""
     args: dict[str, Any] = {}
     if effect in EFFECT_N:
-        args["n"] = _int(table, where, "n", *EFFECT_N[effect])
+        args["n"] = CHECK.integer(table, where, "n", *EFFECT_N[effect])
     if effect == "recover":
         if "stat" in table:
-            args["stat"] = _choice(table, where, "stat", STATS)
+            args["stat"] = CHECK.choice(table, where, "stat", STATS)
         if "target" in table:
-            args["target"] = _choice(table, where, "target", RECOVER_TARGETS)
+            args["target"] = CHECK.choice(table, where, "target", RECOVER_TARGETS)
     if effect in ("attack", "defend", "escape", "melee"):
         args["params"] = _combat(table, where, effect)
     return args
@@ -753,17 +572,17 @@ def _ability(table: Mapping[str, Any], where: str, *, deck: bool) -> Ability:
     for key in ABILITY_KEYS:
         if key not in table:
             raise PackError(E_MISSING, where=where, field=key)
-    effect = _choice(table, where, "effect", EFFECTS)
+    effect = CHECK.choice(table, where, "effect", EFFECTS)
     required, optional = EFFECT_PARAMS[effect]
     own = ("text_en", "text_ja", "cost_mind", "cost_power")
-    _keys(
+    CHECK.keys(
         table,
         where,
         required=(*ABILITY_KEYS, *required),
         optional=(*optional, *own, *(("lasting", "count") if deck else ())),
     )
-    card_id = _id(table, where)
-    timing = _choice(table, where, "timing", TIMINGS)
+    card_id = CHECK.card_id(table, where)
+    timing = CHECK.choice(table, where, "timing", TIMINGS)
     if timing not in EFFECT_TIMINGS[effect]:
         raise PackError(
             E_TIMING,
@@ -773,16 +592,16 @@ def _ability(table: Mapping[str, Any], where: str, *, deck: bool) -> Ability:
             effect=effect,
             allowed=" ".join(EFFECT_TIMINGS[effect]),
         )
-    name_en, name_ja, text_en, text_ja = _texts(table, where)
+    name_en, name_ja, text_en, text_ja = CHECK.texts(table, where)
     return Ability(
         card_id,
         name_en,
         name_ja,
         timing,
         effect,
-        cost_mind=_opt_int(table, where, "cost_mind", 0, MAX_STAT),
-        cost_power=_opt_int(table, where, "cost_power", 0, MAX_STAT),
-        lasting=_bool(table, where, "lasting"),
+        cost_mind=CHECK.opt_integer(table, where, "cost_mind", 0, MAX_STAT),
+        cost_power=CHECK.opt_integer(table, where, "cost_power", 0, MAX_STAT),
+        lasting=CHECK.boolean(table, where, "lasting"),
         count=_count(table, where),
         text_en=text_en,
         text_ja=text_ja,
@@ -806,33 +625,33 @@ SHEET_OPTIONAL = (
 
 
 def _sheet(table: Mapping[str, Any], where: str) -> Sheet:
-    _keys(table, where, required=SHEET_REQUIRED, optional=SHEET_OPTIONAL)
-    sheet_id = _id(table, where)
-    name_en, name_ja, _, _ = _texts(table, where)
-    alignment = _choice(table, where, "alignment", ALIGNMENTS)
-    lock = _bool(table, where, "lock")
-    esp = _int(table, where, "esp", 0, MAX_ESP)
-    durability = _int(table, where, "durability", 1, MAX_STAT)
-    mind = _int(table, where, "mind", 0, MAX_STAT)
-    power = _opt_int(table, where, "power", 0, MAX_STAT)
-    hand = _opt_int(table, where, "hand", 0, 9)
-    henchmen = _opt_int(table, where, "henchmen", 0, 9)
-    can_convert = _bool(table, where, "can_convert", alignment != "SPECIAL")
+    CHECK.keys(table, where, required=SHEET_REQUIRED, optional=SHEET_OPTIONAL)
+    sheet_id = CHECK.card_id(table, where)
+    name_en, name_ja, _, _ = CHECK.texts(table, where)
+    alignment = CHECK.choice(table, where, "alignment", ALIGNMENTS)
+    lock = CHECK.boolean(table, where, "lock")
+    esp = CHECK.integer(table, where, "esp", 0, MAX_ESP)
+    durability = CHECK.integer(table, where, "durability", 1, MAX_STAT)
+    mind = CHECK.integer(table, where, "mind", 0, MAX_STAT)
+    power = CHECK.opt_integer(table, where, "power", 0, MAX_STAT)
+    hand = CHECK.opt_integer(table, where, "hand", 0, 9)
+    henchmen = CHECK.opt_integer(table, where, "henchmen", 0, 9)
+    can_convert = CHECK.boolean(table, where, "can_convert", alignment != "SPECIAL")
     convertible_by = (
         tuple(_choices(table, where, "convertible_by", ALIGNMENTS))
         if "convertible_by" in table
         else ()
     )
     defeats = []
-    raw = _list(table.get("defeat", []), where, "defeat", "array of tables", MAX_DEFEATS)
+    raw = CHECK.array(table.get("defeat", []), where, "defeat", "array of tables", MAX_DEFEATS)
     for index, item in enumerate(raw):
         at = f"{where} defeat[{index + 1}]"
-        defeats.append(_defeat(_table(item, at, "defeat"), at, sheet_id))
+        defeats.append(_defeat(CHECK.table(item, at, "defeat"), at, sheet_id))
     abilities = []
-    raw = _list(table.get("ability", []), where, "ability", "array of tables", MAX_ABILITIES)
+    raw = CHECK.array(table.get("ability", []), where, "ability", "array of tables", MAX_ABILITIES)
     for index, item in enumerate(raw):
-        at = f"{where} {_where('ability', index, item)}"
-        abilities.append(_ability(_table(item, at, "ability"), at, deck=False))
+        at = f"{where} {CHECK.where('ability', index, item)}"
+        abilities.append(_ability(CHECK.table(item, at, "ability"), at, deck=False))
     return Sheet(
         sheet_id,
         name_en,
@@ -864,9 +683,9 @@ DEFEAT_PARAMS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 def _defeat(table: Mapping[str, Any], where: str, sheet_id: str) -> Defeat:
     if "if" not in table:
         raise PackError(E_MISSING, where=where, field="if")
-    kind = _choice(table, where, "if", DEFEATS)
+    kind = CHECK.choice(table, where, "if", DEFEATS)
     required, optional = DEFEAT_PARAMS[kind]
-    _keys(table, where, required=("if", *required), optional=optional)
+    CHECK.keys(table, where, required=("if", *required), optional=optional)
     who = None
     if "who" in table:
         value = table["who"]
@@ -876,8 +695,8 @@ def _defeat(table: Mapping[str, Any], where: str, sheet_id: str) -> Defeat:
             # its own character alive can never be what makes it lose
             raise PackError(E_VALUE, where=where, field="who", value=value, allowed="another sheet")
         who = value[:40]  # whether it names a sheet is checked once every sheet is read
-    n = _int(table, where, "n", 1, 36) if kind == "info_below" else 0
-    alignment = _choice(table, where, "alignment", ALIGNMENTS) if kind == "declared" else None
+    n = CHECK.integer(table, where, "n", 1, 36) if kind == "info_below" else 0
+    alignment = CHECK.choice(table, where, "alignment", ALIGNMENTS) if kind == "declared" else None
     return Defeat(kind, who, n, alignment)
 
 
@@ -887,18 +706,18 @@ def _defeat(table: Mapping[str, Any], where: str, sheet_id: str) -> Defeat:
 def _planet(table: Mapping[str, Any], where: str, *, extra: Sequence[str] = ()) -> PlanetCard:
     if "effect" not in table:
         raise PackError(E_MISSING, where=where, field="effect")
-    effect = _choice(table, where, "effect", PLANET_EFFECTS)
+    effect = CHECK.choice(table, where, "effect", PLANET_EFFECTS)
     params = ("n",) if effect in PLANET_N else ()
-    _keys(
+    CHECK.keys(
         table,
         where,
         required=("id", "name_en", "name_ja", "effect", *params),
         optional=("once", "count", "text_en", "text_ja", *extra),
     )
-    card_id = _id(table, where)
-    texts = _texts(table, where)
-    n = _int(table, where, "n", *PLANET_N[effect]) if params else 0
-    once = _bool(table, where, "once", effect == "info")
+    card_id = CHECK.card_id(table, where)
+    texts = CHECK.texts(table, where)
+    n = CHECK.integer(table, where, "n", *PLANET_N[effect]) if params else 0
+    once = CHECK.boolean(table, where, "once", effect == "info")
     if effect == "info" and not once:
         # an info card is collected: it cannot fire again
         raise PackError(E_VALUE, where=where, field="once", value="false", allowed="true")
@@ -909,7 +728,7 @@ def _planet(table: Mapping[str, Any], where: str, *, extra: Sequence[str] = ()) 
 
 def _base(table: Mapping[str, Any], where: str) -> PlanetCard:
     card = _planet(table, where, extra=("evil",))
-    _bool(table, where, "evil")
+    CHECK.boolean(table, where, "evil")
     return card
 
 
@@ -923,33 +742,33 @@ def _ccard(table: Mapping[str, Any], where: str) -> _Checked:
     for key in base:
         if key not in table:
             raise PackError(E_MISSING, where=where, field=key)
-    kind = _choice(table, where, "kind", CCARD_KINDS)
+    kind = CHECK.choice(table, where, "kind", CCARD_KINDS)
     own = ("count", "text_en", "text_ja")
     if kind == "special":
         if "effect" not in table:
             raise PackError(E_MISSING, where=where, field="effect")
-        effect = _choice(
+        effect = CHECK.choice(
             table, where, "effect", [e for e in EFFECTS if e not in CCARD_EFFECT.values()]
         )
         required, optional = EFFECT_PARAMS[effect]
-        _keys(table, where, required=(*base, "effect", *required), optional=(*optional, *own))
+        CHECK.keys(table, where, required=(*base, "effect", *required), optional=(*optional, *own))
     else:
         effect = CCARD_EFFECT[kind]
         required, optional = EFFECT_PARAMS[effect]
-        _keys(table, where, required=(*base, *required), optional=(*optional, *own))
-    card_id = _id(table, where)
-    _texts(table, where)
-    _int(table, where, "level", 0, MAX_ESP)
+        CHECK.keys(table, where, required=(*base, *required), optional=(*optional, *own))
+    card_id = CHECK.card_id(table, where)
+    CHECK.texts(table, where)
+    CHECK.integer(table, where, "level", 0, MAX_ESP)
     _count(table, where)
     _effect_args(table, where, effect)
     return _Checked(card_id)
 
 
 def _key(table: Mapping[str, Any], where: str) -> _Checked:
-    _keys(table, where, required=("id", "name_en", "name_ja", "durability"))
-    card_id = _id(table, where)
-    _texts(table, where)
-    _int(table, where, "durability", 1, MAX_STAT)
+    CHECK.keys(table, where, required=("id", "name_en", "name_ja", "durability"))
+    card_id = CHECK.card_id(table, where)
+    CHECK.texts(table, where)
+    CHECK.integer(table, where, "durability", 1, MAX_STAT)
     return _Checked(card_id)
 
 
@@ -970,8 +789,8 @@ def _rolls(
 
 
 def _damage(value: Any) -> None:
-    table = _table(value, "damage", "damage")
-    _keys(table, "damage", required=("rows",))
+    table = CHECK.table(value, "damage", "damage")
+    CHECK.keys(table, "damage", required=("rows",))
     _rolls(table, "damage", "rows", lambda row: isinstance(row, list), "array")
     for index, row in enumerate(table["rows"]):
         where = f"damage rows[{index + 1}]"  # the row of 2D6 = index + 2
@@ -983,16 +802,16 @@ def _damage(value: Any) -> None:
 
 
 def _charts(value: Any) -> None:
-    table = _table(value, "charts", "charts")
-    _keys(table, "charts", required=("there", "alive"))
+    table = CHECK.table(value, "charts", "charts")
+    CHECK.keys(table, "charts", required=("there", "alive"))
     _rolls(table, "charts", "there", lambda v: v in THERE, " / ".join(THERE))
     _rolls(table, "charts", "alive", lambda v: v in ALIVE, " / ".join(ALIVE))
 
 
 def _base_rules(value: Any) -> None:
-    table = _table(value, "base_rules", "base_rules")
-    _keys(table, "base_rules", required=("keys",))
-    _int(table, "base_rules", "keys", 1, 36)
+    table = CHECK.table(value, "base_rules", "base_rules")
+    CHECK.keys(table, "base_rules", required=("keys",))
+    CHECK.integer(table, "base_rules", "keys", 1, 36)
 
 
 # --- across the pack -----------------------------------------------------------------------------
@@ -1001,22 +820,12 @@ def _base_rules(value: Any) -> None:
 def _names(sheets: Mapping[str, Sheet], abilities: Mapping[str, Ability]) -> None:
     """Orders name a character's silhouette or an ability by id or by either name: no word may
     name two of them."""
-    owner: dict[str, str] = {}
     cards: list[tuple[str, Sheet | Ability]] = []
     for sheet in sheets.values():
         cards.append((f"sheet {sheet.id}", sheet))
         cards += [(f"sheet {sheet.id} ability {a.id}", a) for a in sheet.abilities]
     cards += [(f"ability {a.id}", a) for a in abilities.values()]
-    for where, card in cards:
-        for field_name, word in (
-            ("id", card.id),
-            ("name_en", card.name_en),
-            ("name_ja", card.name_ja),
-        ):
-            key = word.casefold()
-            if owner.get(key, card.id) != card.id:
-                raise PackError(E_DUPLICATE, where=where, field=field_name, value=word)
-            owner[key] = card.id
+    CHECK.unique_names(cards)
 
 
 def _minimums(
@@ -1051,9 +860,7 @@ def _minimums(
         ),
         ("ability", sum(a.count for a in abilities.values()), MIN_ABILITY_CARDS),
     ]
-    for what, have, need in checks:
-        if have < need:
-            raise PackError(E_TOO_FEW, what=what, count=have, minimum=need)
+    CHECK.at_least(checks)
     probe = Pack("", 1, "", "", counts, sheets, planets, abilities, {}, "")
     for players in counts:
         if dealable(probe, players) is not None:

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import packs
 from bot.dice import NO_SECRET, Dice, shuffle
 from bot.ruleset import (
     Choice,
@@ -303,12 +304,7 @@ def check_bonus(state: EsperState, seat: str) -> int:
 
 
 def _pack_of(options: Mapping[str, Any]) -> Pack:
-    raw = options.get("pack")
-    pack = packlib.sample() if raw is None else packlib.from_json(raw)
-    expected = options.get("pack_hash")
-    if expected is not None and expected != pack.hash:
-        raise RuleError(E_OPTION, option="pack_hash", value=str(expected)[:16])
-    return pack
+    return packs.from_options(options, packlib.sample, packlib.from_json, E_OPTION)
 
 
 OPTION_KEYS = (
