@@ -36,6 +36,7 @@ PRIVATE = (
     "ability_drawn",
     "seen",
     "ambush_set",
+    "skipped_why",
 )
 
 
@@ -314,6 +315,8 @@ def event_params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
             ],
         )
     elif kind == "skipped":
+        params["action"] = event.get("action", "")
+    elif kind == "skipped_why":
         params["action"] = event.get("action", "")
         params["why"] = _skip_reason(event, lang, names)
     elif kind == "conversion_result":

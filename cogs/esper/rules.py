@@ -1209,9 +1209,9 @@ def _resolve_silhouettes(
         if len(holders) < 2:
             continue
         bound = [h for h in holders if rank(state.seats[h].card) == "A" and _own(state, h) == sil]
-        if not bound and sil in state.pending.get("contested", []):
-            # contested twice running: the earliest seat keeps it (decided: the same players
-            # could otherwise clash over the last free silhouette for ever)
+        if not bound and state.step == REPICK:
+            # a clash again in a re-pick: the earliest seat keeps it (decided: the same players
+            # could otherwise clash round the last free silhouettes for ever)
             bound = holders[:1]
         losers = [h for h in holders if h not in bound]
         if not bound:
@@ -1394,10 +1394,13 @@ def _valid(
     try:
         _check_action(state, seat, action, main=main)
     except OrderRejected as error:
+        # why is the seat's own business (a sheet that cannot convert, the mind it lacks)
+        events.append(Event("skipped", {"seat": seat, "action": action.text()}))
         events.append(
             Event(
-                "skipped",
+                "skipped_why",
                 {"seat": seat, "action": action.text(), "why": error.key, "params": error.params},
+                to=(seat,),
             )
         )
         return False

@@ -426,9 +426,11 @@ def test_abilities_peek_party_treat_and_a_skipped_support() -> None:
     assert line_of(run.private["en"], "You see", rules.sheet_of(run.state, two).name("en"))
     assert run.state.step == rules.PARTY
     run.step({two: "join"})
-    assert {"party", "skipped"} <= run.types()
+    assert {"party", "skipped", "skipped_why"} <= run.types()
     assert line_of(run.public["en"], "`convert")
-    assert line_of(run.public["ja"], "同じマスにいません")
+    # why it was skipped is the seat's own business: its DM, not the channel
+    assert line_of(run.private["ja"], "同じマスにいません")
+    assert not any("同じマスにいません" in line for line in run.public["ja"])
     # the next turn of ``one``: treat its party mate, with a support card on it first
     scene(run, {}, active=one)
     run.state.step = rules.TURN

@@ -404,6 +404,21 @@ def test_same_picks_pick_again_among_the_rest_but_an_ace_keeps_its_own() -> None
     assert len(set(picked)) == 7 and state.step != rules.REPICK
 
 
+def test_a_clash_again_in_a_repick_goes_to_the_earliest_seat() -> None:
+    """Two seats that keep picking the same silhouette (two 10s of one alignment round its last
+    free silhouettes) could re-pick for ever: a clash in a re-pick goes to the earliest seat."""
+    state = silhouettes({})
+    own = {s: state.seats[s].sheet for s in state.order}
+    state, _ = step(state, {"B": f"silhouette {own['A']}"})
+    assert state.step == rules.REPICK and state.waiting == ["A", "B"]
+    free = rules.allowed_silhouettes(opened(state), "A")
+    state, events = step(state, {"A": f"silhouette {free[0]}", "B": f"silhouette {free[0]}"})
+    assert state.seats["A"].silhouette == free[0]  # every re-pick round settles a seat
+    assert state.step == rules.REPICK and state.waiting == ["B"]
+    state, _ = step(state)  # B's default: a free one
+    assert state.step != rules.REPICK and state.seats["B"].silhouette not in (None, free[0])
+
+
 def test_default_silhouette_is_the_own_character() -> None:
     state = silhouettes({"C": "10♦", "D": "A♥"})
     state, _ = step(state)
