@@ -123,7 +123,12 @@ async def main(args: argparse.Namespace) -> int:
             print("--shards needs --database postgresql://…", file=sys.stderr)
             return 2
         async with postgres_schema("pbp_load", args.database) as (_schema, url):
-            return await run(args, url)
+            status = await run(args, url)
+        if args.also_sqlite:  # the embedded default beside it, same games, same fake
+            print("\n--- the same load on one process and SQLite ---", flush=True)
+            args.shards = 0
+            status = max(status, await run(args, None))
+        return status
     return await run(args, None)
 
 
@@ -290,6 +295,11 @@ if __name__ == "__main__":
     parser.add_argument("--log", type=Path, help="keep the bot's log (stdout and stderr) here")
     parser.add_argument("--shards", type=int, default=0, help="shard processes (with --database)")
     parser.add_argument("--database", help="postgresql://… (a fresh schema is made in it)")
+    parser.add_argument(
+        "--also-sqlite",
+        action="store_true",
+        help="with --shards: then the same load on one process and SQLite, printed after",
+    )
     parser.add_argument(
         "--global-limit",
         type=int,

@@ -263,7 +263,9 @@ class OutboxSender:
             return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         channel = self.bot.get_channel(row.target_id)
         if channel is None:
-            channel = await self.bot.fetch_channel(row.target_id)
+            # Not in this process's cache (another shard's server): posting needs only the id,
+            # not a GET /channels/{id} that would spend the token's global budget each time.
+            return self.bot.get_partial_messageable(row.target_id)
         assert isinstance(channel, discord.abc.Messageable)
         return channel
 
