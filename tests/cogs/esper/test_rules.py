@@ -412,7 +412,7 @@ def test_a_clash_again_in_a_repick_goes_to_the_earliest_seat() -> None:
     state, _ = step(state, {"B": f"silhouette {own['A']}"})
     assert state.step == rules.REPICK and state.waiting == ["A", "B"]
     free = rules.allowed_silhouettes(opened(state), "A")
-    state, events = step(state, {"A": f"silhouette {free[0]}", "B": f"silhouette {free[0]}"})
+    state, _ = step(state, {"A": f"silhouette {free[0]}", "B": f"silhouette {free[0]}"})
     assert state.seats["A"].silhouette == free[0]  # every re-pick round settles a seat
     assert state.step == rules.REPICK and state.waiting == ["B"]
     state, _ = step(state)  # B's default: a free one
