@@ -16,7 +16,7 @@ presenter words.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -129,6 +129,26 @@ class Order(Protocol):
     def canonical(self) -> str:
         """The text that, parsed again, gives the same order (stored and sealed)."""
         ...
+
+
+def prepared_orders(
+    seats: Iterable[str],
+    orders: Mapping[str, Any],
+    parse: Callable[[str, str], OrderT],
+    default: Callable[[str], OrderT],
+) -> dict[str, OrderT]:
+    """The awaited ``seats``' orders as ``resolve`` plays them: each as given (parsed when it is
+    still text), else the seat's default (its deadline passed)."""
+    prepared: dict[str, OrderT] = {}
+    for seat in seats:
+        order = orders.get(seat)
+        if order is None:
+            prepared[seat] = default(seat)
+        elif isinstance(order, str):
+            prepared[seat] = parse(seat, order)
+        else:
+            prepared[seat] = order
+    return prepared
 
 
 # --- outcomes ------------------------------------------------------------------------------------

@@ -400,9 +400,6 @@ class ApeironPresenter(Presenter):
     def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return private_lines(view, seat, lang)
 
-    def order_help(self, lang: str) -> str:
-        return t(lang, "apeiron.dm.help")
-
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))
 

@@ -39,6 +39,7 @@ from bot.ruleset import (
     Outcome,
     RuleError,
     StateError,
+    prepared_orders,
 )
 from cogs.apeiron import field as fld
 from cogs.apeiron import pack as packlib
@@ -1982,14 +1983,12 @@ def resolve(
         raise RuleError("apeiron.error.finished")
     if not state.open:
         raise RuleError("apeiron.error.step_not_open", step=state.step)
-    prepared = {}
-    for seat in awaiting(state):
-        order = orders.get(seat)
-        if order is None:
-            order = default_order(state, seat)
-        elif isinstance(order, str):
-            order = parse(state, seat, order)
-        prepared[seat] = order
+    prepared = prepared_orders(
+        awaiting(state),
+        orders,
+        lambda seat, text: parse(state, seat, text),
+        lambda seat: default_order(state, seat),
+    )
     state = copy.deepcopy(state)
     state.open = False
     events: list[Event] = []

@@ -37,6 +37,7 @@ PRIVATE = (
     "seen",
     "ambush_set",
     "skipped_why",
+    "refuse_last_failed",
 )
 
 
@@ -704,9 +705,6 @@ class EsperPresenter(Presenter):
 
     def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return private_lines(view, seat, lang)
-
-    def order_help(self, lang: str) -> str:
-        return t(lang, "esper.dm.help")
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))

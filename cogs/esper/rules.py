@@ -45,6 +45,7 @@ from bot.ruleset import (
     Outcome,
     RuleError,
     StateError,
+    prepared_orders,
 )
 from cogs.esper import pack as packlib
 from cogs.esper.pack import Ability, Pack, Sheet
@@ -1081,14 +1082,12 @@ def resolve(
         raise RuleError("esper.error.finished")
     if not state.open:
         raise RuleError("esper.error.step_not_open", step=state.step)
-    prepared: dict[str, EsperOrder] = {}
-    for seat in awaiting(state):
-        order = orders.get(seat)
-        if order is None:
-            order = default_order(state, seat)
-        elif isinstance(order, str):
-            order = parse(state, seat, order)
-        prepared[seat] = order
+    prepared = prepared_orders(
+        awaiting(state),
+        orders,
+        lambda seat, text: parse(state, seat, text),
+        lambda seat: default_order(state, seat),
+    )
     state = copy.deepcopy(state)
     state.open = False
     events: list[Event] = []
@@ -1160,14 +1159,16 @@ def _resolve_deal(
             old = state.pack.sheets[s.sheet]
             queue = state.undealt["L" if old.lock else old.alignment]
             new = next((i for i in queue if state.pack.sheets[i].alignment == old.alignment), None)
+            # A failed refusal looks like any other in public (the seat answers again): which
+            # shuffle ran out would tell the table the seat's alignment.
+            events.append(Event("refused_last", {"seat": seat}))
+            again.append(seat)
             if new is None:
-                events.append(Event("refuse_last_failed", {"seat": seat}))
+                events.append(Event("refuse_last_failed", {"seat": seat}, to=(seat,)))
                 continue
             queue.remove(new)
             s.refused_sheets.append(s.sheet)
             s.sheet, s.refusals = new, s.refusals + 1
-            again.append(seat)
-            events.append(Event("refused_last", {"seat": seat}))
         if again:
             state.waiting = again
             return
@@ -1375,15 +1376,25 @@ def _run_turn(
             state.pending["after"] = [a.text() for a in actions]
             _do_main(state, seat, action, dice, events)
             return
-        if not _valid(state, seat, action, events, main=False):
-            continue
-        if action.verb in ("declare", "declare-solo"):
-            _declare(state, seat, action.verb == "declare-solo", TURN, events)
-            return
-        _do_support(state, seat, action, dice, events)
-        if not state.seats[seat].alive:
+        stopped = _support(state, seat, action, TURN, dice, events)
+        if stopped == "dead":
             _next_turn(state, dice, events)
+        if stopped:
             return
+
+
+def _support(
+    state: EsperState, seat: str, action: Action, resume: str, dice: Dice, events: list[Event]
+) -> str | None:
+    """One support action when its time comes: None to go on, ``"declared"`` (answers are due,
+    then play resumes at ``resume``) or ``"dead"`` (the turn is over)."""
+    if not _valid(state, seat, action, events, main=False):
+        return None
+    if action.verb in ("declare", "declare-solo"):
+        _declare(state, seat, action.verb == "declare-solo", resume, events)
+        return "declared"
+    _do_support(state, seat, action, dice, events)
+    return None if state.seats[seat].alive else "dead"
 
 
 def _valid(
@@ -1675,13 +1686,10 @@ def _run_after(
             if action.verb == "fight" or _combat_due(state, seat):
                 events.append(Event("combat_skipped", {"seat": seat, "why": action.verb}))
             break
-        if not _valid(state, seat, action, events, main=False):
-            continue
-        if action.verb in ("declare", "declare-solo"):
-            _declare(state, seat, action.verb == "declare-solo", AFTER, events)
+        stopped = _support(state, seat, action, AFTER, dice, events)
+        if stopped == "declared":
             return
-        _do_support(state, seat, action, dice, events)
-        if not state.seats[seat].alive:
+        if stopped == "dead":
             break
     else:
         if state.seats[seat].alive:

@@ -328,8 +328,11 @@ def test_refuse_last_and_its_failure() -> None:
         )
     run.resolve({one: "refuse-last", two: "refuse-last"})
     assert {"refused_last", "refuse_last_failed"} <= run.types()
-    assert run.state.step == rules.DEAL and run.state.waiting == [one]
+    # a failed refuse-last answers again like one that worked: only its seat is told why
+    assert run.state.step == rules.DEAL and sorted(run.state.waiting) == sorted([one, two])
     assert line_of(run.public["ja"], "直前拒否", NAMES[two])
+    assert line_of(run.private["ja"], "直前拒否は不成立")
+    assert not any("不成立" in line for line in run.public["ja"])
     run.step()  # ``one`` keeps its new sheet
     assert "sheets_fixed" in run.types()
 

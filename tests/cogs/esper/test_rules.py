@@ -313,7 +313,14 @@ def test_refuse_last_with_no_sheet_left_is_refused_and_the_deal_stands() -> None
         state, {lock_seat: "refuse-last", first: "refuse-last"}, secret=RandomDice(3)
     )
     assert state.seats[lock_seat].sheet == lock and state.seats[first].sheet == plain
-    assert {e.data["seat"] for e in of(events, "refuse_last_failed")} == {lock_seat, first}
+    failed = of(events, "refuse_last_failed")
+    assert {e.data["seat"] for e in failed} == {lock_seat, first}
+    # told only to the seat: in public a failed refusal looks like any other (the seat answers
+    # again), or which shuffle ran out would tell the table its alignment
+    assert all(e.to == (e.data["seat"],) for e in failed)
+    assert {e.data["seat"] for e in of(events, "refused_last")} == {lock_seat, first}
+    assert sorted(state.waiting) == sorted([lock_seat, first])
+    state, events = step(state, secret=RandomDice(3))  # both keep what they have
     assert has(events, "sheets_fixed") and state.step == rules.SILHOUETTE
 
 
