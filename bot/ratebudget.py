@@ -10,7 +10,8 @@ every request discord.py sends).
 requests. Any one-second window of Discord's (a sliding window, counted when the request
 arrives) overlaps at most ``ceil((1 + JITTER) / SLOT) + 1`` slots, allowing the requests up to
 ``JITTER`` seconds between their grant and their arrival, so ``cap`` is the limit divided by
-that: 50 // 12 = 4 per 0.1 s, 40 requests a second sustained, never 50 in a window.
+that: 50 // 23 = 2 per 0.05 s, 40 requests a second sustained, never 50 in a window. Short
+slots keep an acknowledgement's longest wait short (one slot).
 
 **Shared by processes.** With PostgreSQL (several shard processes) the slots are a row per
 token and slot in the database (``bot.storage.postgres.PostgresRateSlots``), numbered by the
@@ -24,10 +25,12 @@ and a process joining must wait until every other has seen it before it may send
 there is one process and the slots are counted in memory (:class:`LocalSlots`).
 
 **Acknowledgements first.** A request made inside ``Foreground.serving()`` (an order's reply)
-is served before any waiting background request (board posts, prompts, edits), and background
-requests may take only ``background_cap`` of each slot: the rest of it is kept for the
-acknowledgements of whichever process receives them, so a burst of posts on one shard never
-makes another shard's acknowledgement wait a full second. Interaction callbacks are exempt from
+is served before any waiting background request (board posts, prompts, edits). Background
+requests take only ``background_cap`` of every odd slot (the rest is kept for the
+acknowledgements of whichever process receives them) and the whole of every even one: 30 a
+second of the 40. An acknowledgement that finds its slot spent waits for the next one, which a
+process sharing the budget books for it (background requests of every process leave bookings
+free), so it never waits more than one slot, 50 ms. Interaction callbacks are exempt from
 Discord's limit and never wait here at all (``bot.http.paced``).
 
 Pure asyncio: no discord, no storage.
@@ -47,7 +50,7 @@ from typing import Protocol
 log = logging.getLogger(__name__)
 
 DISCORD_GLOBAL_LIMIT = 50  # requests per second per bot token (Discord's default)
-SLOT_SECONDS = 0.1
+SLOT_SECONDS = 0.05
 # Tolerated time between a grant and the request's arrival at Discord (sending it, the network).
 JITTER_SECONDS = 0.1
 
@@ -63,9 +66,11 @@ def slot_cap(
 class SlotStore(Protocol):
     """Where the slots are counted: in memory (one process) or in the database (several)."""
 
-    async def take(self, count: int, cap: int) -> tuple[int, float]:
+    async def take(self, count: int, cap: int, *, full: int, foreground: bool) -> tuple[int, float]:
         """Up to ``count`` grants from the current slot while it holds fewer than ``cap``:
-        (granted, seconds until the next slot begins)."""
+        (granted, seconds until the next slot begins). ``full``: the slot's whole cap;
+        ``foreground``: acknowledgements, which a store shared by processes books on the next
+        slot when this one cannot serve them all (background requests leave bookings free)."""
         ...
 
     async def close(self) -> None: ...
@@ -82,11 +87,17 @@ class LocalSlots:
         self._current = -1
         self._used = 0
 
-    async def take(self, count: int, cap: int) -> tuple[int, float]:
+    async def take(
+        self, count: int, cap: int, *, full: int = 0, foreground: bool = False
+    ) -> tuple[int, float]:
+        # One process: its pump already serves waiting acknowledgements first in every slot,
+        # so nothing needs booking here.
         now = self.clock()
         current = math.floor(now / self.slot)
         if current != self._current:
             self._current, self._used = current, 0
+        if full and (foreground or current % 2 == 0):
+            cap = max(cap, full)  # background requests may fill every other slot
         granted = max(0, min(count, cap - self._used))
         self._used += granted
         return granted, (current + 1) * self.slot - now
@@ -144,6 +155,8 @@ class Budget:
                 granted, wait = await self.store.take(
                     sum(1 for f in queue if not f.done()),
                     self.cap if foreground else self.background_cap,
+                    full=self.cap,
+                    foreground=foreground,
                 )
             except Exception:  # the store is never supposed to raise: never strand a waiter
                 log.exception("rate budget: the slot store failed")
@@ -155,13 +168,11 @@ class Budget:
                     self.granted += 1
                     granted -= 1
             if self._queue(foreground):
-                # This slot is spent for that class. A background wait ends early when an
-                # acknowledgement arrives: the slot may still have its foreground grant.
+                # This slot is spent for that class. The wait ends early when an acknowledgement
+                # arrives: the slot may still have a grant for it, or (several processes) the
+                # next slot must be booked for it too.
                 with contextlib.suppress(TimeoutError):
-                    if foreground:
-                        await asyncio.sleep(max(wait, 0.001))
-                    else:
-                        await asyncio.wait_for(self._arrived.wait(), max(wait, 0.001))
+                    await asyncio.wait_for(self._arrived.wait(), max(wait, 0.001))
 
     async def close(self) -> None:
         if self._pump is not None:

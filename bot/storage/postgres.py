@@ -321,25 +321,60 @@ def _quote(identifier: str) -> str:
 
 # --- Discord's global limit, shared by the processes of one token (bot/ratebudget.py) ----------
 
-RATE_RING = 64  # rows per token: 6.4 s of 0.1 s slots, far more than the few in use at a time
+RATE_RING = 64  # rows per token: 3.2 s of 0.05 s slots, far more than the few in use at a time
+FALLBACK_SLOT_SECONDS = 0.1  # alone, one grant per 0.1 s: three processes stay under 50 a second
 # One statement, so two processes never both take the last grant of a slot: the row of the
 # current slot (numbered by the database's clock, the one clock every process shares) is
-# counted up by at most what is left under the cap, and says how much it gave (``granted``:
-# RETURNING sees only the new row). A row of an older slot in the same ring position starts
-# again at 0. A slot earlier than the row's (the server's clock stepped back) grants nothing.
+# counted up by at most what is left under the class's cap, and says how much it gave
+# (``granted``: RETURNING sees only the new row). A row of an older slot in the same ring
+# position starts again at 0. A slot earlier than the row's (the server's clock stepped back)
+# grants nothing. The caps (bot/ratebudget.py): acknowledgements ($7) may take the whole slot
+# ($6); background requests their cap ($4) in odd slots and the whole slot in even ones, less
+# the grants booked for acknowledgements in either. A foreground take uses bookings up and books
+# what it still lacks (all its waiters, so a repeated take does not book twice) on the next
+# slot's row (RATE_RING >= 2: never the row just counted), up to the whole slot.
 _RATE_TAKE = """
-INSERT INTO rate_budget AS b (token, ring, slot, used, granted)
-SELECT $1::text, (s.slot % $2::int)::int, s.slot, LEAST($3::int, $4::int),
-    LEAST($3::int, $4::int)
-FROM (SELECT floor(extract(epoch FROM clock_timestamp())::float8 / $5::float8)::bigint
-      AS slot) s
-ON CONFLICT (token, ring) DO UPDATE SET
-    slot = excluded.slot,
-    granted = GREATEST(0, LEAST($3, $4 - CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END)),
-    used = CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END
-        + GREATEST(0, LEAST($3, $4 - CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END))
-WHERE b.slot <= excluded.slot
-RETURNING granted, slot, extract(epoch FROM clock_timestamp())::float8 AS now
+WITH now AS (
+    SELECT s.slot, s.at,
+        CASE WHEN $7 OR s.slot % 2 = 0 THEN $6::int ELSE $4::int END AS cap
+    FROM (SELECT floor(extract(epoch FROM clock_timestamp())::float8 / $5::float8)::bigint AS slot,
+            extract(epoch FROM clock_timestamp())::float8 AS at) s
+), took AS (
+    INSERT INTO rate_budget AS b (token, ring, slot, used, granted, booked)
+    SELECT $1::text, (n.slot % $2::int)::int, n.slot, LEAST($3::int, n.cap),
+        LEAST($3::int, n.cap), 0
+    FROM now n
+    ON CONFLICT (token, ring) DO UPDATE SET
+        slot = excluded.slot,
+        granted = GREATEST(0, LEAST($3,
+            (SELECT cap FROM now)
+            - (CASE WHEN b.slot = excluded.slot AND NOT $7 THEN b.booked ELSE 0 END)
+            - (CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END))),
+        used = (CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END)
+            + GREATEST(0, LEAST($3,
+            (SELECT cap FROM now)
+            - (CASE WHEN b.slot = excluded.slot AND NOT $7 THEN b.booked ELSE 0 END)
+            - (CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END))),
+        booked = CASE WHEN b.slot <> excluded.slot THEN 0
+            WHEN $7 THEN GREATEST(0, b.booked - GREATEST(0, LEAST($3, $6 - b.used)))
+            ELSE b.booked END
+    WHERE b.slot <= excluded.slot
+    RETURNING b.granted, b.slot
+), booking AS (
+    INSERT INTO rate_budget AS b (token, ring, slot, used, granted, booked)
+    SELECT $1::text, ((t.slot + 1) % $2::int)::int, t.slot + 1, 0, 0,
+        LEAST($6::int, $3 - t.granted)
+    FROM took t
+    WHERE $7 AND t.granted < $3
+    ON CONFLICT (token, ring) DO UPDATE SET
+        booked = CASE WHEN b.slot = excluded.slot THEN GREATEST(b.booked, excluded.booked)
+            ELSE excluded.booked END,
+        used = CASE WHEN b.slot = excluded.slot THEN b.used ELSE 0 END,
+        granted = CASE WHEN b.slot = excluded.slot THEN b.granted ELSE 0 END,
+        slot = excluded.slot
+    WHERE b.slot <= excluded.slot
+)
+SELECT t.granted, t.slot, n.at AS now FROM took t, now n
 """
 RATE_RETRY_SECONDS = 5.0
 
@@ -375,7 +410,7 @@ class PostgresRateSlots:
         self.connect_timeout = connect_timeout
         self._conn: Any = None
         self._retry_at = 0.0
-        self._fallback = LocalSlots(slot)
+        self._fallback = LocalSlots(FALLBACK_SLOT_SECONDS)
 
     async def _connection(self) -> Any:
         if self._conn is None or self._conn.is_closed():
@@ -385,11 +420,13 @@ class PostgresRateSlots:
             )
         return self._conn
 
-    async def take(self, count: int, cap: int) -> tuple[int, float]:
+    async def take(self, count: int, cap: int, *, full: int, foreground: bool) -> tuple[int, float]:
         if time.monotonic() >= self._retry_at:
             try:
                 conn = await self._connection()
-                row = await conn.fetchrow(_RATE_TAKE, self.key, RATE_RING, count, cap, self.slot)
+                row = await conn.fetchrow(
+                    _RATE_TAKE, self.key, RATE_RING, count, cap, self.slot, full, foreground
+                )
             except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                 log.warning("rate budget: the database is unavailable (%s)", _reason(exc))
                 self._retry_at = time.monotonic() + RATE_RETRY_SECONDS
@@ -399,7 +436,7 @@ class PostgresRateSlots:
                     return 0, self.slot
                 wait = (int(row["slot"]) + 1) * self.slot - float(row["now"])
                 return int(row["granted"]), max(0.0, wait)
-        return await self._fallback.take(count, 1)
+        return await self._fallback.take(count, 1, full=1, foreground=foreground)
 
     async def _drop(self) -> None:
         conn, self._conn = self._conn, None
