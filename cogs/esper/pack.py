@@ -17,6 +17,8 @@ hashes; :func:`from_json` loads that JSON back through the same checks.
 True
 >>> [dealable(pack, n) for n in range(5, 12)] == [None] * 7
 True
+>>> len(pack.c_deck()) >= 60, len(pack.base_deck()) >= 36, pack.damage_at(7, 1), pack.there_at(12)
+(True, True, 1, 'yes')
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import copy
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +113,11 @@ PLANET_N: Mapping[str, tuple[int, int]] = {
     "recover": (1, 99),
 }
 CCARD_EFFECT = {"attack": "attack", "defence": "defend", "escape": "escape"}
+# A special C card's effects: every effect but the three the other kinds are.
+SPECIAL_EFFECTS = tuple(e for e in EFFECTS if e not in CCARD_EFFECT.values())
+# Base card effects: the planet cards' but ``rafnor`` and ``to_spaceport``, which mean nothing in
+# the base (it has no Rafnor and no spaceport).
+BASE_EFFECTS = tuple(e for e in PLANET_EFFECTS if e not in ("rafnor", "to_spaceport"))
 
 TABLES = ("sheet", "planet", "ability", "ccard", "base", "key")
 D2_TABLES = ("ccard", "damage", "charts", "base_rules", "base", "key")
@@ -135,6 +142,10 @@ MIN_PLANETS = 36  # counting copies: one per spot
 MIN_INFO = 8
 MIN_WHITE = 6
 MIN_ABILITY_CARDS = 12
+# ... and for D2: the C deck (counting copies, every kind), the damage table and both charts, a
+# base card per spot, ``base_rules`` and at least that many key installations.
+MIN_CCARDS = 60
+MIN_BASE = 36
 
 # Message keys (cogs/esper/locales/pack.*.json).
 E_TOML = "esper.pack.toml"
@@ -244,6 +255,60 @@ class PlanetCard(packs.Bilingual):
 
 
 @dataclass(frozen=True)
+class CCard(packs.Bilingual):
+    """A ``[[ccard]]`` (combat card). ``params`` holds the card's effect parameters as an
+    :class:`Ability` of that effect holds them (attack / defend / escape for those kinds, the
+    special's effect otherwise; see ``_combat``), plus ``level``, and ``stat`` and ``target`` for
+    a recover; the typed fields repeat what each kind needs."""
+
+    id: str
+    name_en: str
+    name_ja: str
+    kind: str  # CCARD_KINDS: attack | defence | escape | special
+    level: int  # 0..12
+    attribute: str | None = None  # attack: E | M | own | melee
+    firepower: int | None = None  # attack: exactly one of firepower and column
+    column: int | None = None  # attack: N of a fixed [N:1] (1..10: the damage column index)
+    no_defence: bool = False  # attack: "防御が不可能"
+    sync: bool = False  # attack, defence, escape: usable in a sync
+    blocks: tuple[str, ...] = ()  # defence: the attributes it stops
+    upkeep: int = 0  # defence: ESP power per check phase to keep it
+    teleport: bool = False  # escape: a teleport (can be blocked)
+    effect: str | None = None  # special: one of SPECIAL_EFFECTS
+    n: int = 0  # special: the effect's n (check_bonus, recover, info, henchmen, there_bonus)
+    params: Mapping[str, Any] = field(default_factory=dict)
+    count: int = 1  # copies in the C deck
+    text_en: str = ""
+    text_ja: str = ""
+
+
+@dataclass(frozen=True)
+class BaseCard(packs.Bilingual):
+    """A ``[[base]]`` card: a planet card's fields (effects BASE_EFFECTS) and ``evil``."""
+
+    id: str
+    name_en: str
+    name_ja: str
+    effect: str  # BASE_EFFECTS
+    n: int = 0
+    once: bool = False  # ``info`` is always once (forced at load)
+    count: int = 1
+    text_en: str = ""
+    text_ja: str = ""
+    evil: bool = False  # it also affects EVIL silhouettes
+
+
+@dataclass(frozen=True)
+class KeyInstallation(packs.Bilingual):
+    """A ``[[key]]``: a key installation (重要拠点), a combat target that never acts."""
+
+    id: str
+    name_en: str
+    name_ja: str
+    durability: int  # 1..99
+
+
+@dataclass(frozen=True)
 class Pack:
     id: str
     version: int
@@ -255,10 +320,16 @@ class Pack:
     abilities: Mapping[str, Ability]  # the ability deck's cards, in file order
     source: Mapping[str, Any]  # the canonical JSON object (what records embed)
     hash: str  # sha256 hex of canonical_json(source)
-    # D2 tables, validated but unused in part 1: the source's own values, by table name
-    # (``ccard``, ``base``, ``key``: lists of tables; ``damage``, ``charts``, ``base_rules``:
-    # tables), only those the pack has.
-    d2: Mapping[str, Any] = field(default_factory=dict)
+    # D2 (empty in a pack without those tables: a hand-made record's tiny pack needs none)
+    ccards: Mapping[str, CCard] = field(default_factory=dict)  # in file order
+    base_cards: Mapping[str, BaseCard] = field(default_factory=dict)  # in file order
+    keys: Mapping[str, KeyInstallation] = field(default_factory=dict)  # in file order
+    # [damage] rows: damage[roll - 2][column], 11 rows (2D6 = 2..12) of 11 columns (1:2, 1:1,
+    # 2:1 … 10:1: column index N is N:1, 0 is 1:2)
+    damage: tuple[tuple[int, ...], ...] = ()
+    there: tuple[str, ...] = ()  # [charts] there[roll - 2]: THERE
+    alive: tuple[str, ...] = ()  # [charts] alive[roll - 2]: ALIVE
+    keys_placed: int = 0  # [base_rules] keys (0: no base_rules)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Pack:
         return self  # immutable: states copied for a trial share their pack
@@ -271,14 +342,49 @@ class Pack:
         """Ability-deck card ids with their copies, in file order (before the shuffle)."""
         return [a.id for a in self.abilities.values() for _ in range(a.count)]
 
-    def card(self, card_id: str) -> Sheet | PlanetCard | Ability:
-        """Any card by id: a sheet, a planet card, a deck card or a sheet's ability."""
+    def c_deck(self) -> list[str]:
+        """C card ids with their copies, in file order (before the shuffle)."""
+        return [c.id for c in self.ccards.values() for _ in range(c.count)]
+
+    def base_deck(self) -> list[str]:
+        """Base card ids with their copies, in file order (before the shuffle)."""
+        return [b.id for b in self.base_cards.values() for _ in range(b.count)]
+
+    def damage_at(self, roll: int, column: int) -> int:
+        """Durability lost at a 2D6 ``roll`` (2..12) in damage ``column`` (0 is 1:2, 1 is 1:1,
+        N is N:1, up to 10). ValueError for a roll or column off the table, LookupError for a
+        pack without one."""
+        if not 2 <= roll <= 12 or not 0 <= column < COLUMNS:
+            raise ValueError(f"no damage for roll {roll}, column {column}")
+        if not self.damage:
+            raise LookupError("this pack has no damage table")
+        return self.damage[roll - 2][column]
+
+    def there_at(self, roll: int) -> str:
+        """The "actually there" chart at a 2D6 ``roll`` (2..12): no | yes | late."""
+        return _chart(self.there, roll, "there")
+
+    def alive_at(self, roll: int) -> str:
+        """The "actually alive" chart at a 2D6 ``roll`` (2..12): no | yes."""
+        return _chart(self.alive, roll, "alive")
+
+    def card(
+        self, card_id: str
+    ) -> Sheet | PlanetCard | Ability | CCard | BaseCard | KeyInstallation:
+        """Any card by id: a sheet, a planet card, a deck card or a sheet's ability, a C card, a
+        base card or a key installation."""
         if card_id in self.sheets:
             return self.sheets[card_id]
         if card_id in self.planets:
             return self.planets[card_id]
         if card_id in self.abilities:
             return self.abilities[card_id]
+        if card_id in self.ccards:
+            return self.ccards[card_id]
+        if card_id in self.base_cards:
+            return self.base_cards[card_id]
+        if card_id in self.keys:
+            return self.keys[card_id]
         for sheet in self.sheets.values():
             for ability in sheet.abilities:
                 if ability.id == card_id:
@@ -287,6 +393,14 @@ class Pack:
 
     def name(self, card_id: str, lang: str) -> str:
         return self.card(card_id).name(lang)
+
+
+def _chart(chart: tuple[str, ...], roll: int, name: str) -> str:
+    if not 2 <= roll <= 12:
+        raise ValueError(f"no {name} entry for roll {roll}")
+    if not chart:
+        raise LookupError(f"this pack has no {name} chart")
+    return chart[roll - 2]
 
 
 # --- loading -------------------------------------------------------------------------------------
@@ -336,24 +450,28 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
     abilities: dict[str, Ability] = CHECK.cards(
         obj, "ability", lambda t, w: _ability(t, w, deck=True), keep
     )
-    d2: dict[str, Any] = {}
-    for name, check in (("ccard", _ccard), ("base", _base), ("key", _key)):
-        if name in obj:
-            before = len(errors)
-            CHECK.cards(obj, name, check, keep)
-            if len(errors) == before:
-                d2[name] = obj[name]
-    for name, check_table in (
-        ("damage", _damage),
-        ("charts", _charts),
-        ("base_rules", _base_rules),
-    ):
-        if name in obj:
-            try:
-                check_table(obj[name])
-                d2[name] = obj[name]
-            except PackError as error:
-                keep(error)
+    ccards: dict[str, CCard] = CHECK.cards(obj, "ccard", _ccard, keep)
+    base_cards: dict[str, BaseCard] = CHECK.cards(obj, "base", _base, keep)
+    keys: dict[str, KeyInstallation] = CHECK.cards(obj, "key", _key, keep)
+    damage: tuple[tuple[int, ...], ...] = ()
+    there: tuple[str, ...] = ()
+    alive: tuple[str, ...] = ()
+    keys_placed = 0
+    try:
+        if "damage" in obj:
+            damage = _damage(obj["damage"])
+    except PackError as error:
+        keep(error)
+    try:
+        if "charts" in obj:
+            there, alive = _charts(obj["charts"])
+    except PackError as error:
+        keep(error)
+    try:
+        if "base_rules" in obj:
+            keys_placed = _base_rules(obj["base_rules"])
+    except PackError as error:
+        keep(error)
 
     # Ids are unique across the pack, sheet abilities included (``use ID`` names either).
     seen: set[str] = set()
@@ -382,12 +500,13 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
                 where = f"sheet {sheet.id} defeat[{index + 1}]"
                 keep(PackError(E_UNKNOWN_REF, where=where, field="who", value=defeat.who))
     try:
-        _names(sheets, abilities)
+        _names(sheets, abilities, ccards)
     except PackError as error:
         keep(error)
     if not errors and server:  # the minimums of a pack with bad cards would only repeat them
         try:
             _minimums(counts, sheets, planets, abilities)
+            _d2_minimums(ccards, base_cards, keys, damage, there, keys_placed)
         except PackError as error:
             keep(error)
     return Pack(
@@ -398,7 +517,13 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
         abilities=abilities,
         source=obj,
         hash=pack_hash(obj),
-        d2=d2,
+        ccards=ccards,
+        base_cards=base_cards,
+        keys=keys,
+        damage=damage,
+        there=there,
+        alive=alive,
+        keys_placed=keys_placed,
     )
 
 
@@ -508,7 +633,11 @@ def _counts(value: Any) -> dict[int, tuple[int, int, int]]:
 
 
 def _combat(table: Mapping[str, Any], where: str, effect: str) -> dict[str, Any]:
-    """The validated D2 parameters of an attack / defend / escape / melee (as on C cards)."""
+    """The validated D2 parameters of an attack / defend / escape / melee (as on C cards), every
+    optional one with its default: attack ``level``, ``attribute``, ``firepower`` and ``column``
+    (one of them an int, the other None; ``column`` is N of a fixed [N:1]), ``no_defence``,
+    ``sync``; defend ``level``, ``blocks`` (list), ``upkeep``, ``sync``; escape ``level``,
+    ``teleport``, ``sync``; melee ``x``, ``weapon``."""
     params: dict[str, Any] = {}
     if "level" in table:
         params["level"] = CHECK.integer(table, where, "level", 0, MAX_ESP)
@@ -516,6 +645,7 @@ def _combat(table: Mapping[str, Any], where: str, effect: str) -> dict[str, Any]
         params["attribute"] = CHECK.choice(table, where, "attribute", ATTRIBUTES)
         if ("firepower" in table) == ("column" in table):
             raise PackError(E_NEEDS, where=where, field="firepower", needs="firepower / column")
+        params["firepower"] = params["column"] = None
         if "firepower" in table:
             params["firepower"] = CHECK.integer(table, where, "firepower", 1, MAX_STAT)
         else:
@@ -527,26 +657,21 @@ def _combat(table: Mapping[str, Any], where: str, effect: str) -> dict[str, Any]
                 raise PackError(
                     E_VALUE, where=where, field="column", value=value[:40], allowed="1:1 … 10:1"
                 )
-            params["column"] = value
+            params["column"] = int(match[1])
         for flag in ("no_defence", "sync"):
-            if flag in table:
-                params[flag] = CHECK.boolean(table, where, flag)
+            params[flag] = CHECK.boolean(table, where, flag)
     elif effect == "defend":
         params["blocks"] = _choices(table, where, "blocks", ATTRIBUTES)
         if not params["blocks"]:
             raise PackError(E_RANGE, where=where, field="blocks", value=0, low=1, high=4)
-        if "upkeep" in table:
-            params["upkeep"] = CHECK.integer(table, where, "upkeep", 0, 9)
-        if "sync" in table:
-            params["sync"] = CHECK.boolean(table, where, "sync")
+        params["upkeep"] = CHECK.opt_integer(table, where, "upkeep", 0, 9)
+        params["sync"] = CHECK.boolean(table, where, "sync")
     elif effect == "escape":
         for flag in ("teleport", "sync"):
-            if flag in table:
-                params[flag] = CHECK.boolean(table, where, flag)
+            params[flag] = CHECK.boolean(table, where, flag)
     elif effect == "melee":
         params["x"] = CHECK.integer(table, where, "x", 0, 9)
-        if "weapon" in table:
-            params["weapon"] = CHECK.boolean(table, where, "weapon")
+        params["weapon"] = CHECK.boolean(table, where, "weapon")
     return params
 
 
@@ -703,10 +828,16 @@ def _defeat(table: Mapping[str, Any], where: str, sheet_id: str) -> Defeat:
 # --- [[planet]] and D2 tables --------------------------------------------------------------------
 
 
-def _planet(table: Mapping[str, Any], where: str, *, extra: Sequence[str] = ()) -> PlanetCard:
+def _planet(
+    table: Mapping[str, Any],
+    where: str,
+    *,
+    effects: Sequence[str] = PLANET_EFFECTS,
+    extra: Sequence[str] = (),
+) -> PlanetCard:
     if "effect" not in table:
         raise PackError(E_MISSING, where=where, field="effect")
-    effect = CHECK.choice(table, where, "effect", PLANET_EFFECTS)
+    effect = CHECK.choice(table, where, "effect", effects)
     params = ("n",) if effect in PLANET_N else ()
     CHECK.keys(
         table,
@@ -726,18 +857,23 @@ def _planet(table: Mapping[str, Any], where: str, *, extra: Sequence[str] = ()) 
     )
 
 
-def _base(table: Mapping[str, Any], where: str) -> PlanetCard:
-    card = _planet(table, where, extra=("evil",))
-    CHECK.boolean(table, where, "evil")
-    return card
+def _base(table: Mapping[str, Any], where: str) -> BaseCard:
+    card = _planet(table, where, effects=BASE_EFFECTS, extra=("evil",))
+    return BaseCard(
+        card.id,
+        card.name_en,
+        card.name_ja,
+        card.effect,
+        card.n,
+        card.once,
+        card.count,
+        card.text_en,
+        card.text_ja,
+        evil=CHECK.boolean(table, where, "evil"),
+    )
 
 
-@dataclass(frozen=True)
-class _Checked:
-    id: str  # what _cards keeps of a D2 card: only its id (the pack keeps the table itself)
-
-
-def _ccard(table: Mapping[str, Any], where: str) -> _Checked:
+def _ccard(table: Mapping[str, Any], where: str) -> CCard:
     base = ("id", "name_en", "name_ja", "kind", "level")
     for key in base:
         if key not in table:
@@ -747,9 +883,7 @@ def _ccard(table: Mapping[str, Any], where: str) -> _Checked:
     if kind == "special":
         if "effect" not in table:
             raise PackError(E_MISSING, where=where, field="effect")
-        effect = CHECK.choice(
-            table, where, "effect", [e for e in EFFECTS if e not in CCARD_EFFECT.values()]
-        )
+        effect = CHECK.choice(table, where, "effect", SPECIAL_EFFECTS)
         required, optional = EFFECT_PARAMS[effect]
         CHECK.keys(table, where, required=(*base, "effect", *required), optional=(*optional, *own))
     else:
@@ -757,19 +891,49 @@ def _ccard(table: Mapping[str, Any], where: str) -> _Checked:
         required, optional = EFFECT_PARAMS[effect]
         CHECK.keys(table, where, required=(*base, *required), optional=(*optional, *own))
     card_id = CHECK.card_id(table, where)
-    CHECK.texts(table, where)
-    CHECK.integer(table, where, "level", 0, MAX_ESP)
-    _count(table, where)
-    _effect_args(table, where, effect)
-    return _Checked(card_id)
+    name_en, name_ja, text_en, text_ja = CHECK.texts(table, where)
+    level = CHECK.integer(table, where, "level", 0, MAX_ESP)
+    count = _count(table, where)
+    args = _effect_args(table, where, effect)
+    params: dict[str, Any] = {**args.get("params", {}), "level": level}
+    if effect == "recover":
+        params["stat"] = args.get("stat", "durability")
+        params["target"] = args.get("target", "self")
+    card = CCard(
+        card_id,
+        name_en,
+        name_ja,
+        kind,
+        level,
+        params=params,
+        count=count,
+        text_en=text_en,
+        text_ja=text_ja,
+    )
+    if kind == "attack":
+        return replace(
+            card,
+            attribute=params["attribute"],
+            firepower=params["firepower"],
+            column=params["column"],
+            no_defence=params["no_defence"],
+            sync=params["sync"],
+        )
+    if kind == "defence":
+        return replace(
+            card, blocks=tuple(params["blocks"]), upkeep=params["upkeep"], sync=params["sync"]
+        )
+    if kind == "escape":
+        return replace(card, teleport=params["teleport"], sync=params["sync"])
+    return replace(card, effect=effect, n=args.get("n", 0))
 
 
-def _key(table: Mapping[str, Any], where: str) -> _Checked:
+def _key(table: Mapping[str, Any], where: str) -> KeyInstallation:
     CHECK.keys(table, where, required=("id", "name_en", "name_ja", "durability"))
     card_id = CHECK.card_id(table, where)
-    CHECK.texts(table, where)
-    CHECK.integer(table, where, "durability", 1, MAX_STAT)
-    return _Checked(card_id)
+    name_en, name_ja, _, _ = CHECK.texts(table, where)
+    durability = CHECK.integer(table, where, "durability", 1, MAX_STAT)
+    return KeyInstallation(card_id, name_en, name_ja, durability)
 
 
 def _rolls(
@@ -788,7 +952,7 @@ def _rolls(
             )
 
 
-def _damage(value: Any) -> None:
+def _damage(value: Any) -> tuple[tuple[int, ...], ...]:
     table = CHECK.table(value, "damage", "damage")
     CHECK.keys(table, "damage", required=("rows",))
     _rolls(table, "damage", "rows", lambda row: isinstance(row, list), "array")
@@ -799,32 +963,39 @@ def _damage(value: Any) -> None:
         for item in row:
             if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item <= MAX_STAT:
                 raise PackError(E_TYPE, where=where, field="rows", expected="integers 0–99")
+    return tuple(tuple(row) for row in table["rows"])
 
 
-def _charts(value: Any) -> None:
+def _charts(value: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The "there" and "alive" charts."""
     table = CHECK.table(value, "charts", "charts")
     CHECK.keys(table, "charts", required=("there", "alive"))
     _rolls(table, "charts", "there", lambda v: v in THERE, " / ".join(THERE))
     _rolls(table, "charts", "alive", lambda v: v in ALIVE, " / ".join(ALIVE))
+    return tuple(table["there"]), tuple(table["alive"])
 
 
-def _base_rules(value: Any) -> None:
+def _base_rules(value: Any) -> int:
+    """How many key installations are placed."""
     table = CHECK.table(value, "base_rules", "base_rules")
     CHECK.keys(table, "base_rules", required=("keys",))
-    CHECK.integer(table, "base_rules", "keys", 1, 36)
+    return CHECK.integer(table, "base_rules", "keys", 1, 36)
 
 
 # --- across the pack -----------------------------------------------------------------------------
 
 
-def _names(sheets: Mapping[str, Sheet], abilities: Mapping[str, Ability]) -> None:
-    """Orders name a character's silhouette or an ability by id or by either name: no word may
-    name two of them."""
-    cards: list[tuple[str, Sheet | Ability]] = []
+def _names(
+    sheets: Mapping[str, Sheet], abilities: Mapping[str, Ability], ccards: Mapping[str, CCard]
+) -> None:
+    """Orders name a character's silhouette, an ability or a C card by id or by either name: no
+    word may name two of them."""
+    cards: list[tuple[str, Sheet | Ability | CCard]] = []
     for sheet in sheets.values():
         cards.append((f"sheet {sheet.id}", sheet))
         cards += [(f"sheet {sheet.id} ability {a.id}", a) for a in sheet.abilities]
     cards += [(f"ability {a.id}", a) for a in abilities.values()]
+    cards += [(f"ccard {c.id}", c) for c in ccards.values()]
     CHECK.unique_names(cards)
 
 
@@ -865,3 +1036,30 @@ def _minimums(
     for players in counts:
         if dealable(probe, players) is not None:
             raise PackError(E_UNDEALABLE, where="counts", field=str(players))
+
+
+def _d2_minimums(
+    ccards: Mapping[str, CCard],
+    base_cards: Mapping[str, BaseCard],
+    keys: Mapping[str, KeyInstallation],
+    damage: tuple[tuple[int, ...], ...],
+    there: tuple[str, ...],
+    keys_placed: int,
+) -> None:
+    """A server's pack plays D2 too: a C deck of every kind, the damage table and both charts, a
+    base card per spot, ``base_rules`` and the key installations it places."""
+    for table, present in (("damage", damage), ("charts", there), ("base_rules", keys_placed)):
+        if not present:
+            raise PackError(E_MISSING, where="pack", field=table)
+    cards = list(ccards.values())
+    CHECK.at_least(
+        [
+            ("ccard", sum(c.count for c in cards), MIN_CCARDS),
+            *(
+                (f"ccard kind = {kind}", sum(c.count for c in cards if c.kind == kind), 1)
+                for kind in CCARD_KINDS
+            ),
+            ("base", sum(b.count for b in base_cards.values()), MIN_BASE),
+            (f"key (base_rules keys = {keys_placed})", len(keys), keys_placed),
+        ]
+    )

@@ -1,5 +1,6 @@
-"""Esper war, part 1 (``../shared/rules/esper.md``, D1): the deal, the silhouettes and the planet
-stage, for 5–11 players with hidden alignments.
+"""Esper war (``../shared/rules/esper.md``): the deal, the silhouettes, the planet stage (D1),
+ESP combat and the secret base (D2, in :mod:`cogs.esper.combat` and :mod:`cogs.esper.base`), for
+5–11 players with hidden alignments.
 
 The module is the engine (:class:`bot.ruleset.Engine` over :class:`EsperState` and
 :class:`EsperOrder`). Pure: no discord, no storage, no clock; hidden random facts (the deals, the
@@ -20,8 +21,8 @@ One framework step is one of these (``state.step``):
 - ``see``: at the stage's end, info holders choose EVIL silhouettes' sheets to see (withheld);
 - ``over``.
 
-Combat and the secret base are part 2: whatever would start a combat is logged
-(``combat_skipped``) and play goes on; the game ends with the planet stage, graded.
+A combat's steps are :mod:`cogs.esper.combat`'s, the base's set-up steps
+:mod:`cogs.esper.base`'s; the base's turns are this module's ``turn`` steps.
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from bot.ruleset import (
     StateError,
     prepared_orders,
 )
+from cogs.esper import base as base_stage
+from cogs.esper import combat as combats
 from cogs.esper import pack as packlib
 from cogs.esper.pack import Ability, Pack, Sheet
 
@@ -85,8 +88,10 @@ TURN, DIRECTION, PARTY, AFTER, OBJECTION, SEE, OVER = (
 SETUP_STEPS = (DEAL, SILHOUETTE, REPICK, BALANCE, BALANCE_CARD, START)
 TURN_STEPS = (TURN, DIRECTION, PARTY, AFTER)
 
+PLANET_STAGE, BASE_STAGE = "planets", "base"
+
 # Why a game ended.
-DECLARED, SOLO, STAGE_END, ALL_DOWN, EVIL_SURVIVAL, ADJUDICATED, TURN_LIMIT = (
+DECLARED, SOLO, STAGE_END, ALL_DOWN, EVIL_SURVIVAL, ADJUDICATED, TURN_LIMIT, KEYS_DESTROYED = (
     "declared",
     "solo",
     "stage_end",
@@ -94,6 +99,7 @@ DECLARED, SOLO, STAGE_END, ALL_DOWN, EVIL_SURVIVAL, ADJUDICATED, TURN_LIMIT = (
     "evil_survival",
     "adjudicated",
     "turn_limit",
+    "keys_destroyed",
 )
 
 SUITS = "♠♥♦♣"
@@ -137,6 +143,8 @@ R_SOLO = "esper.reject.solo"
 R_SPECIAL_DECLARE = "esper.reject.special_declare"
 R_SEE = "esper.reject.see"
 R_FULL = "esper.reject.full"
+R_FIGHT = "esper.reject.fight"  # only after a move, a teleport or a pass
+R_FIGHT_ALONE = "esper.reject.fight_alone"  # nobody to fight on the spot
 E_OPTION = "esper.error.option"
 E_PLAYERS = "esper.error.players"
 
@@ -175,6 +183,9 @@ class SeatState:
     used: list[str] = field(default_factory=list)  # abilities used this turn
     seen: dict[str, str] = field(default_factory=dict)  # seat -> sheet id seen (peek, views)
     told: list[dict[str, Any]] = field(default_factory=list)  # conversions it was told of
+    c_hand: list[str] = field(default_factory=list)  # C cards (private; the count is public)
+    outside: bool = False  # waiting around the secret base
+    infiltration: int = 0  # failed infiltration checks so far (each +1 on the next)
 
 
 @dataclass
@@ -213,6 +224,15 @@ class EsperState:
     solo: str | None = None
     grades: dict[str, str] = field(default_factory=dict)
     winners: list[str] = field(default_factory=list)
+    # D2
+    stage: str = PLANET_STAGE
+    combat: combats.Combat | None = None
+    c_deck: list[str] = field(default_factory=list)  # secret order
+    c_discard: list[str] = field(default_factory=list)
+    base: dict[str, str] = field(default_factory=dict)  # spot -> base card (face down or up)
+    base_up: list[str] = field(default_factory=list)
+    base_spent: list[str] = field(default_factory=list)
+    keys: dict[str, dict[str, Any]] = field(default_factory=dict)  # spot -> key installation
 
 
 # --- small reads ---------------------------------------------------------------------------------
@@ -242,8 +262,22 @@ def mind(state: EsperState, seat: str) -> int:
 
 
 def can_act(state: EsperState, seat: str) -> bool:
+    """Whose normal turns come: on the planets the invaders' pieces; in the base everyone's,
+    those waiting around it too."""
     s = state.seats[seat]
-    return s.alive and not s.black_hole and side_of(state, seat) == INVADER and s.spot is not None
+    if not s.alive or s.black_hole or s.resigned:
+        return False
+    if state.stage == BASE_STAGE:
+        return s.spot is not None or s.outside
+    return side_of(state, seat) == INVADER and s.spot is not None
+
+
+def key_here(state: EsperState, spot: str | None) -> str | None:
+    """The spot, when a found key installation still stands on it (a combat's target)."""
+    key = state.keys.get(spot or "")
+    if key is None or key["destroyed"] or not key["found"]:
+        return None
+    return spot
 
 
 def ring(spot: str) -> tuple[int, int] | None:
@@ -407,8 +441,13 @@ def turn(state: EsperState) -> int:
 
 
 def step_label(state: EsperState) -> str:
-    if state.step in (*SETUP_STEPS, OVER, SEE):
+    if state.step in (*SETUP_STEPS, OVER, SEE, base_stage.KEYS, base_stage.PLACE):
         return state.step
+    if state.combat is not None and state.step in combats.STEPS:
+        who = ",".join(state.waiting[:3])
+        return (
+            f"turn {state.turn + 1} {state.active} combat {state.combat.round} {state.step} {who}"
+        )
     if state.step == OBJECTION:
         return f"turn {state.turn + 1} {state.active} objection"
     if state.step == TURN:
@@ -426,7 +465,7 @@ def withheld(state: EsperState, seat: str) -> bool:
     """Ambush votes and the info holders' views stay private (only their receipts are public)."""
     if state.step == START:
         return side_of(state, seat) == DEFENDER
-    return state.step == SEE
+    return state.step in (SEE, base_stage.KEYS)
 
 
 def step_seconds(state: EsperState) -> int | None:
@@ -489,7 +528,7 @@ class EsperOrder:
 
 
 SUPPORTS = ("open", "convert", "use", "declare", "declare-solo")
-MAINS = ("move", "teleport", "recover", "treat", "party", "use", "pass")
+MAINS = ("move", "teleport", "recover", "treat", "party", "use", "pass", "infiltrate")
 ENDS = ("end", "fight")
 
 # Japanese words (and a few English spellings) -> the canonical English words.
@@ -528,6 +567,9 @@ WORDS = {
     "辞退": "decline",
     "閲覧": "see",
     "なし": "none",
+    "重要拠点": "keys",
+    "配置": "place",
+    "侵入": "infiltrate",
 }
 
 
@@ -608,6 +650,10 @@ def parse(state: EsperState, seat: str, text: str) -> EsperOrder:
             order = EsperOrder((Action("silhouette", (sil,)),))
         return _check_silhouette(state, seat, order)
     parts = _parts(text)
+    if step in combats.STEPS:
+        return combats.parse(state, seat, parts)
+    if step in base_stage.STEPS:
+        return base_stage.parse(state, seat, parts)
     if step == DEAL:
         return _check_deal(state, seat, _single(parts, ("keep", "refuse", "refuse-last")))
     if step == START:
@@ -754,6 +800,14 @@ def _action(state: EsperState, seat: str, words: list[str]) -> Action:
         return Action(verb, (_seat_word(state, args[0]),))
     if verb == "party" and args:
         return Action(verb, tuple(dict.fromkeys(_seat_word(state, a) for a in args)))
+    if state.stage == BASE_STAGE:
+        if verb == "move" and len(args) == 1:
+            return Action(verb, (base_stage.spot_word(args[0]),))
+        if verb == "teleport" and len(args) in (1, 2) and args[0].isdigit():
+            path = [">".join(base_stage.path_word(args[1]))] if len(args) == 2 else []
+            return Action(verb, (args[0], *path))
+        if verb == "infiltrate" and len(args) <= 1:
+            return Action(verb, tuple(base_stage.spot_word(a) for a in args))
     if verb == "move" and len(args) == 1:
         if args[0] in ("left", "right"):
             return Action(verb, (args[0],))
@@ -847,6 +901,14 @@ def _is_main(state: EsperState, seat: str, action: Action) -> bool:
 def _check_action(state: EsperState, seat: str, action: Action, *, main: bool) -> None:
     s = state.seats[seat]
     verb, args = action.verb, action.args
+    if s.outside and verb not in ("infiltrate", "recover", "pass", "open", "declare"):
+        raise OrderRejected(base_stage.R_OUTSIDE)  # around the base: infiltrate or recover
+    if verb == "infiltrate":
+        base_stage.check_infiltrate(state, seat, args)
+        return
+    if state.stage == BASE_STAGE and verb == "move":
+        base_stage.move_target(state, seat, args[0])
+        return
     if verb == "convert":
         target = args[0]
         _same_spot(state, seat, target)
@@ -877,6 +939,10 @@ def _check_action(state: EsperState, seat: str, action: Action, *, main: bool) -
             raise OrderRejected(R_TELEPORT, esp=sheet_of(state, seat).esp)
         if s.spot == RAFNOR:
             raise OrderRejected(R_MOVE)
+        if len(args) == 2 and state.stage == BASE_STAGE:
+            path = base_stage.path_word(args[1])
+            if s.spot is None or not base_stage.path_ok(s.spot, path):
+                raise OrderRejected(base_stage.R_PATH, n=len(path))
     elif verb == "treat":
         _same_spot(state, seat, args[0])
     elif verb == "party":
@@ -952,6 +1018,10 @@ def _check_use(state: EsperState, seat: str, action: Action, *, main: bool) -> A
 
 def default_order(state: EsperState, seat: str) -> EsperOrder:
     step = state.step
+    if step in combats.STEPS:
+        return combats.default_order(state, seat)
+    if step in base_stage.STEPS:
+        return base_stage.default_order(state, seat)
     if step == DEAL:
         return EsperOrder((Action("keep"),))
     if step in (SILHOUETTE, REPICK):
@@ -996,6 +1066,19 @@ def choices(state: EsperState, seat: str) -> list[ChoiceGroup]:
     if seat not in awaiting(state):
         return []
     step = state.step
+    if step in combats.STEPS:
+        return combats.choices(state, seat)
+    if step == base_stage.PLACE:
+        return [
+            ChoiceGroup(
+                "place",
+                "esper.group.place",
+                [
+                    Choice(f"place {o}", "esper.choice.place", params={"spot": o})
+                    for o in base_stage.outer_spots()
+                ],
+            )
+        ]
     if step == DEAL:
         opts = [Choice("keep", "esper.choice.keep")]
         for verb in ("refuse", "refuse-last"):
@@ -1091,8 +1174,24 @@ def resolve(
     state = copy.deepcopy(state)
     state.open = False
     events: list[Event] = []
-    _resolve_step(state, prepared, dice, secret, events)
+    _resolve_step(state, prepared, Streams(dice, secret), secret, events)
     return state, _named(state, events)
+
+
+@dataclass
+class Streams:
+    """A step's public resolve stream (``roll``) with the game's secret stream beside it, for
+    the hidden draws a step reaches deep down (a combat's C cards, the base's layout)."""
+
+    public: Dice
+    secret: Dice
+
+    def roll(self, sides: int) -> int:
+        return self.public.roll(sides)
+
+
+def secret_of(dice: Any) -> Dice:
+    return dice.secret if isinstance(dice, Streams) else NO_SECRET
 
 
 def _resolve_step(
@@ -1103,7 +1202,11 @@ def _resolve_step(
     events: list[Event],
 ) -> None:
     step = state.step
-    if step == DEAL:
+    if step in combats.STEPS:
+        combats.resolve_step(state, orders, dice, secret, events)
+    elif step in base_stage.STEPS:
+        base_stage.resolve_step(state, orders, dice, secret, events)
+    elif step == DEAL:
         _resolve_deal(state, orders, secret, events)
     elif step in (SILHOUETTE, REPICK):
         _resolve_silhouettes(state, orders, secret, events)
@@ -1130,7 +1233,7 @@ def _resolve_step(
         _resolve_objection(state, orders, dice, events)
     elif step == SEE:
         _resolve_see(state, orders, events)
-        _finish(state, STAGE_END, events)
+        base_stage.open_base(state, dice, secret, events)
     else:
         raise RuleError("esper.error.step_not_open", step=step)
 
@@ -1572,7 +1675,14 @@ def _damage(state: EsperState, seat: str, n: int, events: list[Event]) -> None:
 def _do_main(state: EsperState, seat: str, action: Action, dice: Dice, events: list[Event]) -> None:
     verb, args = action.verb, action.args
     state.pending["main"] = verb
-    if verb == "move":
+    if state.stage == BASE_STAGE and verb == "move":
+        _place(state, seat, base_stage.move_target(state, seat, args[0]), "move", events)
+    elif state.stage == BASE_STAGE and verb == "teleport":
+        if base_stage.teleport(state, seat, args, dice, events):
+            return  # the path is asked for
+    elif verb == "infiltrate":
+        base_stage.infiltrate(state, seat, args, dice, events)
+    elif verb == "move":
         _place(state, seat, _move_target(state, seat, args[0]), "move", events)
     elif verb == "teleport":
         n = int(args[0])
@@ -1615,7 +1725,9 @@ def _teleport_land(state: EsperState, seat: str, direction: str, events: list[Ev
 def _square_then_after(state: EsperState, seat: str, dice: Dice, events: list[Event]) -> None:
     """The square effect, then what the order planned after it (or the ``after`` step)."""
     if state.seats[seat].alive:
-        _square(state, seat, events)
+        _square(state, seat, dice, events)
+    if state.combat is not None:
+        return  # the ambush: a combat first; the turn ends after it
     if not state.seats[seat].alive or state.seats[seat].black_hole or state.ended:
         if state.ended is None:
             _next_turn(state, dice, events)
@@ -1625,9 +1737,12 @@ def _square_then_after(state: EsperState, seat: str, dice: Dice, events: list[Ev
     _run_after(state, seat, actions, dice, events)
 
 
-def _square(state: EsperState, seat: str, events: list[Event]) -> None:
+def _square(state: EsperState, seat: str, dice: Dice, events: list[Event]) -> None:
     s = state.seats[seat]
     spot = s.spot
+    if state.stage == BASE_STAGE:
+        base_stage.square(state, seat, events)
+        return
     if spot is None or spot.endswith("-0"):
         return
     if spot == state.ambush and not state.ambush_revealed:
@@ -1635,7 +1750,9 @@ def _square(state: EsperState, seat: str, events: list[Event]) -> None:
         state.face_up.append(spot)
         state.spent.append(spot)
         events.append(Event("ambush", {"seat": seat, "spot": spot, "runner": state.ambush_runner}))
-        events.append(Event("combat_skipped", {"seat": seat, "why": "ambush"}))
+        runner = state.ambush_runner
+        if runner is not None and state.seats[runner].alive and not state.seats[runner].resigned:
+            combats.start(state, seat, spot, "ambush", dice, secret_of(dice), events, runner=runner)
         return
     if spot == RAFNOR:
         card_id, spent = state.rafnor, state.rafnor_up and RAFNOR in state.spent
@@ -1683,8 +1800,21 @@ def _run_after(
     leaves the ``after`` step open for the rest."""
     for action in actions:
         if action.verb in ENDS:
-            if action.verb == "fight" or _combat_due(state, seat):
-                events.append(Event("combat_skipped", {"seat": seat, "why": action.verb}))
+            why = None
+            if _combat_due(state, seat):
+                why = "twin"  # "俺は俺だが、お前はだれだ": whatever the main action was
+            elif action.verb == "fight":
+                if state.pending.get("main") not in ("move", "teleport", "pass"):
+                    _skip(state, seat, action, R_FIGHT, events)
+                elif not combats.can_fight(state, seat):
+                    _skip(state, seat, action, R_FIGHT_ALONE, events)
+                else:
+                    why = "fight"
+            if why is not None:
+                spot = state.seats[seat].spot
+                assert spot is not None
+                combats.start(state, seat, spot, why, dice, secret_of(dice), events)
+                return
             break
         stopped = _support(state, seat, action, AFTER, dice, events)
         if stopped == "declared":
@@ -1696,6 +1826,45 @@ def _run_after(
             state.step, state.waiting = AFTER, [seat]
             return
     _next_turn(state, dice, events)
+
+
+def _skip(state: EsperState, seat: str, action: Action, why: str, events: list[Event]) -> None:
+    events.append(Event("skipped", {"seat": seat, "action": action.text()}))
+    events.append(
+        Event(
+            "skipped_why",
+            {"seat": seat, "action": action.text(), "why": why, "params": {}},
+            to=(seat,),
+        )
+    )
+
+
+def after_combat(state: EsperState, dice: Dice, events: list[Event]) -> None:
+    """A combat is over: the game may be, else the turn that started it ends."""
+    if state.ended is not None:
+        return
+    if state.stage == BASE_STAGE and state.keys and base_stage.keys_left(state) == 0:
+        _finish(state, KEYS_DESTROYED, events)
+        return
+    state.pending.pop("after", None)
+    _next_turn(state, dice, events)
+
+
+def flee(state: EsperState, seat: str, steps: int, direction: str, events: list[Event]) -> None:
+    """An escape's 1D6 spots, as a teleport that cannot fail: round the ring (planets), or
+    straight on to the edge (the base, *decided*: a path chosen after the roll would need one
+    more step in the middle of a combat)."""
+    spot = state.seats[seat].spot
+    if spot is None:
+        return
+    if state.stage == BASE_STAGE:
+        _place(state, seat, base_stage.line(spot, steps, direction), "escape", events)
+        return
+    if spot == RAFNOR:
+        return
+    planet, index = ring(spot) or (1, 0)
+    step = -steps if direction == "left" else steps
+    _place(state, seat, spot_name(planet, index + step), "escape", events)
 
 
 def _combat_due(state: EsperState, seat: str) -> bool:
@@ -1787,11 +1956,15 @@ def _resolve_objection(
 # the end of a turn and of the stage
 
 
-def _next_turn(state: EsperState, dice: Dice, events: list[Event]) -> None:
+def _next_turn(state: EsperState, dice: Dice, events: list[Event], *, count: bool = True) -> None:
     """After a normal turn: the stage's end, the game's other ends, then the next seat."""
     active = state.active
-    state.turn += 1
+    if count:
+        state.turn += 1
     state.pending = {}
+    if state.stage == BASE_STAGE and state.keys and base_stage.keys_left(state) == 0:
+        _finish(state, KEYS_DESTROYED, events)
+        return
     if _all_down(state):
         _finish(state, ALL_DOWN, events)
         return
@@ -1805,7 +1978,7 @@ def _next_turn(state: EsperState, dice: Dice, events: list[Event]) -> None:
         ):
             _finish(state, EVIL_SURVIVAL, events)
             return
-    if _stage_over(state):
+    if state.stage == PLANET_STAGE and _stage_over(state):
         _end_stage(state, dice, events)
         return
     limit = int(state.options.get("turn_limit") or 0)
@@ -1819,6 +1992,9 @@ def _next_turn(state: EsperState, dice: Dice, events: list[Event]) -> None:
         if can_act(state, seat) and not state.seats[seat].resigned:
             _open_turn(state, seat, events)
             return
+    if state.stage == BASE_STAGE:
+        _finish(state, ALL_DOWN, events)
+        return
     _end_stage(state, dice, events)
 
 
@@ -1880,10 +2056,11 @@ def _end_stage(state: EsperState, dice: Dice, events: list[Event]) -> None:
             see[seat] = {"n": min(party_info(state, seat), len(of)), "of": of}
     if see:
         events.append(Event("views_due", {"seats": list(see)}))
-        state.pending = {"see": see}
+        state.pending = {"see": see, "last_actor": state.active}
         state.step, state.waiting, state.active = SEE, list(see), None
         return
-    _finish(state, STAGE_END, events)
+    state.pending = {"last_actor": state.active}
+    base_stage.open_base(state, dice, secret_of(dice), events)
 
 
 def _resolve_see(state: EsperState, orders: Mapping[str, EsperOrder], events: list[Event]) -> None:
@@ -1895,7 +2072,7 @@ def _resolve_see(state: EsperState, orders: Mapping[str, EsperOrder], events: li
         state.seats[seat].seen.update(seen)
         if seen:
             events.append(Event("seen", {"seat": seat, "sheets": seen}, to=(seat,)))
-    state.pending = {}
+    state.pending.pop("see", None)
 
 
 # --- the end and the grades ----------------------------------------------------------------------
@@ -1942,7 +2119,7 @@ def loses(state: EsperState, seat: str) -> bool:
         if (declared is not None and declared != GOOD) or state.ended == EVIL_SURVIVAL:
             return True
     elif s.alignment == EVIL:
-        if declared is not None and declared != EVIL:
+        if (declared is not None and declared != EVIL) or state.ended == KEYS_DESTROYED:
             return True
     elif not s.alive:  # SPECIAL
         return True
@@ -2007,6 +2184,10 @@ def resign(state: EsperState, seat: str) -> tuple[EsperState, list[Event]]:
     s.resigned, s.alive = True, False
     if seat in state.waiting:
         state.waiting.remove(seat)
+    in_combat = state.combat is not None and seat in state.combat.seats
+    if in_combat and combats.withdraw(state, seat, events):
+        state.open = state.ended is None
+        return state, _named(state, events)
     if state.step in SETUP_STEPS or state.step == OVER:
         if not awaiting(state) and state.open:
             _resolve_step(state, {}, NO_SECRET, NO_SECRET, events)
@@ -2043,6 +2224,7 @@ def _ids_in(value: Any, ids: set[str], out: list[str]) -> None:
 
 def _all_ids(pack: Pack) -> set[str]:
     ids = set(pack.sheets) | set(pack.planets) | set(pack.abilities)
+    ids |= set(pack.ccards) | set(pack.base_cards) | set(pack.keys)
     for sheet in pack.sheets.values():
         ids |= {a.id for a in sheet.abilities}
     return ids
@@ -2075,6 +2257,8 @@ def _named(state: EsperState, events: list[Event]) -> list[Event]:
             data["detail"] = {i: sheet_info(state.pack, i) for i in data["sheets"].values()}
         if event.type == "ability_drawn":
             data["detail"] = {c: ability_info(state.pack.abilities[c]) for c in data["cards"]}
+        if event.type == "c_drawn":
+            data["detail"] = {c: combats.ccard_info(state.pack.ccards[c]) for c in data["cards"]}
         if event.type == "revealed":
             data["detail"] = {
                 info["sheet"]: sheet_info(state.pack, info["sheet"])
@@ -2148,8 +2332,14 @@ def summary(state: EsperState) -> dict[str, Any]:
             "declared": s.declared_turn is not None,
             "resigned": s.resigned,
         }
+    for seat in state.order:
+        seats[seat]["c_hand"] = len(state.seats[seat].c_hand)
+        seats[seat]["outside"] = state.seats[seat].outside
+    stage = state.stage if state.step not in SETUP_STEPS else "setup"
     return {
-        "stage": "over" if state.ended else ("setup" if state.step in SETUP_STEPS else "planets"),
+        "stage": "over" if state.ended else stage,
+        "base": base_stage.public(state),
+        "combat": combats.public(state),
         "step": state.step,
         "turn": state.turn,
         "active": state.active,
@@ -2178,6 +2368,13 @@ def view(state: EsperState, seat: str | None) -> dict[str, Any]:
     shown += [c for c in out["planets"].values() if c != SPENT and c not in shown]
     if out["rafnor"]:
         shown.append(out["rafnor"])
+    if out["base"]:
+        shown += [c for c in out["base"]["up"].values() if c not in shown]
+        shown += [k["id"] for k in out["base"]["keys"].values() if k["id"] not in shown]
+    if out["combat"]:
+        attack = out["combat"]["attack"] or {}
+        shown += [c for c in [attack.get("card")] if c and c not in shown]
+        shown += [h["card"] for h in out["combat"]["maintained"].values() if h["card"] not in shown]
     out["sheets"] = {
         state.seats[s].sheet: sheet_info(state.pack, state.seats[s].sheet)
         for s in state.order
@@ -2229,6 +2426,12 @@ def _you(state: EsperState, seat: str) -> dict[str, Any]:
         you["silhouette_names"] = names_of(state.pack, allowed)
     if state.step == SEE and seat in state.pending.get("see", {}):
         you["see"] = copy.deepcopy(state.pending["see"][seat])
+    if state.combat is not None or s.c_hand:
+        you["combat"] = combats.you(state, seat)
+    if side_of(state, seat) == DEFENDER and state.keys:
+        you["keys"] = {spot: k["id"] for spot, k in state.keys.items()}
+    if s.outside:
+        you["infiltration"] = s.infiltration
     if state.step in TURN_STEPS and state.active == seat:
         you["usable"] = [
             ability_info(a)
@@ -2245,8 +2448,9 @@ def to_json(state: EsperState) -> dict[str, Any]:
     obj = {
         f.name: copy.deepcopy(getattr(state, f.name))
         for f in dataclasses.fields(state)
-        if f.name not in ("pack", "seats", "options")
+        if f.name not in ("pack", "seats", "options", "combat")
     }
+    obj["combat"] = None if state.combat is None else dataclasses.asdict(state.combat)
     obj["seats"] = {s: dataclasses.asdict(v) for s, v in state.seats.items()}
     obj["options"] = copy.deepcopy({k: v for k, v in state.options.items() if k != "pack"})
     obj["pack"] = copy.deepcopy(dict(state.pack.source))
@@ -2263,8 +2467,10 @@ def from_json(obj: Mapping[str, Any]) -> EsperState:
         fields = {
             k: copy.deepcopy(v)
             for k, v in obj.items()
-            if k in names and k not in ("pack", "seats", "options")
+            if k in names and k not in ("pack", "seats", "options", "combat")
         }
+        if obj.get("combat") is not None:
+            fields["combat"] = combats.Combat.from_json(copy.deepcopy(obj["combat"]))
         seats = {s: SeatState(**copy.deepcopy(v)) for s, v in obj["seats"].items()}
         options = {**copy.deepcopy(obj["options"]), "pack": copy.deepcopy(obj["pack"])}
         return EsperState(pack=pack, seats=seats, options=options, **fields)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import json
 import tomllib
 from collections.abc import Callable
@@ -46,7 +47,7 @@ def refused(obj: Any, *, server: bool = True) -> PackError:
 
 
 def d2_tables() -> dict[str, Any]:
-    """A sound set of every D2 table (the sample pack is D1 only)."""
+    """A small sound set of every D2 table (it replaces the sample's: below a server's sizes)."""
     return {
         "ccard": [
             {
@@ -126,14 +127,16 @@ def test_sample_loads_as_a_server_pack_and_meets_the_brief() -> None:
     assert [len(by[a]) for a in packlib.ALIGNMENTS] == [6, 6, 4] and len(sheets) == 16
     locks = [s for s in sheets if s.lock]
     assert len(locks) >= 2 and {s.alignment for s in locks} >= {"GOOD", "EVIL"}
-    assert all(1 <= s.esp <= 8 and 0 <= len(s.abilities) <= 2 for s in sheets)
+    assert all(1 <= s.esp <= 8 and 0 <= len(s.abilities) <= 3 for s in sheets)
+    assert all(4 <= s.power <= 20 and 0 <= s.hand <= 2 for s in sheets)
+    assert 1 <= sum(s.henchmen > 0 for s in sheets) <= 2
     assert any(s.can_convert for s in by["SPECIAL"])
     assert not any(s.can_convert for s in by["SPECIAL"] if s.id == "c16")  # the default
     assert {d.kind for s in sheets for d in s.defeat} == set(packlib.DEFEATS)
     assert any(d.kind == "alive" and d.who for s in sheets for d in s.defeat)
     sheet_abilities = [a for s in sheets for a in s.abilities]
-    assert {a.timing for a in sheet_abilities} == {"check", "support", "main", "always"}
-    assert {a.effect for a in sheet_abilities} == set(packlib.D1_EFFECTS)
+    assert {a.timing for a in sheet_abilities} == set(packlib.TIMINGS)
+    assert {a.effect for a in sheet_abilities} == set(packlib.EFFECTS)
     assert any(a.cost_mind for a in sheet_abilities)
 
     planets = list(pack.planets.values())
@@ -153,14 +156,16 @@ def test_sample_loads_as_a_server_pack_and_meets_the_brief() -> None:
     assert {a.effect for a in cards} == set(packlib.D1_EFFECTS)
     assert any(a.lasting for a in cards) and not all(a.lasting for a in cards)
 
-    named: list[Any] = [*sheets, *sheet_abilities, *planets, *cards]
+    ccards = list(pack.ccards.values())
+    bases = list(pack.base_cards.values())
+    named: list[Any] = [*sheets, *sheet_abilities, *planets, *cards, *ccards, *bases]
+    named += pack.keys.values()
     for card in named:
         assert card.name_en and card.name_ja and card.name_en != card.name_ja, card.id
-    texted: list[Any] = [*sheet_abilities, *planets, *cards]
+    texted: list[Any] = [*sheet_abilities, *planets, *cards, *ccards, *bases]
     for card in texted:
         assert card.text_en and card.text_ja, card.id
         assert len(card.text_en) <= 60 and len(card.text_ja) <= 40, card.id  # one short line
-    assert pack.d2 == {}  # D1 only
 
 
 def test_sample_counts_are_the_digest_table() -> None:
@@ -239,6 +244,11 @@ def test_cards_by_id_and_decks() -> None:
     assert pack.planet_deck()[:5] == ["p01"] * 4 + ["p02"]
     assert pack.ability_deck().count("a01") == 2
     assert copy.deepcopy(pack) is pack
+    assert pack.name("k03", "ja") == "衝撃波" and pack.card("k03") is pack.ccards["k03"]
+    assert pack.name("b04", "en") == "Auto Turret" and pack.card("b04") is pack.base_cards["b04"]
+    assert pack.name("key2", "ja") == "司令中枢" and pack.card("key2") is pack.keys["key2"]
+    assert pack.c_deck()[:5] == ["k01"] * 4 + ["k02"] and pack.c_deck()[-1] == "k31"
+    assert pack.base_deck()[:9] == ["b01"] * 8 + ["b02"] and pack.base_deck()[-1] == "b12"
 
 
 # --- hash and records ----------------------------------------------------------------------------
@@ -267,11 +277,244 @@ def test_the_pack_keeps_its_own_copy() -> None:
     assert packlib.pack_hash(pack.source) == pack.hash
 
 
-def test_d2_tables_are_validated_and_kept() -> None:
+def test_d2_tables_are_typed() -> None:
     tables = d2_tables()
     pack = packlib.from_json(mutated(lambda obj: obj.update(copy.deepcopy(tables))))
-    assert dict(pack.d2) == tables
     assert pack.hash != packlib.sample().hash
+    blast, crush, barrier, jump, mend = pack.ccards.values()
+    assert (blast.kind, blast.level, blast.attribute, blast.firepower, blast.column) == (
+        "attack",
+        3,
+        "E",
+        6,
+        None,
+    )
+    assert blast.sync and not blast.no_defence and blast.count == 3
+    assert (crush.firepower, crush.column, crush.attribute, crush.no_defence) == (
+        None,
+        3,
+        "own",
+        True,
+    )
+    assert not crush.sync and crush.count == 1  # the defaults
+    assert (barrier.kind, barrier.blocks, barrier.upkeep, barrier.sync) == (
+        "defence",
+        ("E", "M"),
+        1,
+        False,
+    )
+    assert (jump.kind, jump.teleport, jump.sync, jump.attribute) == ("escape", True, False, None)
+    assert (mend.kind, mend.effect, mend.n, mend.level) == ("special", "recover", 1, 1)
+    assert dict(mend.params) == {"level": 1, "stat": "durability", "target": "self"}
+    assert pack.damage == tuple(tuple(min(r, c) for c in range(11)) for r in range(11))
+    assert pack.there == ("no",) * 7 + ("late",) + ("yes",) * 3
+    assert pack.alive == ("no",) * 10 + ("yes",) and pack.keys_placed == 3
+    turret = pack.base_cards["b01"]
+    assert (turret.effect, turret.n, turret.evil, turret.count, turret.once) == (
+        "damage",
+        2,
+        False,
+        2,
+        False,
+    )
+    assert pack.keys["key1"] == packlib.KeyInstallation("key1", "Reactor", "動力炉", 10)
+    assert pack.c_deck() == ["k01"] * 3 + ["k02", "k03", "k04", "k05"]
+    assert pack.base_deck() == ["b01", "b01"]
+    # a server's pack needs more than this small set
+    assert refused(mutated(lambda obj: obj.update(copy.deepcopy(tables)))).key == packlib.E_TOO_FEW
+
+
+def test_the_sample_d2_part() -> None:
+    pack = packlib.sample()
+    ccards = list(pack.ccards.values())
+
+    def copies(kind: str) -> int:
+        return sum(c.count for c in ccards if c.kind == kind)
+
+    deck = pack.c_deck()
+    assert 60 <= len(deck) <= 80 and len(deck) == sum(map(copies, packlib.CCARD_KINDS))
+    assert [copies(k) for k in packlib.CCARD_KINDS] == [30, 17, 12, 9]
+    attacks = [c for c in ccards if c.kind == "attack"]
+    assert {c.level for c in attacks} == set(range(1, 7))
+    assert {c.attribute for c in attacks} == {"E", "M", "own"}
+    assert all((c.firepower is None) != (c.column is None) for c in attacks)
+    fixed = {c.id: c.column for c in attacks if c.column is not None}
+    assert fixed == {"k10": 3, "k12": 5}  # "3:1" and "5:1", as ints (the damage column index)
+    assert any(c.sync for c in attacks) and not all(c.sync for c in attacks)
+    assert [c.level for c in attacks if c.no_defence] == [6]
+    defences = [c for c in ccards if c.kind == "defence"]
+    assert {c.blocks for c in defences} >= {("E",), ("M",), ("E", "M")}
+    assert {c.upkeep for c in defences} == {0, 1, 2} and any(c.sync for c in defences)
+    assert {c.level for c in defences} == set(range(1, 7))
+    escapes = [c for c in ccards if c.kind == "escape"]
+    assert any(c.teleport and c.sync for c in escapes) and any(not c.teleport for c in escapes)
+    specials = {c.effect: c for c in ccards if c.kind == "special"}
+    assert set(specials) >= {"melee", "henchmen", "there_bonus", "recover"}
+    assert dict(specials["melee"].params) == {"level": 1, "x": 2, "weapon": True}
+    assert specials["henchmen"].n == 2 and specials["there_bonus"].n == 3
+    for card in ccards:  # the typed fields of other kinds keep their defaults
+        assert card.kind == "attack" or (card.attribute, card.firepower, card.column) == (
+            None,
+            None,
+            None,
+        )
+        assert card.kind == "defence" or (card.blocks, card.upkeep) == ((), 0)
+        assert card.kind == "special" or (card.effect, card.n) == (None, 0)
+        assert card.params["level"] == card.level
+
+    assert pack.damage_at(2, 0) == 0 and pack.damage_at(12, 10) == 12
+    assert pack.damage_at(2, 10) == 3 and pack.damage_at(12, 0) == 2
+    assert [pack.damage_at(roll, 1) for roll in range(2, 13)] == [0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 4]
+    for roll, column in ((1, 0), (13, 0), (7, -1), (7, 11)):
+        with pytest.raises(ValueError):
+            pack.damage_at(roll, column)
+    assert [pack.there_at(r) for r in range(2, 13)] == ["no"] * 7 + ["late"] * 2 + ["yes"] * 2
+    assert [pack.alive_at(r) for r in range(2, 13)] == ["no"] * 10 + ["yes"]
+    with pytest.raises(ValueError):
+        pack.there_at(13)
+
+    bases = list(pack.base_cards.values())
+    assert len(pack.base_deck()) >= 36 and {b.effect for b in bases} == set(packlib.BASE_EFFECTS)
+    assert any(b.evil for b in bases) and not all(b.evil for b in bases)
+    common = sum(b.count for b in bases if b.effect in ("none", "damage", "recover"))
+    assert common > len(pack.base_deck()) * 3 // 4
+    assert pack.keys_placed == 3 and len(pack.keys) == 4
+    assert all(6 <= k.durability <= 12 for k in pack.keys.values())
+
+    sheet_abilities = {a.id: a for s in pack.sheets.values() for a in s.abilities}
+    melee = [a for a in sheet_abilities.values() if a.effect == "melee"]
+    assert {a.params["x"] for a in melee} == {1, 2, 3}
+    assert {a.params["weapon"] for a in melee} == {True, False}
+    lance = sheet_abilities["c07c"]
+    assert (lance.timing, lance.params["firepower"], lance.params["column"]) == (
+        "pre-emptive",
+        12,
+        None,
+    )
+    veil = sheet_abilities["c01c"]
+    assert (veil.timing, veil.params["blocks"], veil.params["upkeep"]) == (
+        "defence",
+        ["E", "M"],
+        1,
+    )
+
+
+def test_the_sample_damage_table_is_monotone() -> None:
+    rows = packlib.sample().damage
+    assert len(rows) == 11 and all(len(row) == 11 for row in rows)
+    for row in rows:  # a higher column never hurts less
+        assert all(a <= b for a, b in itertools.pairwise(row)), row
+    for column in range(11):  # nor a higher roll
+        values = [row[column] for row in rows]
+        assert all(a <= b for a, b in itertools.pairwise(values)), column
+    assert max(rows[-1]) in range(10, 13) and {row[1] for row in rows} <= set(range(5))
+    assert rows[0][0] == 0 and rows[-1][-1] > rows[-1][0] and rows[-1][-1] > rows[0][-1]
+
+
+def test_rafnor_and_spaceports_mean_nothing_in_the_base() -> None:
+    assert packlib.BASE_EFFECTS == ("none", "info", "ability", "damage", "recover", "black_hole")
+    for effect in ("rafnor", "to_spaceport"):
+        error = refused(mutated(_set("base", 0, "effect", effect)), server=False)
+        assert (error.params["value"], error.params["allowed"]) == (
+            effect,
+            " ".join(packlib.BASE_EFFECTS),
+        )
+        assert "base[1] b01" in t("en", error.key, **error.params)
+    planet = packlib.from_json(mutated(_set("planet", 0, "effect", "rafnor")), server=False)
+    assert planet.planets["p01"].effect == "rafnor"  # still a planet effect
+
+
+def test_a_fixed_column_is_an_int_on_abilities_too() -> None:
+    def fixed(obj: dict[str, Any]) -> None:
+        ability = obj["sheet"][6]["ability"][2]  # c07c, Obsidian Lance
+        del ability["firepower"]
+        ability["column"] = "10:1"
+
+    ability = packlib.from_json(mutated(fixed)).sheets["c07"].abilities[2]
+    assert (ability.params["column"], ability.params["firepower"]) == (10, None)
+
+
+def test_a_d1_only_tiny_pack_loads_without_d2() -> None:
+    tiny = {
+        "pack": SAMPLE_OBJ["pack"],
+        "counts": {"5": [2, 2, 1]},
+        "sheet": [SAMPLE_OBJ["sheet"][0], SAMPLE_OBJ["sheet"][3]],
+        "planet": SAMPLE_OBJ["planet"][:1],
+    }
+    pack = packlib.from_json(copy.deepcopy(tiny))
+    assert list(pack.sheets) == ["c01", "c04"]
+    assert (pack.ccards, pack.base_cards, pack.keys) == ({}, {}, {})
+    assert (pack.damage, pack.there, pack.alive, pack.keys_placed) == ((), (), (), 0)
+    assert pack.c_deck() == [] and pack.base_deck() == []
+    with pytest.raises(LookupError):
+        pack.damage_at(7, 1)
+    with pytest.raises(LookupError):
+        pack.alive_at(7)
+    assert refused(tiny).key == packlib.E_MISSING  # a server's pack: every counts row first
+
+
+def _drop(table: str) -> Change:
+    def change(obj: dict[str, Any]) -> None:
+        del obj[table]
+
+    return change
+
+
+def _ccard_counts(obj: dict[str, Any]) -> None:
+    for card in obj["ccard"]:
+        card["count"] = 1
+
+
+def _no_specials(obj: dict[str, Any]) -> None:
+    obj["ccard"] = [c for c in obj["ccard"] if c["kind"] != "special"]
+    obj["ccard"][0]["count"] = 13  # still 68 C cards
+
+
+def _few_base(obj: dict[str, Any]) -> None:
+    obj["base"][0]["count"] = 5  # 35 base cards
+
+
+def _many_keys(obj: dict[str, Any]) -> None:
+    obj["base_rules"]["keys"] = 5  # four [[key]]
+
+
+D2_MINIMUMS: list[tuple[Change, str, dict[str, Any]]] = [
+    (_ccard_counts, packlib.E_TOO_FEW, {"what": "ccard", "count": 31, "minimum": 60}),
+    (_no_specials, packlib.E_TOO_FEW, {"what": "ccard kind = special", "count": 0, "minimum": 1}),
+    (_drop("damage"), packlib.E_MISSING, {"where": "pack", "field": "damage"}),
+    (_drop("charts"), packlib.E_MISSING, {"where": "pack", "field": "charts"}),
+    (_drop("base_rules"), packlib.E_MISSING, {"where": "pack", "field": "base_rules"}),
+    (_few_base, packlib.E_TOO_FEW, {"what": "base", "count": 35, "minimum": 36}),
+    (
+        _many_keys,
+        packlib.E_TOO_FEW,
+        {"what": "key (base_rules keys = 5)", "count": 4, "minimum": 5},
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "key", "params"), D2_MINIMUMS)
+def test_d2_minimums_bind_a_server_pack_only(
+    change: Change, key: str, params: dict[str, Any]
+) -> None:
+    error = refused(mutated(change))
+    assert error.key == key and error.all == (error,)
+    assert {k: error.params.get(k) for k in params} == params
+    for lang in ("en", "ja"):
+        text = t(lang, error.key, **error.params)
+        assert "{" not in text and str(params.get("what", params.get("field"))) in text
+    packlib.from_json(mutated(change), server=False)  # a record's pack may lack them
+
+
+def test_d2_minimums_are_met_at_the_edge() -> None:
+    def edge(obj: dict[str, Any]) -> None:
+        obj["base"][0]["count"] = 6  # 36 base cards
+        obj["base_rules"]["keys"] = 4  # every [[key]]
+        obj["ccard"] = [c for c in obj["ccard"] if c["id"] not in ("k31", "k30", "k29")]
+        obj["ccard"][0]["count"] = 1  # 60 C cards, one special kind left
+
+    pack = packlib.from_json(mutated(edge), server=True)
+    assert (len(pack.c_deck()), len(pack.base_deck()), pack.keys_placed) == (60, 36, 4)
 
 
 # --- refusals: one keyed error per bad field -----------------------------------------------------
@@ -441,6 +684,14 @@ CASES: list[tuple[Change, str, str, str]] = [
         "effect",
     ),
     (_d2("base", lambda b: b[0].update(evil="yes")), packlib.E_TYPE, "base[1] b01", "evil"),
+    (_set("base", 0, "effect", "rafnor"), packlib.E_VALUE, "base[1] b01", "effect"),
+    (_set("base", 10, "effect", "to_spaceport"), packlib.E_VALUE, "base[11] b11", "effect"),
+    (_set("ccard", 1, "name_en", "psi bolt"), packlib.E_DUPLICATE, "ccard k02", "name_en"),
+    (_set("ccard", 5, "name_ja", "集中"), packlib.E_DUPLICATE, "ccard k06", "name_ja"),  # a01
+    (_set("ccard", 0, "name_en", "Aster Vale"), packlib.E_DUPLICATE, "ccard k01", "name_en"),
+    (_set("ccard", 2, "name_en", "c07c"), packlib.E_DUPLICATE, "ccard k03", "name_en"),
+    (_set("ccard", 3, "id", "b01"), packlib.E_DUPLICATE, "base[1] b01", "id"),
+    (_set("ccard", 9, "column", "3:2"), packlib.E_VALUE, "ccard[10] k10", "column"),
     (_d2("key", lambda k: k[0].update(durability=0)), packlib.E_RANGE, "key[1] key1", "durability"),
     (_d2("base_rules", lambda r: r.update(keys=0)), packlib.E_RANGE, "base_rules", "keys"),
     (_d2("key", lambda k: k[0].update(id="p01")), packlib.E_DUPLICATE, "key[1] p01", "id"),

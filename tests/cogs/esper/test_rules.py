@@ -1,7 +1,7 @@
 """Esper war, part 1: scenario tests of the rules engine against the digest
 (``../shared/rules/esper.md``, D1): the deal and its refusals, silhouettes and the balance, the
 start, moves and teleports, square effects, conversion, parties, declarations, the stage's end,
-the grades and the other ends of a game.
+the grades and the other ends of a game (combat and the base: test_combat.py, test_base.py).
 
 States come from a real game advanced to the step in question (every seat answering by default),
 then adjusted; exact rolls come from :class:`bot.dice.ScriptedDice`, and every scripted roll must
@@ -975,10 +975,14 @@ def test_living_characters_in_a_black_hole_answer_a_solo_declaration() -> None:
 def test_the_stage_ends_when_all_36_cards_are_face_up() -> None:
     state = table(*FIVE, spots={"A": "P2-2"})
     state.face_up = [s for s in CARD_SPOTS if s != "P2-2"]
-    state, events = step(state, {"A": "pass; end"})
+    state, events = step(state, {"A": "pass; end"}, secret=RandomDice(3))
     assert has(events, "stage_end") and not of(events, "flipped")  # nothing left face down
-    assert state.ended == rules.STAGE_END
-    # c13 (C) loses alone; nobody else meets a defeat condition
+    # part 2: the secret base follows, its key installations voted by the EVIL silhouettes
+    assert state.ended is None and state.stage == rules.BASE_STAGE
+    assert state.step == "keys" and state.waiting == ["D", "E"]
+    assert len(state.base) == 36 and all(s.spot is None for s in state.seats.values())
+    # graded now (a moderator's ruling): c13 (C) loses alone; nobody else meets a defeat
+    state, _ = rules.adjudicate(state)
     assert state.grades == {"A": "A", "B": "A", "C": "C", "D": "A", "E": "A"}
 
 
@@ -1033,10 +1037,10 @@ def test_info_holders_see_at_most_as_many_evil_sheets_as_info_withheld() -> None
     assert rejected(state, "A", "see D E F G") == rules.R_SEE  # more than the info held
     assert rejected(state, "A", "see B") == rules.R_SEE  # not an EVIL silhouette
     assert rules.parse(state, "A", "閲覧 D F").actions[0].args == ("D", "F")
-    state, events = step(state, {"A": "see D F"})
+    state, events = step(state, {"A": "see D F"}, secret=RandomDice(4))
     seen = one(events, "seen")
     assert seen.to == ("A",) and dict(seen.data["sheets"]) == {"D": "c08", "F": "c12"}
-    assert state.ended == rules.STAGE_END
+    assert state.ended is None and state.step == "keys"  # then the secret base
     assert [v["seat"] for v in rules.view(state, "A")["you"]["seen"]] == ["D", "F"]
     assert rules.view(state, "B")["you"]["seen"] == []
 

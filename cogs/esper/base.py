@@ -1,0 +1,454 @@
+"""Esper war, part 2: the secret base (``../shared/rules/esper.md``, Stage 2, D2).
+
+Pure. The base is a 6×6 field ``A1``–``F6`` (column letter, row number), laid face down from
+the secret stream in reading order. Its framework steps (``state.step``):
+
+- ``keys``: EVIL silhouettes vote where the key installations go (``keys B2 D5 E1``, withheld);
+- ``place``: the living invaders holding the most info place their pieces on outer spots
+  (``place A1``); the others wait around the base;
+- then normal turns (``turn`` and its sub-steps, as on the planets) for everyone, with the base's
+  own moves: ``move B3`` (one spot orthogonally), ``teleport N [C4>C5>D5]`` (the path: orthogonal
+  steps, never straight back) and, around the base, ``infiltrate [A1]`` (an ESP level check, +1
+  per earlier failure; EVIL silhouettes pass by right).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.dice import Dice, shuffle
+from bot.ruleset import Event, OrderRejected
+from cogs.esper import rules as core
+
+KEYS, PLACE, PATH = "keys", "place", "path"
+STEPS = (KEYS, PLACE, PATH)
+COLUMNS = "ABCDEF"
+ROWS = 6
+OFFSETS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+R_BASE_SPOT = "esper.reject.base_spot"
+R_OUTER = "esper.reject.outer"
+R_KEYS = "esper.reject.keys"
+R_PATH = "esper.reject.path"
+R_OUTSIDE = "esper.reject.outside"
+R_INSIDE = "esper.reject.inside"
+
+
+# --- geometry ------------------------------------------------------------------------------------
+
+
+def spots() -> list[str]:
+    """The 36 spots in reading order: A1 … F1, A2 … F6."""
+    return [f"{c}{r}" for r in range(1, ROWS + 1) for c in COLUMNS]
+
+
+def coords(spot: str) -> tuple[int, int] | None:
+    if len(spot) != 2 or spot[0] not in COLUMNS or not spot[1].isdigit():
+        return None
+    row = int(spot[1])
+    if not 1 <= row <= ROWS:
+        return None
+    return COLUMNS.index(spot[0]), row - 1
+
+
+def spot_at(x: int, y: int) -> str | None:
+    if 0 <= x < len(COLUMNS) and 0 <= y < ROWS:
+        return f"{COLUMNS[x]}{y + 1}"
+    return None
+
+
+def outer(spot: str) -> bool:
+    xy = coords(spot)
+    return xy is not None and (xy[0] in (0, len(COLUMNS) - 1) or xy[1] in (0, ROWS - 1))
+
+
+def outer_spots() -> list[str]:
+    return [s for s in spots() if outer(s)]
+
+
+def neighbours(spot: str) -> list[str]:
+    xy = coords(spot)
+    if xy is None:
+        return []
+    out = []
+    for dx, dy in OFFSETS.values():
+        other = spot_at(xy[0] + dx, xy[1] + dy)
+        if other is not None:
+            out.append(other)
+    return out
+
+
+def path_ok(start: str, path: Sequence[str]) -> bool:
+    """Orthogonal steps from ``start``, never straight back to the spot just left."""
+    previous, here = None, start
+    for spot in path:
+        if spot not in neighbours(here) or spot == previous:
+            return False
+        previous, here = here, spot
+    return True
+
+
+def spot_word(word: str) -> str:
+    spot = word.upper()
+    if coords(spot) is None:
+        raise OrderRejected(R_BASE_SPOT, spot=word[:8])
+    return spot
+
+
+def path_word(word: str) -> list[str]:
+    return [spot_word(w) for w in word.replace("→", ">").split(">") if w]
+
+
+def line(start: str, steps: int, direction: str) -> str:
+    """``steps`` spots in ``direction``, stopping at the edge (an escape's move in the base)."""
+    xy = coords(start)
+    assert xy is not None
+    dx, dy = OFFSETS.get(direction, OFFSETS["right"])
+    x, y = xy
+    for _ in range(steps):
+        nxt = spot_at(x + dx, y + dy)
+        if nxt is None:
+            break
+        x, y = x + dx, y + dy
+    return spot_at(x, y) or start
+
+
+# --- opening the base ----------------------------------------------------------------------------
+
+
+def open_base(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
+    """The planet stage is over: lay the base, then the key installations' votes."""
+    state.stage = core.BASE_STAGE
+    state.active = None
+    deck = state.pack.base_deck()
+    shuffle(secret, deck)
+    state.base = dict(zip(spots(), deck[: len(spots())], strict=False))
+    for seat in state.order:
+        s = state.seats[seat]
+        s.spot, s.last_spot = None, None
+    events.append(Event("base", {"spots": len(state.base)}))
+    voters = [
+        s for s in state.order if core.side_of(state, s) == core.DEFENDER and state.seats[s].alive
+    ]
+    if voters and state.pack.keys_placed:
+        state.step, state.waiting = KEYS, voters
+        return
+    _place_keys(state, {}, secret, events)
+    _open_placement(state, dice, events)
+
+
+def parse(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.EsperOrder:
+    step = state.step
+    if step == KEYS:
+        words = [w for p in parts for w in p]
+        if words == ["pass"]:
+            return core.EsperOrder((core.Action("pass"),))
+        if words[:1] == ["keys"]:
+            words = words[1:]
+        chosen = list(dict.fromkeys(spot_word(w) for w in words))
+        if len(chosen) != state.pack.keys_placed:
+            raise OrderRejected(R_KEYS, n=state.pack.keys_placed)
+        return core.EsperOrder((core.Action("keys", tuple(chosen)),))
+    if step == PLACE:
+        words = [w for p in parts for w in p]
+        if words[:1] == ["place"]:
+            words = words[1:]
+        if len(words) != 1:
+            raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
+        spot = spot_word(words[0])
+        if not outer(spot):
+            raise OrderRejected(R_OUTER, spot=spot)
+        return core.EsperOrder((core.Action("place", (spot,)),))
+    if step == PATH:
+        words = [w for p in parts for w in p]
+        if len(words) != 1:
+            raise OrderRejected(R_PATH, n=state.pending.get("distance", 0))
+        path = path_word(words[0])
+        _check_path(state, seat, path, int(state.pending.get("distance", 0)))
+        return core.EsperOrder((core.Action("path", (">".join(path),)),))
+    raise OrderRejected(core.R_NOT_NOW)
+
+
+def _check_path(state: core.EsperState, seat: str, path: Sequence[str], n: int) -> None:
+    start = state.seats[seat].spot
+    if start is None or len(path) != n or not path_ok(start, path):
+        raise OrderRejected(R_PATH, n=n)
+
+
+def default_order(state: core.EsperState, seat: str) -> core.EsperOrder:
+    if state.step == KEYS:
+        return core.EsperOrder((core.Action("pass"),))  # a vote not sent counts as none
+    if state.step == PLACE:
+        free = [s for s in outer_spots() if not _occupied(state, s)]
+        return core.EsperOrder((core.Action("place", ((free or outer_spots())[0],)),))
+    if state.step == PATH:
+        return core.EsperOrder((core.Action("path", (">".join(default_path(state, seat)),)),))
+    raise OrderRejected(core.R_NOT_NOW)
+
+
+def default_path(state: core.EsperState, seat: str) -> list[str]:
+    """A path of the pending distance: the first neighbour in reading order, never back."""
+    n = int(state.pending.get("distance", 0))
+    here = state.seats[seat].spot or "A1"
+    previous: str | None = None
+    path: list[str] = []
+    for _ in range(n):
+        options = [s for s in neighbours(here) if s != previous]
+        previous, here = here, options[0]
+        path.append(here)
+    return path
+
+
+def _occupied(state: core.EsperState, spot: str) -> bool:
+    return any(state.seats[s].spot == spot and state.seats[s].alive for s in state.order)
+
+
+def resolve_step(
+    state: core.EsperState,
+    orders: Mapping[str, core.EsperOrder],
+    dice: Dice,
+    secret: Dice,
+    events: list[Event],
+) -> None:
+    if state.step == KEYS:
+        votes = {s: list(o.actions[0].args) for s, o in orders.items() if o.verb == "keys"}
+        _place_keys(state, votes, secret, events)
+        _open_placement(state, dice, events)
+    elif state.step == PLACE:
+        _resolve_place(state, orders, dice, events)
+    elif state.step == PATH:
+        active = state.active
+        assert active is not None
+        path = orders[active].actions[0].args[0].split(">")
+        state.pending.pop("distance", None)
+        core._place(state, active, path[-1], "teleport", events)
+        core._square_then_after(state, active, dice, events)
+
+
+def _place_keys(
+    state: core.EsperState, votes: Mapping[str, list[str]], secret: Dice, events: list[Event]
+) -> None:
+    """The most voted spots, ties to the earliest seat's list (its order); no vote at all: the
+    secret stream picks (*decided*: a base needs its key installations)."""
+    n = state.pack.keys_placed
+    ids = list(state.pack.keys)[:n]
+    counts = Counter(spot for chosen in votes.values() for spot in chosen)
+    rank: dict[str, int] = {}
+    for seat in state.order:
+        for index, spot in enumerate(votes.get(seat, [])):
+            rank.setdefault(spot, seat_index(state, seat) * 100 + index)
+    chosen = sorted(counts, key=lambda spot: (-counts[spot], rank[spot]))[:n]
+    if len(chosen) < n:
+        rest = [s for s in spots() if s not in chosen]
+        shuffle(secret, rest)
+        chosen += rest[: n - len(chosen)]
+    state.keys = {
+        spot: {"id": key_id, "damage": 0, "found": False, "destroyed": False}
+        for spot, key_id in zip(chosen, ids, strict=False)
+    }
+    events.append(Event("keys_placed", {"n": len(state.keys)}))
+    defenders = [s for s in state.order if core.side_of(state, s) == core.DEFENDER]
+    if defenders:
+        events.append(
+            Event(
+                "keys_at",
+                {"keys": {spot: k["id"] for spot, k in state.keys.items()}},
+                to=tuple(defenders),
+            )
+        )
+
+
+def seat_index(state: core.EsperState, seat: str) -> int:
+    return state.order.index(seat)
+
+
+def _open_placement(state: core.EsperState, dice: Dice, events: list[Event]) -> None:
+    """The living invaders with the most info place; nobody has any: all of them; one of them
+    unable (a black hole): nobody. The rest wait around the base."""
+    invaders = [
+        s for s in state.order if core.side_of(state, s) == core.INVADER and state.seats[s].alive
+    ]
+    for seat in state.order:
+        state.seats[seat].outside = state.seats[seat].alive
+    most = max((core.party_info(state, s) for s in invaders), default=0)
+    placers = [s for s in invaders if core.party_info(state, s) == most]
+    if any(state.seats[s].black_hole for s in placers):
+        placers = []
+    events.append(Event("placement", {"seats": placers}))
+    if placers:
+        state.step, state.waiting = PLACE, placers
+        return
+    _place_evil(state, dice, events)
+
+
+def _resolve_place(
+    state: core.EsperState, orders: Mapping[str, core.EsperOrder], dice: Dice, events: list[Event]
+) -> None:
+    last = state.pending.get("last_actor")
+    order = list(state.order)
+    if last in order:  # seat order from the last actor
+        start = order.index(last)
+        order = order[start:] + order[:start]
+    for seat in order:
+        chosen = orders.get(seat)
+        if chosen is None:
+            continue
+        enter(state, seat, chosen.actions[0].args[0], "placed", events)
+    _place_evil(state, dice, events)
+
+
+def enter(state: core.EsperState, seat: str, spot: str, how: str, events: list[Event]) -> None:
+    state.seats[seat].outside = False
+    core._place(state, seat, spot, how, events)
+
+
+def _place_evil(state: core.EsperState, dice: Dice, events: list[Event]) -> None:
+    """EVIL silhouettes go in by the resolve stream (d6 column, d6 row, in seat order); then
+    everyone's turns, from the seat after the last actor."""
+    for seat in state.order:
+        if core.side_of(state, seat) != core.DEFENDER or not state.seats[seat].alive:
+            continue
+        x, y = dice.roll(6), dice.roll(6)
+        spot = spot_at(x - 1, y - 1)
+        assert spot is not None
+        events.append(Event("evil_placed", {"seat": seat, "dice": [x, y]}))
+        enter(state, seat, spot, "evil", events)
+    state.step = core.TURN
+    events.append(Event("base_start", {}))
+    state.active = state.pending.pop("last_actor", None) or state.order[-1]
+    state.pending = {}
+    core._next_turn(state, dice, events, count=False)
+
+
+# --- turns in the base ---------------------------------------------------------------------------
+
+
+def move_target(state: core.EsperState, seat: str, where: str) -> str:
+    here = state.seats[seat].spot
+    if state.seats[seat].outside or here is None:
+        raise OrderRejected(R_OUTSIDE)
+    spot = spot_word(where)
+    if spot not in neighbours(here):
+        raise OrderRejected(core.R_MOVE)
+    return spot
+
+
+def check_infiltrate(state: core.EsperState, seat: str, args: Sequence[str]) -> None:
+    if not state.seats[seat].outside:
+        raise OrderRejected(R_INSIDE)
+    if args and not outer(spot_word(args[0])):
+        raise OrderRejected(R_OUTER, spot=args[0])
+
+
+def infiltrate(
+    state: core.EsperState, seat: str, args: Sequence[str], dice: Dice, events: list[Event]
+) -> None:
+    """An ESP level check, +1 per earlier failure (cumulative); EVIL silhouettes pass by right."""
+    s = state.seats[seat]
+    if core.side_of(state, seat) == core.DEFENDER:
+        ok = True
+        events.append(Event("infiltrated", {"seat": seat, "auto": True}))
+    else:
+        s.bonus += s.infiltration
+        ok = core.esp_check(state, seat, dice, events, "infiltrate")
+        if not ok:
+            s.infiltration += 1
+    if ok:
+        spot = (
+            spot_word(args[0])
+            if args
+            else next((o for o in outer_spots() if not _occupied(state, o)), "A1")
+        )
+        s.infiltration = 0
+        enter(state, seat, spot, "infiltrate", events)
+
+
+def teleport(
+    state: core.EsperState, seat: str, args: Sequence[str], dice: Dice, events: list[Event]
+) -> bool:
+    """``teleport N [path]``: 1D6 below N moves that many steps along the path (given now, or
+    asked for after the roll). True when the path is still to come."""
+    n = int(args[0])
+    roll = dice.roll(6)
+    ok = roll < n
+    events.append(Event("teleport", {"seat": seat, "level": n, "roll": roll, "success": ok}))
+    if not ok:
+        return False
+    given = path_word(args[1]) if len(args) > 1 else []
+    start = state.seats[seat].spot
+    assert start is not None
+    if len(given) >= roll and path_ok(start, given[:roll]):
+        core._place(state, seat, given[roll - 1], "teleport", events)
+        return False
+    state.pending["distance"] = roll
+    state.step, state.waiting = PATH, [seat]
+    return True
+
+
+def square(state: core.EsperState, seat: str, events: list[Event]) -> None:
+    """The base card under the piece: face up and fired for invaders; EVIL silhouettes ignore
+    it unless it says so, and it never turns face up for them. A key installation there is
+    found."""
+    s = state.seats[seat]
+    spot = s.spot
+    if spot is None or s.outside:
+        return
+    evil = core.side_of(state, seat) == core.DEFENDER
+    key = state.keys.get(spot)
+    if key is not None and not evil and not key["found"] and not key["destroyed"]:
+        key["found"] = True
+        events.append(Event("key_found", {"seat": seat, "spot": spot, "key": key["id"]}))
+    card_id = state.base.get(spot)
+    if card_id is None or spot in state.base_spent:
+        return
+    card = state.pack.base_cards[card_id]
+    if evil and not card.evil:
+        return
+    if evil:
+        events.append(Event("base_trap", {"seat": seat, "effect": card.effect, "n": card.n}))
+    else:
+        if spot not in state.base_up:
+            state.base_up.append(spot)
+        events.append(Event("square", {"seat": seat, "spot": spot, "card": card_id}))
+    effect = card.effect
+    if effect == "info":
+        s.info += card.n
+        events.append(Event("info", {"seat": seat, "n": card.n, "total": s.info}))
+    elif effect == "ability":
+        drawn = [state.ability_deck.pop(0) for _ in range(min(card.n, len(state.ability_deck)))]
+        s.hand += drawn
+        events.append(Event("abilities", {"seat": seat, "n": len(drawn)}))
+        if drawn:
+            events.append(Event("ability_drawn", {"cards": drawn}, to=(seat,)))
+    elif effect == "damage":
+        core._damage(state, seat, card.n, events)
+    elif effect == "recover":
+        core._recover(state, seat, "durability", card.n, events)
+    elif effect == "black_hole":
+        s.black_hole, s.last_spot = True, spot
+        events.append(Event("black_hole", {"seat": seat}))
+    if (card.once or effect == "info") and not evil:
+        state.base_spent.append(spot)
+
+
+def keys_left(state: core.EsperState) -> int:
+    return sum(1 for k in state.keys.values() if not k["destroyed"])
+
+
+def public(state: core.EsperState) -> dict[str, Any] | None:
+    """The base's public facts: face-up cards, found key installations, who waits outside."""
+    if state.stage != core.BASE_STAGE:
+        return None
+    return {
+        "up": {s: state.base[s] for s in state.base_up if s in state.base},
+        "spent": [s for s in state.base_spent if s in state.base_up],
+        "keys": {
+            spot: {"id": k["id"], "damage": k["damage"], "destroyed": k["destroyed"]}
+            for spot, k in state.keys.items()
+            if k["found"] or k["destroyed"]
+        },
+        "keys_total": len(state.keys),
+        "outside": [s for s in state.order if state.seats[s].outside and state.seats[s].alive],
+    }
