@@ -499,7 +499,8 @@ def _check_combat_use(
     if ability.effect in ("to_spaceport", "free", "info"):
         raise OrderRejected(core.R_TIMING, ability=ability.id)  # not in the middle of a fight
     if ability.effect == "peek" or (ability.effect == "recover" and ability.target == "spot"):
-        if target is None or target not in state.combat.seats if state.combat else True:
+        seats = state.combat.seats if state.combat is not None else []
+        if target is None or target not in seats:
             raise OrderRejected(core.R_TARGET, ability=ability.id)
     elif target is not None:
         raise OrderRejected(core.R_TARGET, ability=ability.id)
@@ -598,10 +599,15 @@ def _parse_defend(state: core.EsperState, seat: str, parts: list[list[str]]) -> 
 
 
 def can_defend(state: core.EsperState, seat: str) -> bool:
-    """Whether the attacked may still try a defence or an escape."""
+    """Whether the attacked may still try a defence or an escape: not against an attack that
+    cannot be defended, nor while it holds a defence or after this attack broke the one it held
+    ("その防御は破壊され、攻撃が成功する")."""
     combat = state.combat
     assert combat is not None and combat.attack is not None
-    return not combat.attack.get("no_defence") and seat not in combat.maintained
+    attack = combat.attack
+    return (
+        not attack.get("no_defence") and not attack.get("broke") and seat not in combat.maintained
+    )
 
 
 def _check_defence_card(state: core.EsperState, seat: str, card_id: str, verb: str) -> None:
@@ -610,7 +616,7 @@ def _check_defence_card(state: core.EsperState, seat: str, card_id: str, verb: s
     attack = combat.attack
     if combat.attack.get("no_defence"):
         raise OrderRejected(R_NO_DEFENCE)
-    if seat in combat.maintained:
+    if seat in combat.maintained or combat.attack.get("broke"):
         raise OrderRejected(R_MAINTAINED)
     card = ccard(state, card_id)
     wanted = "defence" if verb == "defend" else "escape"
@@ -632,7 +638,7 @@ def _check_defence_ability(state: core.EsperState, seat: str, ability: Ability) 
         raise OrderRejected(core.R_TIMING, ability=ability.id)
     if combat.attack.get("no_defence"):
         raise OrderRejected(R_NO_DEFENCE)
-    if seat in combat.maintained:
+    if seat in combat.maintained or combat.attack.get("broke"):
         raise OrderRejected(R_MAINTAINED)
     if ability.cost_mind > core.mind(state, seat) or ability.cost_power > power(state, seat):
         raise OrderRejected(core.R_COST, ability=ability.id)
@@ -727,7 +733,8 @@ def start(
         state.seats[runner].spot = spot
     combat.seats = seats
     combat.new = list(seats)
-    if not state.c_deck and not state.c_discard:
+    dealt = any(state.seats[s].c_hand for s in state.order)
+    if not state.c_deck and not state.c_discard and not dealt:  # the game's first combat
         state.c_deck = state.pack.c_deck()
         shuffle(secret, state.c_deck)
     for s in seats:
@@ -1301,6 +1308,7 @@ def _to_defence(state: core.EsperState, dice: Dice, secret: Dice, events: list[E
     if held is not None:
         if int(attack["level"]) > int(held["level"]):
             del combat.maintained[target]
+            attack["broke"] = True  # the attack goes through: no new defence against it
             events.append(Event("defence_broken", {"seat": target, "card": held["card"]}))
         elif attack["attribute"] in held["blocks"]:
             events.append(Event("defended", {"seat": target, "card": held["card"], "held": True}))
@@ -1810,8 +1818,10 @@ def resolve_step(
 
 
 def withheld(state: core.EsperState, seat: str) -> bool:
-    """Nothing in a combat is withheld: every play is public (hands stay private in the state)."""
-    return False
+    """A combat turn's order and a round's answers are withheld: they may name a discarded card
+    (a fact of the hand); what is public of them (plays, attacks, who goes on) the events say.
+    Syncs, defences and blocks are plays: public as sent."""
+    return state.step in (CTURN, ROUND_END)
 
 
 def public(state: core.EsperState) -> dict[str, Any] | None:

@@ -465,6 +465,8 @@ def withheld(state: EsperState, seat: str) -> bool:
     """Ambush votes and the info holders' views stay private (only their receipts are public)."""
     if state.step == START:
         return side_of(state, seat) == DEFENDER
+    if state.step in combats.STEPS:
+        return combats.withheld(state, seat)
     return state.step in (SEE, base_stage.KEYS)
 
 

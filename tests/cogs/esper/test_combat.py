@@ -147,6 +147,8 @@ def test_a_maintained_defence_stops_lower_attacks_and_breaks_under_a_higher_one(
     state, events = play(state, {"B": "card k11 C"})
     assert one(events, "defence_broken").data["card"] == "k18"
     assert state.step == combats.DEFEND
+    state.seats["C"].c_hand = ["k19"]  # a fresh level-5 defence: too late, the attack goes through
+    assert rejected(state, "C", "defend k19") == combats.R_MAINTAINED
     state, events = play(state, {"C": "durability 4"}, rolls=[6, 6])
     roll = one(events, "damage_roll").data
     assert (roll["column"], roll["declared"]) == ("3:1", 4)  # 15 ÷ 4
