@@ -445,7 +445,12 @@ def public(state: core.EsperState) -> dict[str, Any] | None:
         "up": {s: state.base[s] for s in state.base_up if s in state.base},
         "spent": [s for s in state.base_spent if s in state.base_up],
         "keys": {
-            spot: {"id": k["id"], "damage": k["damage"], "destroyed": k["destroyed"]}
+            spot: {
+                "id": k["id"],
+                "damage": k["damage"],
+                "durability": state.pack.keys[k["id"]].durability,
+                "destroyed": k["destroyed"],
+            }
             for spot, k in state.keys.items()
             if k["found"] or k["destroyed"]
         },

@@ -24,7 +24,7 @@ from typing import Any
 
 from PIL import ImageDraw, ImageFont
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.render import draw as prim
 from bot.render.canvas import (
     CARD_BG,
@@ -67,6 +67,26 @@ BOTTOM = 10
 PLANETS = 6
 SPOTS = 7
 
+# The secret base (part 2): a 6×6 grid, column letters over it and row numbers left of it, then
+# a strip with the seats waiting around the base and the legend, as the planets' strip.
+BASE_COLUMNS = "ABCDEF"
+BASE_ROWS = 6
+LABEL_W = 22
+BOX_W = (WIDTH - 2 * MARGIN - LABEL_W) // len(BASE_COLUMNS)
+BOX_H = 92
+GRID_X = MARGIN + LABEL_W
+GRID_Y = MAP_Y + 22
+BASE_STRIP_Y = GRID_Y + BASE_ROWS * BOX_H + 8
+BASE_ROSTER_Y = BASE_STRIP_Y + STRIP_H + 6
+AROUND_W = 250  # the strip's left part: "around the base" and the pieces waiting there
+BASE_TOKEN = 11.0
+
+# A combat's panel, above the roster in either stage.
+COMBAT_STEPS = ("entry", "precombat", "cturn", "sync", "defend", "block", "round_end")
+PANEL_HEAD = 30
+PANEL_ROW = 26
+PANEL_LINE = 22
+
 # colours
 RING_LINE = (70, 76, 92)
 DOWN = (52, 58, 72)
@@ -89,6 +109,13 @@ TELEPORT = (206, 168, 255)
 INVADER = (128, 182, 255)
 DEFENDER = (244, 138, 104)
 ROW_ALT = (33, 36, 44)
+BACK = (38, 50, 86)  # a face-down base card
+BACK_RIM = (92, 112, 168)
+BACK_MARK = (70, 88, 140)
+KEY = (236, 186, 64)
+KEY_BAND = (92, 62, 20)
+KEY_GONE = (70, 40, 40)
+COMBAT = (236, 72, 72)
 ROW_ACTIVE = (64, 56, 30)
 PLANET_COLOURS: tuple[Colour, ...] = (
     (70, 110, 170),
@@ -204,9 +231,26 @@ def _token_places(label: str, count: int) -> list[Point]:
     return places[:count]
 
 
-def board_size(seats: int) -> tuple[int, int]:
-    """The board's size for ``seats`` seats (the roster grows with them)."""
-    return WIDTH, ROSTER_Y + ROSTER_HEAD + ROW_H * max(seats, 1) + BOTTOM
+def board_size(seats: int, view: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """The board's size for ``seats`` seats (the roster grows with them); with ``view``, room
+    for what it shows besides (the base's taller map, a combat's panel)."""
+    top = roster_top(view or {})
+    return WIDTH, round(top + ROSTER_HEAD + ROW_H * max(seats, 1) + BOTTOM)
+
+
+def roster_top(view: Mapping[str, Any]) -> float:
+    """Where the roster starts: under the planets' strip or the base's, and the combat panel."""
+    top: float = BASE_ROSTER_Y if is_base(view) else ROSTER_Y
+    combat = view.get("combat")
+    if isinstance(combat, Mapping):
+        top += combat_height(view) + 6
+    return top
+
+
+def is_base(view: Mapping[str, Any]) -> bool:
+    """The secret base is drawn (in play, or at a game's end there)."""
+    stage = view.get("stage")
+    return stage == "base" or (stage == "over" and isinstance(view.get("base"), Mapping))
 
 
 # --- words ---------------------------------------------------------------------------------------
@@ -235,6 +279,19 @@ def step_text(view: Mapping[str, Any], lang: str) -> str:
         return t(lang, "esper.board.step.over")
     if step in ("deal", "silhouette", "repick", "balance", "balance_card", "start", "see"):
         return t(lang, f"esper.board.step.{step}")
+    if step in ("keys", "place"):
+        return t(lang, f"esper.board.step.{step}")
+    combat = view.get("combat")
+    if step in COMBAT_STEPS and isinstance(combat, Mapping):
+        attack = combat.get("attack") if isinstance(combat.get("attack"), Mapping) else {}
+        seat = combat.get("current") if step == "cturn" else (attack or {}).get("target")
+        head = t(
+            lang,
+            "esper.board.step.combat",
+            spot=combat.get("spot") or "?",
+            round=combat.get("round") or 1,
+        )
+        return head + " · " + t(lang, f"esper.board.step.{step}", seat=seat or "?")
     # ``turn`` counts the normal turns played: the one being played is the next
     turn = view.get("turn")
     played = turn if isinstance(turn, int) else 0
@@ -242,7 +299,7 @@ def step_text(view: Mapping[str, Any], lang: str) -> str:
         text = t(lang, "esper.board.step.turn", turn=played + 1, seat=view.get("active"))
     else:
         text = t(lang, "esper.board.step.turn_only", turn=played)
-    if step in ("direction", "party", "after", "objection"):
+    if step in ("direction", "party", "after", "objection", "path"):
         seat = view.get("declaration") or view.get("active") or "?"
         text += " · " + t(lang, f"esper.board.step.{step}", seat=seat)
     return text
@@ -250,7 +307,7 @@ def step_text(view: Mapping[str, Any], lang: str) -> str:
 
 def _stage_text(view: Mapping[str, Any], lang: str) -> str:
     stage = view.get("stage")
-    key = f"esper.board.stage.{stage}" if stage in ("setup", "planets", "over") else None
+    key = f"esper.board.stage.{stage}" if stage in ("setup", "planets", "base", "over") else None
     title = t(lang, "esper.board.title")
     return f"{title} · {t(lang, key)}" if key else title
 
@@ -710,7 +767,8 @@ def _roster(
     columns = OVER_COLUMNS if over else PLAY_COLUMNS
     head_font = _font(12, True)
     x = float(MARGIN)
-    y = ROSTER_Y + ROSTER_HEAD / 2
+    roster_y = roster_top(view)
+    y = roster_y + ROSTER_HEAD / 2
     for column, width in columns:
         if column not in ("seat", "marks"):
             label = _fitted(t(lang, f"esper.board.col.{column}"), head_font, width - 6)
@@ -719,14 +777,14 @@ def _roster(
         x += width
     d.line(
         [
-            CANVAS.sp((MARGIN, ROSTER_Y + ROSTER_HEAD)),
-            CANVAS.sp((WIDTH - MARGIN, ROSTER_Y + ROSTER_HEAD)),
+            CANVAS.sp((MARGIN, roster_y + ROSTER_HEAD)),
+            CANVAS.sp((WIDTH - MARGIN, roster_y + ROSTER_HEAD)),
         ],
         fill=(60, 64, 74),
         width=CANVAS.s(1),
     )
     for i, seat in enumerate(seats):
-        top = ROSTER_Y + ROSTER_HEAD + i * ROW_H
+        top = roster_y + ROSTER_HEAD + i * ROW_H
         active = seat.letter == view.get("active") and not over
         declaring = seat.letter == view.get("declaration")
         if active or declaring:
@@ -784,7 +842,12 @@ def _cell(
             _text(d, (x + 2, y), "—", regular, MUTED)
     elif column == "spot":
         spot = info.get("spot")
-        _text(d, (x + width / 2, y), str(spot) if spot else "—", bold, dim if spot else MUTED, "mm")
+        if not spot and info.get("outside") and not seat.dead:
+            word = _fitted(t(lang, "esper.board.outside"), regular, width - 4)
+            _text(d, (x + width / 2, y), word, regular, MUTED, "mm")
+        else:
+            label = str(spot) if spot else "—"
+            _text(d, (x + width / 2, y), label, bold, dim if spot else MUTED, "mm")
     elif column in ("damage", "info", "abilities"):
         value = info.get(column) or 0
         colour = {"damage": (255, 120, 110), "info": (110, 220, 240), "abilities": TEXT}[column]
@@ -908,6 +971,583 @@ def _playing_card(d: ImageDraw.ImageDraw, at: Point, card: str) -> None:
     _suit(d, (x + 9, y), suit, 13, colour)
 
 
+# --- the secret base (part 2) --------------------------------------------------------------------
+
+
+def base_cell(spot: object) -> tuple[float, float, float, float] | None:
+    """The box of base spot ``spot`` ("B3": column B, row 3) in output pixels."""
+    if not isinstance(spot, str) or len(spot) != 2 or spot[0] not in BASE_COLUMNS:
+        return None
+    if not spot[1].isdigit() or not 1 <= int(spot[1]) <= BASE_ROWS:
+        return None
+    x = GRID_X + BASE_COLUMNS.index(spot[0]) * BOX_W
+    y = GRID_Y + (int(spot[1]) - 1) * BOX_H
+    return x, y, x + BOX_W, y + BOX_H
+
+
+def base_spots() -> list[str]:
+    return [f"{c}{r}" for r in range(1, BASE_ROWS + 1) for c in BASE_COLUMNS]
+
+
+def _base_keys(view: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """The key installations the public view lists (found or destroyed): never any other."""
+    base = view.get("base")
+    keys = base.get("keys") if isinstance(base, Mapping) else None
+    if not isinstance(keys, Mapping):
+        return {}
+    return {str(k): v for k, v in keys.items() if isinstance(v, Mapping) and base_cell(k)}
+
+
+def _base_grid(d: ImageDraw.ImageDraw, view: Mapping[str, Any], lang: str) -> None:
+    base = view.get("base") if isinstance(view.get("base"), Mapping) else {}
+    assert isinstance(base, Mapping)
+    up = base.get("up") if isinstance(base.get("up"), Mapping) else {}
+    spent = set(base.get("spent") or ())
+    keys = _base_keys(view)
+    label_font = _font(13, True)
+    for i, column in enumerate(BASE_COLUMNS):
+        x = GRID_X + (i + 0.5) * BOX_W
+        _text(d, (x, GRID_Y - 11), column, label_font, MUTED, "mm")
+    for row in range(1, BASE_ROWS + 1):
+        y = GRID_Y + (row - 0.5) * BOX_H
+        _text(d, (MARGIN + LABEL_W / 2, y), str(row), label_font, MUTED, "mm")
+    for spot in base_spots():
+        box = base_cell(spot)
+        assert box is not None
+        card = up.get(spot) if isinstance(up, Mapping) else None
+        if card is None:
+            _card_back(d, box, spot)
+        else:
+            _card_face(d, box, spot, name_of(view, card, lang), spot in spent)
+        key = keys.get(spot)
+        if key is not None:
+            fought = combat_spot(view) == spot  # its crossed swords take the corner
+            _key_band(d, box, key, view, lang, 26 if fought else 0)
+
+
+def _card_back(d: ImageDraw.ImageDraw, box: tuple[float, float, float, float], spot: str) -> None:
+    """A face-down base card: a card back (frame and lozenge) with the spot's name."""
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(
+        CANVAS.rect((x0 + 3, y0 + 3, x1 - 3, y1 - 3)),
+        radius=CANVAS.s(7),
+        fill=BACK,
+        outline=BACK_RIM,
+        width=CANVAS.s(2),
+    )
+    d.rounded_rectangle(
+        CANVAS.rect((x0 + 9, y0 + 9, x1 - 9, y1 - 9)),
+        radius=CANVAS.s(4),
+        outline=BACK_MARK,
+        width=CANVAS.s(1),
+    )
+    cx, cy = (x0 + x1) / 2, y0 + 36
+    w, h = 24.0, 20.0
+    d.polygon(
+        [CANVAS.sp(p) for p in ((cx, cy - h), (cx + w, cy), (cx, cy + h), (cx - w, cy))],
+        fill=prim.shade(BACK, 1.25),
+        outline=BACK_MARK,
+    )
+    _text(d, (cx, cy), spot, _font(14, True), (172, 186, 222), "mm")
+
+
+def _card_face(
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    spot: str,
+    name: str,
+    spent: bool,
+) -> None:
+    """A face-up base card: its name, the spot's in a corner; a spent one dimmed and crossed."""
+    x0, y0, x1, y1 = box
+    fill, rim, ink = (FACE, FACE_RIM, INK) if not spent else (SPENT, SPENT_RIM, MUTED)
+    d.rounded_rectangle(
+        CANVAS.rect((x0 + 3, y0 + 3, x1 - 3, y1 - 3)),
+        radius=CANVAS.s(7),
+        fill=fill,
+        outline=rim,
+        width=CANVAS.s(2),
+    )
+    _text(d, (x0 + 9, y0 + 13), spot, _font(12, True), FACE_NUMBER if not spent else MUTED)
+    if spent:
+        _cross(d, (x0 + 36, y0 + 13), 4, SPENT_X, 2)
+    fnt = _font(13, True)
+    lines = _balanced(name, fnt, BOX_W - 14, 2) or _wrap(name, fnt, BOX_W - 14)
+    for i, line in enumerate(lines):
+        _text(d, ((x0 + x1) / 2, y0 + 30 + 14 * i), line, fnt, ink, "mm")
+
+
+def _key_band(
+    d: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    key: Mapping[str, Any],
+    view: Mapping[str, Any],
+    lang: str,
+    inset: float = 0,
+) -> None:
+    """A found key installation: a gold frame round its spot and a band with its name and the
+    durability left (or the damage taken); a destroyed one dark, crossed out."""
+    x0, y0, x1, y1 = box
+    right = x1 - inset  # the corner badge's right edge
+    gone = bool(key.get("destroyed"))
+    frame = SPENT_RIM if gone else KEY
+    d.rounded_rectangle(
+        CANVAS.rect((x0 + 1, y0 + 1, x1 - 1, y1 - 1)),
+        radius=CANVAS.s(8),
+        outline=frame,
+        width=CANVAS.s(3),
+    )
+    top = y1 - 18
+    d.rounded_rectangle(
+        CANVAS.rect((x0 + 4, top, x1 - 4, y1 - 4)),
+        radius=CANVAS.s(4),
+        fill=KEY_GONE if gone else KEY_BAND,
+    )
+    mid = top + 7
+    _key_icon(d, (x0 + 12, mid), MUTED if gone else KEY)
+    fnt = _font(12)
+    name = _fitted(name_of(view, key.get("id"), lang), fnt, BOX_W - 30)
+    _text(d, (x0 + 21, mid), name, fnt, MUTED if gone else TEXT)
+    if gone:
+        width = fnt.getlength(name) / SS
+        d.line(
+            [CANVAS.sp((x0 + 20, mid)), CANVAS.sp((x0 + 22 + width, mid))],
+            fill=(255, 150, 140),
+            width=CANVAS.s(1),
+        )
+    # the durability left (or the damage taken) in the card's top right corner
+    status = key_status(key, lang)
+    small = _font(12, True)
+    w = small.getlength(status) / SS + 10
+    d.rounded_rectangle(
+        CANVAS.rect((right - 6 - w, y0 + 5, right - 6, y0 + 21)),
+        radius=CANVAS.s(4),
+        fill=KEY_GONE if gone else KEY_BAND,
+        outline=(255, 150, 140) if gone else KEY,
+        width=CANVAS.s(1),
+    )
+    _text(d, (right - 6 - w / 2, y0 + 13), status, small, (255, 170, 160) if gone else KEY, "mm")
+
+
+def key_status(key: Mapping[str, Any], lang: str) -> str:
+    """ "7/12" left when the view gives the printed durability, else the damage taken;
+    "destroyed"."""
+    if key.get("destroyed"):
+        return t(lang, "esper.board.key.destroyed")
+    damage = int(key.get("damage") or 0)
+    if isinstance(key.get("durability"), int):
+        return t(lang, "esper.board.key.left", n=key["durability"] - damage, of=key["durability"])
+    return t(lang, "esper.board.key.damage", n=damage)
+
+
+def _key_icon(d: ImageDraw.ImageDraw, at: Point, fill: Colour) -> None:
+    """A key: a ring and a bit."""
+    x, y = at
+    _circle(d, (x - 3, y), 3.5, outline=fill, width=2)
+    d.line([CANVAS.sp((x + 0.5, y)), CANVAS.sp((x + 7, y))], fill=fill, width=CANVAS.s(2))
+    d.line([CANVAS.sp((x + 5, y)), CANVAS.sp((x + 5, y + 3.5))], fill=fill, width=CANVAS.s(2))
+
+
+def _base_token_places(spot: str, count: int) -> list[Point]:
+    """Pieces on a base spot: rows of four across the middle of its cell (a second row above
+    the first), clear of the key installation's band."""
+    box = base_cell(spot)
+    if box is None:
+        return []
+    x0, y0, x1, _ = box
+    step = 2 * BASE_TOKEN + 3
+    places: list[Point] = []
+    for i in range(count):
+        row, col = divmod(i, 4)
+        in_row = min(4, count - row * 4)
+        cx = (x0 + x1) / 2 + (col - (in_row - 1) / 2) * step
+        places.append((cx, y0 + 63 - row * (step - 2)))
+    return places
+
+
+def _base_pieces(d: ImageDraw.ImageDraw, view: Mapping[str, Any], seats: Sequence[Seat]) -> None:
+    by_spot: dict[str, list[Seat]] = {}
+    for seat in seats:
+        spot = seat.info.get("spot")
+        if isinstance(spot, str) and base_cell(spot) is not None:
+            by_spot.setdefault(spot, []).append(seat)
+    active = view.get("active")
+    for spot in sorted(by_spot):
+        here = by_spot[spot]
+        for seat, at in zip(here, _base_token_places(spot, len(here)), strict=True):
+            _token(d, at, seat, seat.letter == active, BASE_TOKEN)
+
+
+def _base_moves(d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """This step's moves: a straight arrow cell to cell (a teleport, an escape dashed); a piece
+    placed or come in from outside, a white frame round its cell."""
+    for move in view.get("last") or ():
+        if not isinstance(move, Mapping):
+            continue
+        end_box = base_cell(move.get("to"))
+        if end_box is None:
+            continue
+        start_box = base_cell(move.get("from"))
+        if start_box is None or start_box == end_box:
+            x0, y0, x1, y1 = end_box
+            d.rounded_rectangle(
+                CANVAS.rect((x0 + 1, y0 + 1, x1 - 1, y1 - 1)),
+                radius=CANVAS.s(8),
+                outline=MOVE,
+                width=CANVAS.s(2),
+            )
+            continue
+        start = ((start_box[0] + start_box[2]) / 2, (start_box[1] + start_box[3]) / 2)
+        end = ((end_box[0] + end_box[2]) / 2, (end_box[1] + end_box[3]) / 2)
+        length = math.dist(start, end)
+        ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+        # from near the edge of the cell left to just inside the cell reached: the arrow
+        # crosses the border between them, clear of the names, pieces and corner marks
+        half = abs(ux) * BOX_W / 2 + abs(uy) * BOX_H / 2
+        inset = max(half - 12, 10)
+        jump = move.get("how") != "move"
+        prim.arrow(
+            d,
+            [
+                CANVAS.sp((start[0] + ux * inset, start[1] + uy * inset)),
+                CANVAS.sp((end[0] - ux * inset, end[1] - uy * inset)),
+            ],
+            TELEPORT if jump else MOVE,
+            CANVAS.s(4),
+            casing=INK,
+            casing_width=CANVAS.s(2),
+            dashed=(CANVAS.s(9), CANVAS.s(6)) if jump else None,
+            head_length=CANVAS.s(12),
+        )
+
+
+def combat_spot(view: Mapping[str, Any]) -> str | None:
+    combat = view.get("combat")
+    spot = combat.get("spot") if isinstance(combat, Mapping) else None
+    return spot if isinstance(spot, str) else None
+
+
+def _combat_spot(d: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """The spot a combat is fought on: a red frame and crossed swords (the base), or crossed
+    swords beside the spot (the planets)."""
+    combat = view.get("combat")
+    if not isinstance(combat, Mapping):
+        return
+    spot = combat.get("spot")
+    box = base_cell(spot) if is_base(view) else None
+    if box is not None:
+        x0, y0, x1, y1 = box
+        d.rounded_rectangle(
+            CANVAS.rect((x0 - 1, y0 - 1, x1 + 1, y1 + 1)),
+            radius=CANVAS.s(9),
+            outline=COMBAT,
+            width=CANVAS.s(3),
+        )
+        _swords(d, (x1 - 15, y0 + 13), 16)
+        return
+    at = spot_centre(spot)
+    if at is None:
+        return
+    _circle(d, at, SPOT + 3, outline=COMBAT, width=3)
+    # the swords on the spot's inner side: its pieces take the outer side first
+    found = parse_spot(spot)
+    if found is not None:
+        cx, cy = planet_centre(found[0])
+        a = math.atan2(at[1] - cy, at[0] - cx)
+        r = RING - SPOT - 2
+        _swords(d, (cx + r * math.cos(a), cy + r * math.sin(a)), 16)
+    else:
+        _swords(d, (at[0] - SPOT + 4, at[1] - SPOT + 4), 16)
+
+
+def _swords(d: ImageDraw.ImageDraw, at: Point, size: float) -> None:
+    _circle(d, at, size * 0.68, fill=(60, 16, 16), outline=COMBAT, width=2)
+    prim.crossed_swords(d, CANVAS.sp(at), CANVAS.s(size * 0.8), COMBAT)
+
+
+def _around(
+    d: ImageDraw.ImageDraw, view: Mapping[str, Any], seats: Sequence[Seat], lang: str
+) -> None:
+    """The strip's left part: the seats waiting around the base, in rows of six."""
+    fnt = _font(13, True)
+    lines = _wrap(t(lang, "esper.board.base.around"), fnt, 82)
+    mid = BASE_STRIP_Y + STRIP_H / 2
+    for i, line in enumerate(lines):
+        _text(d, (MARGIN, mid + (i - (len(lines) - 1) / 2) * 16), line, fnt, TEXT)
+    outside = [s for s in seats if s.info.get("outside") and not s.dead]
+    if not outside:
+        _text(d, (MARGIN + 92, mid), "—", _font(13), MUTED)
+        return
+    step = 2 * TOKEN + 3
+    active = view.get("active")
+    for i, seat in enumerate(outside[:12]):
+        row, col = divmod(i, 6)
+        rows = 1 if len(outside) <= 6 else 2
+        y = mid + (row - (rows - 1) / 2) * step
+        _token(d, (MARGIN + 92 + TOKEN + col * step, y), seat, seat.letter == active)
+
+
+def _base_legend(d: ImageDraw.ImageDraw, lang: str) -> None:
+    fnt = _font(12)
+    x0 = float(MARGIN + AROUND_W)
+    col_w, row_h = (WIDTH - MARGIN - x0) / 3, 26.0
+    y0 = BASE_STRIP_Y + STRIP_H / 2 - row_h
+    items = ("down", "up", "spent", "key", "active", "combat", "move", "teleport", "dead")
+    for i, item in enumerate(items):
+        col, row = divmod(i, 3)
+        x, y = x0 + col * col_w, y0 + row * row_h
+        _base_legend_icon(d, item, (x + 10, y))
+        label = _fitted(t(lang, f"esper.board.legend.{item}"), fnt, col_w - 30)
+        _text(d, (x + 24, y), label, fnt, MUTED)
+
+
+def _base_legend_icon(d: ImageDraw.ImageDraw, item: str, at: Point) -> None:
+    x, y = at
+    if item in ("down", "up", "spent"):
+        fill, rim = {"down": (BACK, BACK_RIM), "up": (FACE, FACE_RIM), "spent": (SPENT, SPENT_RIM)}[
+            item
+        ]
+        d.rounded_rectangle(
+            CANVAS.rect((x - 9, y - 7, x + 9, y + 7)), radius=CANVAS.s(3), fill=fill, outline=rim
+        )
+        if item == "spent":
+            _cross(d, at, 4, SPENT_X, 2)
+    elif item == "key":
+        d.rounded_rectangle(
+            CANVAS.rect((x - 10, y - 8, x + 10, y + 8)),
+            radius=CANVAS.s(3),
+            outline=KEY,
+            width=CANVAS.s(2),
+        )
+        _key_icon(d, (x - 1, y), KEY)
+    elif item == "combat":
+        _swords(d, at, 16)
+    else:
+        _legend_icon(d, item, at)
+
+
+# --- a combat's panel ----------------------------------------------------------------------------
+
+
+def _combat_rows(view: Mapping[str, Any]) -> list[str]:
+    """The participants in initiative order (those without a card yet after them)."""
+    combat = view.get("combat")
+    if not isinstance(combat, Mapping):
+        return []
+    seats = [str(s) for s in combat.get("seats") or ()]
+    order = [str(s) for s in combat.get("order") or () if s in seats]
+    return order + [s for s in seats if s not in order]
+
+
+def combat_height(view: Mapping[str, Any]) -> float:
+    combat = view.get("combat")
+    if not isinstance(combat, Mapping):
+        return 0
+    height = PANEL_HEAD + PANEL_ROW * max(len(_combat_rows(view)), 1) + 8
+    if isinstance(combat.get("attack"), Mapping):
+        height += PANEL_LINE
+    if combat.get("key"):
+        height += PANEL_ROW
+    if combat.get("late"):
+        height += PANEL_LINE
+    return height
+
+
+def _combat_panel(
+    d: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    lang: str,
+    seats: Sequence[Seat],
+    shown: Mapping[str, str],
+    top: float,
+) -> None:
+    """Who fights, in initiative order: the seat to act marked, each one's initiative card,
+    hand size (never the cards), henchmen and maintained defence; the attack being answered;
+    a key installation that is a target; who arrives next round."""
+    combat = view.get("combat")
+    if not isinstance(combat, Mapping):
+        return
+    height = combat_height(view)
+    d.rounded_rectangle(
+        CANVAS.rect((MARGIN - 4, top, WIDTH - MARGIN + 4, top + height)),
+        radius=CANVAS.s(10),
+        fill=CARD_BG,
+        outline=prim.shade(COMBAT, 0.6),
+        width=CANVAS.s(2),
+    )
+    y = top + PANEL_HEAD / 2 + 2
+    _swords(d, (MARGIN + 12, y), 16)
+    title = t(
+        lang,
+        "esper.board.combat.title",
+        spot=combat.get("spot") or "?",
+        round=combat.get("round") or 1,
+    )
+    fnt = _font(15, True)
+    _text(d, (MARGIN + 28, y), _fitted(title, fnt, WIDTH - 2 * MARGIN - 40), fnt, TEXT)
+    y = top + PANEL_HEAD
+    by_letter = {s.letter: s for s in seats}
+    attack = combat.get("attack") if isinstance(combat.get("attack"), Mapping) else None
+    if attack is not None:
+        _attack_line(d, attack, view, lang, by_letter, y + PANEL_LINE / 2)
+        y += PANEL_LINE
+    for seat in _combat_rows(view):
+        _combat_row(d, view, lang, by_letter.get(seat, Seat(seat, {})), shown, y)
+        y += PANEL_ROW
+    key = combat.get("key")
+    if key:
+        mid = y + PANEL_ROW / 2
+        _key_icon(d, (MARGIN + 34, mid), KEY)
+        found = _base_keys(view).get(str(key)) or {}
+        label = t(lang, "esper.board.combat.key", spot=key)
+        name = name_of(view, found.get("id"), lang) if found.get("id") else ""
+        regular, bold = _font(13), _font(13, True)
+        label = _fitted(label, bold, 220)
+        _text(d, (MARGIN + 48, mid), label, bold, KEY)
+        if name:
+            x = MARGIN + 48 + bold.getlength(label) / SS + 12
+            text = f"{name} · {key_status(found, lang)}"
+            _text(d, (x, mid), _fitted(text, regular, WIDTH - MARGIN - x - 8), regular, TEXT)
+        y += PANEL_ROW
+    late = [str(s) for s in combat.get("late") or ()]
+    if late:
+        fnt = _font(12)
+        text = t(lang, "esper.board.combat.late", seats=", ".join(late))
+        _text(d, (MARGIN + 8, y + PANEL_LINE / 2), _fitted(text, fnt, WIDTH - 40), fnt, MUTED)
+
+
+def _attack_line(
+    d: ImageDraw.ImageDraw,
+    attack: Mapping[str, Any],
+    view: Mapping[str, Any],
+    lang: str,
+    by_letter: Mapping[str, Seat],
+    y: float,
+) -> None:
+    """The attack being answered: the attacker's token, an arrow, the target's token (or the key
+    installation), then level, attribute and firepower or fixed column."""
+    x = MARGIN + 14.0
+    fnt, bold = _font(13), _font(13, True)
+    _text(d, (x, y), t(lang, "esper.board.combat.attack"), bold, (255, 150, 140))
+    x += fnt.getlength(t(lang, "esper.board.combat.attack")) / SS + 14
+    by = str(attack.get("by") or "")
+    r = 9.0
+    if by in by_letter:
+        _token(d, (x + r, y), by_letter[by], False, r)
+    x += 2 * r + 4
+    prim.arrow(
+        d,
+        [CANVAS.sp((x, y)), CANVAS.sp((x + 24, y))],
+        TEXT,
+        CANVAS.s(2),
+        head_length=CANVAS.s(7),
+    )
+    x += 30
+    target = str(attack.get("target") or "")
+    if target in by_letter:
+        _token(d, (x + r, y), by_letter[target], False, r)
+        x += 2 * r + 8
+    elif target:
+        _key_icon(d, (x + 6, y), KEY)
+        _text(d, (x + 18, y), target, bold, KEY)
+        x += 24 + bold.getlength(target) / SS + 8
+    parts = [t(lang, "esper.board.combat.level", n=attack.get("level") or "?")]
+    attribute = attack.get("attribute")
+    if attribute:
+        key = f"esper.board.attribute.{attribute}"
+        parts.append(t(lang, key) if has(key) else renderable(str(attribute)))
+    column = column_label(attack.get("column"))
+    if column:
+        parts.append(t(lang, "esper.board.combat.column", column=column))
+    elif attack.get("firepower") is not None:
+        parts.append(t(lang, "esper.board.combat.firepower", n=attack["firepower"]))
+    if attack.get("card"):
+        parts.insert(0, name_of(view, attack["card"], lang))
+    text = _fitted(" · ".join(parts), fnt, WIDTH - MARGIN - x - 8)
+    _text(d, (x, y), text, fnt, TEXT)
+
+
+COLUMN_LABELS = ("1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1", "8:1", "9:1", "10:1")
+
+
+def column_label(column: object) -> str | None:
+    """A damage table column as printed ("3:1"): the view may give its index or its label."""
+    if isinstance(column, int) and not isinstance(column, bool):
+        return COLUMN_LABELS[column] if 0 <= column < len(COLUMN_LABELS) else None
+    return renderable(str(column)) if column else None
+
+
+def _combat_row(
+    d: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    lang: str,
+    seat: Seat,
+    shown: Mapping[str, str],
+    top: float,
+) -> None:
+    combat = view.get("combat")
+    assert isinstance(combat, Mapping)
+    y = top + PANEL_ROW / 2
+    current = combat.get("current") == seat.letter
+    if current:
+        d.rounded_rectangle(
+            CANVAS.rect((MARGIN, top + 1, WIDTH - MARGIN, top + PANEL_ROW - 1)),
+            radius=CANVAS.s(5),
+            fill=ROW_ACTIVE,
+        )
+        _text(d, (MARGIN + 8, y), "▶", _font(12, True), GOLD, "mm")
+    _token(d, (MARGIN + 30, y), seat, current)
+    bold, regular = _font(13, True), _font(13)
+    name = shown.get(seat.letter) or seat.letter
+    _text(d, (MARGIN + 48, y), _fitted(name, bold, 128), bold, TEXT)
+    card = str((combat.get("cards") or {}).get(seat.letter) or "")
+    if card:
+        _playing_card(d, (MARGIN + 206, y), card)
+    hand = (combat.get("hands") or {}).get(seat.letter, 0)
+    _text(d, (MARGIN + 240, y), t(lang, "esper.board.combat.hand", n=hand), regular, TEXT)
+    henchmen = (combat.get("henchmen") or {}).get(seat.letter)
+    if henchmen:
+        word = _fitted(t(lang, "esper.board.combat.henchmen", n=henchmen), regular, 96)
+        _text(d, (MARGIN + 318, y), word, regular, MUTED)
+    held = (combat.get("maintained") or {}).get(seat.letter)
+    if isinstance(held, Mapping):
+        x = MARGIN + 420.0
+        _shield(d, (x + 7, y))
+        level = t(lang, "esper.board.combat.level", n=held.get("level") or "?")
+        label = f"{name_of(view, held.get('card'), lang)} · {level}"
+        _text(d, (x + 18, y), _fitted(label, regular, WIDTH - MARGIN - x - 22), regular, INVADER)
+
+
+def _shield(d: ImageDraw.ImageDraw, at: Point) -> None:
+    x, y = at
+    d.polygon(
+        [
+            CANVAS.sp(p)
+            for p in ((x - 6, y - 7), (x + 6, y - 7), (x + 6, y), (x, y + 8), (x - 6, y))
+        ],
+        fill=INVADER,
+    )
+
+
+def _render_base(
+    d: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    lang: str,
+    seats: Sequence[Seat],
+) -> None:
+    _base_grid(d, view, lang)
+    d.rounded_rectangle(
+        CANVAS.rect((MARGIN - 4, BASE_STRIP_Y, WIDTH - MARGIN + 4, BASE_STRIP_Y + STRIP_H)),
+        radius=CANVAS.s(10),
+        fill=CARD_BG,
+    )
+    _around(d, view, seats, lang)
+    _base_legend(d, lang)
+    _combat_spot(d, view)
+    _base_moves(d, view)
+    _base_pieces(d, view, seats)
+
+
 # --- the whole board -----------------------------------------------------------------------------
 
 
@@ -917,7 +1557,7 @@ def render(view: Mapping[str, Any], lang: str, names: Mapping[str, str] | None =
     shown = display_names(
         names, [s.letter for s in seats], lambda seat: t(lang, "esper.board.player", seat=seat)
     )
-    width, height = board_size(len(seats))
+    width, height = board_size(len(seats), view)
     img = CANVAS.new_board(width, height, HEADER)
     d = ImageDraw.Draw(img)
     CANVAS.header_text(
@@ -928,6 +1568,21 @@ def render(view: Mapping[str, Any], lang: str, names: Mapping[str, str] | None =
         right=WIDTH - 16,
         sizes=(17, 15, 13),
     )
+    if is_base(view):
+        _render_base(d, view, lang, seats)
+        panel_top = float(BASE_ROSTER_Y)
+    else:
+        _render_planets(d, view, lang, seats)
+        panel_top = float(ROSTER_Y)
+    if isinstance(view.get("combat"), Mapping):
+        _combat_panel(d, view, lang, seats, shown, panel_top)
+    _roster(d, view, lang, seats, shown)
+    return CANVAS.png(img)
+
+
+def _render_planets(
+    d: ImageDraw.ImageDraw, view: Mapping[str, Any], lang: str, seats: Sequence[Seat]
+) -> None:
     for planet in range(1, PLANETS + 1):
         _planet(d, planet, view, lang)
     d.rounded_rectangle(
@@ -940,10 +1595,17 @@ def render(view: Mapping[str, Any], lang: str, names: Mapping[str, str] | None =
     ambush = spot_centre(view.get("ambush"))
     if ambush is not None:
         _ambush(d, ambush)
+    _combat_spot(d, view)
     _moves(d, view)
     _pieces(d, view, seats)
-    _roster(d, view, lang, seats, shown)
-    return CANVAS.png(img)
 
 
-__all__: Sequence[str] = ("board_size", "name_of", "render", "spot_centre", "step_text")
+__all__: Sequence[str] = (
+    "base_cell",
+    "board_size",
+    "name_of",
+    "render",
+    "roster_top",
+    "spot_centre",
+    "step_text",
+)

@@ -464,7 +464,7 @@ def _check_card(state: core.EsperState, seat: str, action: core.Action) -> None:
     direction = next((w for w in rest if w in DIRECTIONS), None)
     if card.kind == "attack":
         if target is None or direction is not None:
-            raise OrderRejected(R_TARGET, target="")
+            raise OrderRejected(R_TARGET, target=direction or "—")
     elif card.kind == "escape":
         if target is not None:
             raise OrderRejected(R_KIND, card=card.id)
@@ -1846,8 +1846,12 @@ def public(state: core.EsperState) -> dict[str, Any] | None:
         if attack is None
         else {
             k: attack.get(k)
-            for k in ("by", "target", "kind", "card", "level", "attribute", "firepower", "column")
-        },
+            for k in ("by", "target", "kind", "card", "level", "attribute", "firepower")
+        }
+        | {"column": _column_label(attack.get("column"))},
+        "escape": None
+        if combat.escape is None
+        else {"seat": combat.escape["seat"], "level": combat.escape["level"]},
         "late": list(combat.late),
     }
 

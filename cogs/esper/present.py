@@ -9,6 +9,11 @@ record replays the same.
 Hidden information: the channel reads only public events (the framework routes those with
 ``to`` to their seats' DMs) and the public view; the DM lines read the seat's own ``you``.
 Nothing here adds a fact an event or view does not hold.
+
+Combats (part 2) are read on phones: one short line per public play, a damage roll with its
+column, initiative as one line; :func:`compact` folds what a batch says twice (a card played and
+the attack it makes, a roll and the damage it does). Hands are never public: the channel shows
+counts, the seat's DM its own cards.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ ALIGNMENTS = ("GOOD", "EVIL", "SPECIAL")
 RAFNOR = "R"
 # The engine's ``end`` says no more than the result line the framework adds after the events, a
 # ``turn`` no more than the post's first line (which names the step opened: "Turn 20 · C").
-QUIET = ("end", "turn")
+QUIET = ("end", "turn", "combat_turn")
 SEAT_LETTERS = frozenset("ABCDEFGHIJK")
 # Events addressed to seats (``to``): worded for the reader of a DM.
 PRIVATE = (
@@ -38,7 +43,12 @@ PRIVATE = (
     "ambush_set",
     "skipped_why",
     "refuse_last_failed",
+    "c_drawn",
+    "keys_at",
 )
+COMBAT_STEPS = ("entry", "precombat", "cturn", "sync", "defend", "block", "round_end")
+BASE_STEPS = ("keys", "place", "path")
+BASE_COLUMNS = "ABCDEF"
 
 
 # --- small words ---------------------------------------------------------------------------------
@@ -211,6 +221,16 @@ def _seat_keys(event: Mapping[str, Any]) -> list[str]:
     return sorted(k for k in event if k in SEAT_LETTERS)
 
 
+def _is_seat(value: Any) -> bool:
+    return isinstance(value, str) and value in SEAT_LETTERS
+
+
+def _dice(event: Mapping[str, Any]) -> list[int]:
+    return [
+        int(d) for d in event.get("dice") or () if isinstance(d, int | str) and str(d).isdigit()
+    ]
+
+
 def event_key(event: Mapping[str, Any]) -> str | None:
     """The catalogue key for ``event``; a variant where the sentence differs with the data."""
     kind = str(event.get("type"))
@@ -228,15 +248,56 @@ def event_key(event: Mapping[str, Any]) -> str | None:
         return base + (".joined" if event.get("joined") else ".alone")
     if kind == "silhouettes_changed":
         return base + (".some" if event.get("picks") else ".none")
-    if kind == "combat_skipped":
-        why = str(event.get("why"))
-        return f"{base}.{why}" if has(f"{base}.{why}") else base + ".fight"
     if kind == "recovered" and not event.get("n"):
         return base + ".none"  # a spring on a character with nothing lost
     if kind == "used":
         return base + (".target" if event.get("target") else "")
     if kind == "flipped":
         return base + (".cards" if event.get("n") else "")
+    return _part_two_key(kind, base, event)
+
+
+def _part_two_key(kind: str, base: str, event: Mapping[str, Any]) -> str:
+    """Variants of the combat's and the base's sentences."""
+    if kind == "combat_start":
+        why = str(event.get("why"))
+        return f"{base}.{why}" if has(f"{base}.{why}") else base + ".fight"
+    if kind in ("there", "alive_check"):
+        result = str(event.get("result"))
+        return f"{base}.{result}" if has(f"{base}.{result}") else base + ".no"
+    if kind == "played":
+        return base + (".target" if event.get("target") else "")
+    if kind == "attack":
+        if event.get("kind") == "melee":
+            return base + ".melee"
+        return base + (".column" if event.get("firepower") is None and event.get("column") else "")
+    if kind == "sync_total":
+        return base + (".column" if event.get("firepower") is None else "")
+    if kind == "defended":
+        return base + (".held" if event.get("held") else "")
+    if kind == "escape":
+        return base + (".teleport" if event.get("teleport") else "")
+    if kind == "escaped":
+        return base + (".to" if event.get("to") else "")
+    if kind == "block":
+        return base + (".blocked" if event.get("blocked") else ".failed")
+    if kind == "damage_roll":
+        if not _is_seat(event.get("seat")):
+            return base + ".key"
+        return base + ("" if event.get("damage") else ".none")
+    if kind == "died" and isinstance(event.get("dropped"), Mapping):
+        dropped = event["dropped"]
+        return base + (".dropped" if dropped.get("hand") or dropped.get("abilities") else "")
+    if kind == "round_end":
+        return base + ("" if event.get("attacked") else ".calm")
+    if kind == "round_answers":
+        return base + (".some" if event.get("continue") else ".none")
+    if kind == "placement":
+        return base + (".some" if event.get("seats") else ".none")
+    if kind == "alive_checks":
+        return "esper.event.alive_check.group"
+    if kind == "there_misses":
+        return "esper.event.there.group"
     return base
 
 
@@ -258,15 +319,20 @@ def event_params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
             return seat(text)
         if text.startswith("P") and len(text) == 2:
             return t(lang, f"esper.planet.{text}") if has(f"esper.planet.{text}") else text
+        if _base_spot(text):  # a key installation, attacked on its spot
+            return t(lang, "esper.key_at", spot=text)
         return name(text)
 
     params: dict[str, Any] = {}
-    for key in ("n", "total", "turn", "turns", "level", "roll", "of"):
+    for key in ("n", "total", "turn", "turns", "level", "roll", "of", "round", "steps"):
         if key in event:
             params[key] = event[key]
-    for key in ("seat", "by", "runner"):
+    for key in ("firepower", "upkeep", "declared", "damage", "column"):
         if key in event:
-            params[key] = seat(event[key])
+            params[key] = "—" if event[key] is None else event[key]
+    for key in ("seat", "by", "runner"):
+        if key in event and not isinstance(event[key], list):
+            params[key] = target(event[key]) if key == "seat" else seat(event[key])
     if "target" in event:
         # a check's target is the number to roll under; elsewhere a seat, a planet or an id
         params["target"] = event["target"] if kind == "check" else target(event["target"])
@@ -281,19 +347,26 @@ def event_params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
         params["side"] = _word(lang, "side", event["side"])
     if "stat" in event:
         params["stat"] = _word(lang, "stat", event["stat"])
+    if "attribute" in event:
+        params["attribute"] = _word(lang, "attribute", event["attribute"])
     if "card" in event:
         params["card"] = (
-            name(event["card"]) if kind == "square" else card_label(event["card"], lang)
+            card_label(event["card"], lang) if kind == "your_card" else name(event["card"])
         )
     if kind in ("your_sheet", "peek", "opened"):
         detail = event.get("detail") or {}
         params["name"] = pick(detail.get("name"), lang, name(event.get("sheet")))
         params["sheet"] = "\n".join(sheet_lines(detail, lang, ids, texts=kind != "opened"))
-    elif kind == "check":
-        dice = [int(d) for d in event.get("dice") or ()]
+    elif kind in ("check", "there", "alive_check", "damage_roll"):
+        dice = _dice(event)
         params["dice"] = "+".join(map(str, dice)) or "?"
-        params["sum"] = sum(dice)
+        params["sum"] = sum(dice) + int(event.get("bonus") or 0)
         params["why"] = _word(lang, "why", event.get("why"))
+        bonus = int(event.get("bonus") or 0)
+        params["bonus"] = f"+{bonus}" if bonus else ""
+        params["total"] = (
+            t(lang, "esper.event.damage_roll.total", n=event["total"]) if "total" in event else ""
+        )
     elif kind == "dealt":
         params["n"] = event.get("seats", 0)
     elif kind in ("silhouettes", "silhouettes_changed"):
@@ -354,7 +427,114 @@ def event_params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
             if ambush
             else t(lang, "esper.event.revealed.no_ambush")
         )
+    else:
+        params.update(_part_two_params(event, lang, names, name))
     return params
+
+
+def _part_two_params(
+    event: Mapping[str, Any],
+    lang: str,
+    names: Mapping[str, str],
+    name: Any,
+) -> dict[str, Any]:
+    """The combat's and the base's own parameters."""
+    kind = str(event.get("type"))
+    params: dict[str, Any] = {}
+    if kind == "combat_start":
+        params["key"] = t(lang, "esper.combat.key_here") if event.get("key") else ""
+    elif kind == "initiative":
+        params["order"] = " → ".join(
+            f"{pair[0]} {pair[1]}"
+            for pair in event.get("order") or ()
+            if isinstance(pair, list | tuple) and len(pair) == 2
+        )
+    elif kind in ("drew", "discarded"):
+        counts = event.get("counts") or [[event.get("seat"), event.get("n", 0)]]
+        params["counts"] = joined(lang, [f"{s} {n}" for s, n in counts])
+    elif kind in ("alive_checks", "there_misses"):
+        params["rolls"] = joined(
+            lang,
+            [
+                f"{s} {sum(_dice(e)) + int(e.get('bonus') or 0)}"
+                for s, e in event.get("checks") or ()
+            ],
+        )
+    elif kind == "c_drawn":
+        detail = event.get("detail") or {}
+        params["cards"] = "\n".join(
+            "- " + ccard_line(detail[c], lang)
+            if isinstance(detail.get(c), Mapping)
+            else "- " + name(c)
+            for c in event.get("cards") or ()
+        )
+    elif kind == "sync_total":
+        params["helpers"] = seats_label(event.get("helpers") or [], names, lang)
+    elif kind == "block":
+        params["by"] = seats_label(event.get("by") or [], names, lang)
+    elif kind == "died":
+        dropped = event.get("dropped") or {}
+        params["hand"] = dropped.get("hand", 0) if isinstance(dropped, Mapping) else 0
+        params["abilities"] = dropped.get("abilities", 0) if isinstance(dropped, Mapping) else 0
+    elif kind == "combat_end":
+        params["why"] = _word(lang, "combat_end", event.get("why"))
+    elif kind == "round_answers":
+        params["seats"] = seats_label(event.get("continue") or [], names, lang)
+    elif kind in ("key_found", "key_destroyed"):
+        params["key"] = name(event.get("key"))
+    elif kind == "keys_at":
+        keys = event.get("keys") or {}
+        params["keys"] = joined(lang, [f"{s} {name(k)}" for s, k in sorted(keys.items())])
+    elif kind == "evil_placed":
+        dice = _dice(event)
+        x, y = [*dice, 0, 0][:2]
+        params["x"], params["y"] = x, y
+        params["to"] = f"{BASE_COLUMNS[x - 1]}{y}" if 1 <= x <= 6 and 1 <= y <= 6 else "?"
+    elif kind == "base_trap":
+        params["effect"] = fill(lang, f"esper.effect.{event.get('effect')}", {"n": event.get("n")})
+        if not has(f"esper.effect.{event.get('effect')}"):
+            params["effect"] = str(event.get("effect") or "—")
+    elif kind == "base":
+        params["spots"] = event.get("spots", 0)
+    return params
+
+
+def _base_spot(text: str) -> bool:
+    return len(text) == 2 and text[0] in BASE_COLUMNS and text[1] in "123456"
+
+
+def ccard_line(info: Mapping[str, Any], lang: str) -> str:
+    """A C card as its holder reads it: ``k05`` **Kinetic Lance** — attack · level 3 · E ·
+    firepower 8 · sync."""
+    kind = str(info.get("kind") or "")
+    parts = [_word(lang, "ckind", kind), t(lang, "esper.ccard.level", n=info.get("level", 0))]
+    if kind == "attack":
+        if info.get("attribute"):
+            parts.append(_word(lang, "attribute", info.get("attribute")))
+        if info.get("column"):
+            parts.append(t(lang, "esper.ccard.column", column=info["column"]))
+        elif info.get("firepower") is not None:
+            parts.append(t(lang, "esper.ccard.firepower", n=info["firepower"]))
+    if kind == "defence":
+        stops = [_word(lang, "attribute", a) for a in info.get("blocks") or ()]
+        parts.append(t(lang, "esper.ccard.blocks", attributes=joined(lang, stops)))
+        if info.get("upkeep"):
+            parts.append(t(lang, "esper.ccard.upkeep", n=info["upkeep"]))
+    if info.get("teleport"):
+        parts.append(t(lang, "esper.ccard.teleport"))
+    if info.get("sync"):
+        parts.append(t(lang, "esper.ccard.sync"))
+    if kind == "special":
+        text = pick(info.get("text"), lang)
+        if text:
+            parts.append(text)
+    return t(
+        lang,
+        "esper.ccard.line",
+        id=info.get("id", "?"),
+        name=pick(info.get("name"), lang, str(info.get("id"))),
+        what=t(lang, "esper.sep").join(parts),
+    )
 
 
 def _skip_reason(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> str:
@@ -374,6 +554,12 @@ def _skip_reason(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
         params["ability"] = args[0]
     if isinstance(params.get("seat"), str) and params["seat"] in SEAT_LETTERS:
         params["seat"] = seat_label(params["seat"], names, lang)
+    ids = _event_names(event)
+    for key in ("card", "weapon"):  # a C card or a weapon by its name in the reader's language
+        if isinstance(params.get(key), str) and params[key] in ids:
+            params[key] = pick(ids[params[key]], lang, params[key])
+    if "attribute" in params:
+        params["attribute"] = _word(lang, "attribute", params["attribute"])
     return fill(lang, why, params)
 
 
@@ -415,11 +601,83 @@ def _reveal_lines(event: Mapping[str, Any], lang: str, names: Mapping[str, str])
     return "\n".join(lines)
 
 
+def _same(a: Mapping[str, Any], b: Mapping[str, Any], *keys: str) -> bool:
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def compact(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A batch as it reads best: what one line already says is not said again (a card played
+    and the attack, defence or escape it makes; a damage roll and the damage; an escape and where
+    it lands; a rush in and the arrival), and runs of like events are one line (the hands drawn,
+    the cards discarded, the "actually alive" checks that failed)."""
+    out: list[dict[str, Any]] = []
+    items = [dict(e) for e in events]
+    announced: set[str] = set()  # seats whose arrival a line already told
+    for i, event in enumerate(items):
+        kind = event.get("type")
+        if kind in ("there", "returned", "evil_placed"):
+            announced.add(str(event.get("seat")))
+        if _said(event, items[i + 1 :], out, announced):
+            continue
+        last = out[-1] if out else {}
+        if kind in ("drew", "discarded") and last.get("type") == kind:
+            counts = last.setdefault("counts", [[last.get("seat"), last.get("n", 0)]])
+            counts.append([event.get("seat"), event.get("n", 0)])
+            continue
+        group = GROUPS.get(str(kind))
+        if group is not None and event.get("result") == "no":
+            if last.get("type") == kind and last.get("result") == "no":
+                last = out[-1] = {"type": group, "checks": [[last.get("seat"), last]]}
+            if last.get("type") == group:
+                last["checks"].append([event.get("seat"), event])
+                continue
+        out.append(event)
+    return out
+
+
+# Rolls that failed, one after another, read as one line: "actually alive? D 4, E 5: nobody".
+GROUPS = {"alive_check": "alive_checks", "there": "there_misses"}
+
+
+def _said(
+    event: dict[str, Any],
+    later: Sequence[Mapping[str, Any]],
+    out: list[dict[str, Any]],
+    announced: set[str],
+) -> bool:
+    """Whether another line of the batch already says what ``event`` would (folding it into
+    that line where it adds a number)."""
+    kind = event.get("type")
+    last = out[-1] if out else {}
+    if kind == "played":
+        return any(
+            (e.get("type") == "attack" and e.get("by") == event.get("seat"))
+            or (e.get("type") in ("defended", "escape") and e.get("seat") == event.get("seat"))
+            for e in later
+            if e.get("card") == event.get("card")
+        )
+    rolled = last.get("type") == "damage_roll" and _same(last, event, "seat")
+    if kind == "damaged" and rolled and last.get("damage") == event.get("n"):
+        last["total"] = event.get("total")
+        return True
+    escaped = last.get("type") == "escaped" and _same(last, event, "seat")
+    if kind == "moved" and event.get("how") == "escape" and escaped:
+        last["to"] = event.get("to")
+        return True
+    if kind == "moved" and event.get("how") in ("there", "evil"):
+        return event.get("seat") in announced
+    if kind == "entered":
+        return event.get("seat") in announced
+    if kind == "round_end" and not event.get("attacked"):
+        return bool(later) and later[0].get("type") == "combat_end"  # it says nobody attacked
+    return False
+
+
 def event_lines(
     events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
 ) -> list[str]:
     lines: list[str] = []
-    for event in events:
+    for event in compact(events):
         key = event_key(event)
         if key is None or not has(key):
             continue
@@ -436,7 +694,17 @@ def _view_name(view: Mapping[str, Any], item: Any, lang: str) -> str:
 
 
 def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
-    """One field, a short line per seat, from the public view only."""
+    """A short line per seat, then (part 2) the secret base and the combat in progress, from
+    the public view only."""
+    fields = _table(view, lang)
+    if view.get("stage") != "over":
+        fields += _base_field(view, lang)
+        fields += _combat_field(view, lang)
+    return fields
+
+
+def _table(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
+    """One field, a short line per seat."""
     seats = view.get("seats") or {}
     sheets = view.get("sheets") or {}
     reveal = view.get("reveal") or {}
@@ -464,6 +732,8 @@ def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> lis
             parts.append(_view_name(view, sil, lang))
         if info.get("spot"):
             parts.append(spot_label(info.get("spot"), lang))
+        elif info.get("outside") and info.get("alive", True):
+            parts.append(t(lang, "esper.tally.outside"))
         elif sil:
             parts.append(_word(lang, "side", info.get("side")))
         for key, value in (("damage", "damage"), ("info", "info"), ("cards", "abilities")):
@@ -501,6 +771,118 @@ def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> lis
         # first line names the seat to play
         rows.append(f"**{seat}** " + (" · ".join(lines) or "—"))
     return [(t(lang, "esper.tally.title"), "\n".join(rows))] if rows else []
+
+
+def _base_field(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
+    """The secret base: key installations found and destroyed of all, each found one with its
+    damage, and who waits around the base."""
+    base = view.get("base")
+    if not isinstance(base, Mapping):
+        return []
+    keys = base.get("keys") or {}
+    destroyed = sum(1 for k in keys.values() if isinstance(k, Mapping) and k.get("destroyed"))
+    total = int(base.get("keys_total") or 0)
+    lines = [
+        t(lang, "esper.tally.keys", found=len(keys), destroyed=destroyed, total=total)
+        if total
+        else t(lang, "esper.tally.keys_pending")
+    ]
+    for spot, key in sorted(keys.items()):
+        if not isinstance(key, Mapping):
+            continue
+        lines.append(
+            t(
+                lang,
+                "esper.tally.key",
+                spot=spot,
+                name=_view_name(view, key.get("id"), lang),
+                state=key_state(key, lang),
+            )
+        )
+    outside = list(base.get("outside") or ())
+    if outside:
+        lines.append(t(lang, "esper.tally.outside_list", seats=joined(lang, outside)))
+    return [(t(lang, "esper.tally.base"), "\n".join(lines))]
+
+
+def key_state(key: Mapping[str, Any], lang: str) -> str:
+    """A found key installation: destroyed, durability left (when the view gives its printed
+    durability) or the damage it has taken."""
+    if key.get("destroyed"):
+        return t(lang, "esper.tally.key_destroyed")
+    damage = int(key.get("damage") or 0)
+    if isinstance(key.get("durability"), int):
+        return t(lang, "esper.tally.key_left", n=key["durability"] - damage, of=key["durability"])
+    return t(lang, "esper.tally.key_damage", n=damage)
+
+
+def attack_text(attack: Mapping[str, Any], lang: str) -> str:
+    """The attack being answered, from the public view: "B → C · level 3 E · firepower 8"."""
+    if attack.get("kind") == "melee":
+        power = t(lang, "esper.ccard.firepower", n=attack.get("firepower"))
+        what = t(lang, "esper.attribute.melee")
+    else:
+        column = board.column_label(attack.get("column"))
+        power = (
+            t(lang, "esper.ccard.column", column=column)
+            if column
+            else t(lang, "esper.ccard.firepower", n=attack.get("firepower"))
+        )
+        what = _word(lang, "attribute", attack.get("attribute"))
+    target = str(attack.get("target") or "?")
+    return t(
+        lang,
+        "esper.attack",
+        by=attack.get("by") or "?",
+        target=t(lang, "esper.key_at", spot=target) if _base_spot(target) else target,
+        level=attack.get("level", "?"),
+        attribute=what,
+        power=power,
+    )
+
+
+def _combat_field(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
+    """The combat in progress: spot and round, the initiative order with the seat to act
+    marked, each participant's hand size (never its cards), henchmen and maintained defence,
+    the attack being answered."""
+    combat = view.get("combat")
+    if not isinstance(combat, Mapping):
+        return []
+    lines = [t(lang, "esper.tally.combat_head", spot=combat.get("spot"), round=combat.get("round"))]
+    order = [s for s in combat.get("order") or () if s in (combat.get("seats") or ())]
+    order += [s for s in combat.get("seats") or () if s not in order]
+    current = combat.get("current")
+    cards = combat.get("cards") or {}
+    hands = combat.get("hands") or {}
+    henchmen = combat.get("henchmen") or {}
+    maintained = combat.get("maintained") or {}
+    for seat in order:
+        parts = [t(lang, "esper.tally.hand", n=hands.get(seat, 0))]
+        if cards.get(seat):
+            parts.insert(0, str(cards[seat]))
+        if henchmen.get(seat):
+            parts.append(t(lang, "esper.tally.henchmen", n=henchmen[seat]))
+        held = maintained.get(seat)
+        if isinstance(held, Mapping):
+            parts.append(
+                t(
+                    lang,
+                    "esper.tally.maintained",
+                    card=_view_name(view, held.get("card"), lang),
+                    level=held.get("level", "?"),
+                )
+            )
+        mark = "▶ " if seat == current else ""
+        lines.append(f"{mark}**{seat}** " + t(lang, "esper.sep").join(parts))
+    if combat.get("key"):
+        lines.append(t(lang, "esper.tally.key_target", spot=combat["key"]))
+    late = list(combat.get("late") or ())
+    if late:
+        lines.append(t(lang, "esper.tally.late", seats=joined(lang, late)))
+    attack = combat.get("attack")
+    if isinstance(attack, Mapping):
+        lines.append(t(lang, "esper.tally.attack", attack=attack_text(attack, lang)))
+    return [(t(lang, "esper.tally.combat"), "\n".join(lines))]
 
 
 # --- the seat's DM -------------------------------------------------------------------------------
@@ -559,8 +941,53 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
                 runner=ambush.get("runner") or "—",
             )
         )
+    keys = you.get("keys")
+    if isinstance(keys, Mapping) and keys:
+        lines.append(t(lang, "esper.dm.keys", keys=joined(lang, _key_names(view, keys, lang))))
+    lines += _hand_lines(view, seat, lang)
     if seat in (view.get("waiting") or ()):
         lines += _asks(view, seat, lang)
+    return lines
+
+
+def _key_names(view: Mapping[str, Any], keys: Mapping[str, Any], lang: str) -> list[str]:
+    """``B2 Main Reactor``: the key installations an EVIL silhouette knows of (a name the view
+    gives, else the id)."""
+    given = (view.get("you") or {}).get("key_names") or {}
+    out = []
+    for spot, key in sorted(keys.items()):
+        if isinstance(key, Mapping):  # {"id", "name"}: a view that names them itself
+            label = pick(key.get("name"), lang, str(key.get("id")))
+        elif key in given:
+            label = pick(given[key], lang, str(key))
+        else:
+            label = _view_name(view, key, lang)
+        out.append(f"{spot} {label}")
+    return out
+
+
+def _hand_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """The seat's C hand: every card in a combat it takes part in, else only how many."""
+    mine = (view.get("you") or {}).get("combat")
+    if not isinstance(mine, Mapping):
+        return []
+    hand = [c for c in mine.get("c_hand") or () if isinstance(c, Mapping)]
+    combat = view.get("combat")
+    fighting = isinstance(combat, Mapping) and (
+        seat in (combat.get("seats") or ()) or seat in (combat.get("late") or ())
+    )
+    if not fighting:
+        return [t(lang, "esper.dm.c_held", n=len(hand))] if hand else []
+    lines = [
+        t(
+            lang,
+            "esper.dm.c_hand",
+            n=len(hand),
+            limit=mine.get("hand_limit", "?"),
+            power=mine.get("power", "?"),
+        )
+    ]
+    lines += ["- " + ccard_line(card, lang) for card in hand]
     return lines
 
 
@@ -581,6 +1008,14 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     step = view.get("step")
     seats = view.get("seats") or {}
     mine = seats.get(seat) or {}
+    if step in COMBAT_STEPS:
+        return _combat_asks(view, seat, lang)
+    if step == "keys":
+        return [t(lang, "esper.ask.keys")]
+    if step == "place":
+        return [t(lang, "esper.ask.place")]
+    if step == "path":
+        return [t(lang, "esper.ask.path")]
     if step == "deal":
         lines = [t(lang, "esper.ask.deal")]
         if you.get("refuse"):
@@ -625,11 +1060,131 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
                 here=joined(lang, here),
             )
         ]
+        if view.get("stage") == "base":
+            if mine.get("outside"):
+                lines = [t(lang, "esper.ask.outside", n=you.get("infiltration", 0))]
+            elif step == "turn":
+                lines.append(t(lang, "esper.ask.base_turn"))
         usable = you.get("usable") or []
         if usable:
             lines.append(t(lang, "esper.ask.usable"))
             lines += ["- " + ability_line(a, lang) for a in usable]
         return lines
+    return []
+
+
+def _combat_asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """What a combat step asks of this seat, with the order's syntax; the examples are cards of
+    its own hand (``ID`` where it holds none of the kind), never another's."""
+    step = view.get("step")
+    combat = view.get("combat") or {}
+    you = view.get("you") or {}
+    mine = you.get("combat") or {}
+    hand = [c for c in mine.get("c_hand") or () if isinstance(c, Mapping)]
+    by_id = {c.get("id"): c for c in hand}
+
+    def cards(ids: Sequence[Any]) -> str:
+        shown = [
+            f"{pick(by_id[c].get('name'), lang, str(c))} `{c}`" if c in by_id else f"`{c}`"
+            for c in dict.fromkeys(ids)
+        ]
+        return joined(lang, shown)
+
+    def first(kind: str, ids: Sequence[Any] | None = None) -> str:
+        pool = [c for c in hand if ids is None or c.get("id") in ids]
+        found = next((c for c in pool if kind in ("", c.get("kind"))), None)
+        return str(found.get("id")) if found else "ID"
+
+    weapon = next(
+        (c.get("id") for c in hand if c.get("kind") == "special" and c.get("effect") == "melee"),
+        None,
+    )
+    n = max(0, int(you.get("durability") or 0))
+    attack = combat.get("attack") if isinstance(combat.get("attack"), Mapping) else None
+    if step == "entry":
+        return [
+            t(
+                lang,
+                "esper.ask.entry",
+                spot=spot_label(combat.get("spot"), lang),
+                seats=joined(lang, list(combat.get("seats") or ())),
+            )
+        ]
+    if step == "precombat":
+        return [t(lang, "esper.ask.precombat")]
+    if step == "cturn":
+        targets = [str(s) for s in combat.get("seats") or () if s != seat]
+        if combat.get("key"):
+            targets.append(str(combat["key"]))
+        lines = [
+            t(
+                lang,
+                "esper.ask.cturn",
+                round=combat.get("round", 1),
+                targets=joined(lang, targets),
+                attack=first("attack"),
+                escape=first("escape"),
+                discard=str(hand[-1].get("id")) if hand else "ID",
+                target=targets[0] if targets else "?",
+                n=n,
+                weapon=f" +{weapon}" if weapon else "",
+            )
+        ]
+        held = (combat.get("maintained") or {}).get(seat)
+        if isinstance(held, Mapping):
+            lines.insert(
+                0,
+                t(
+                    lang,
+                    "esper.ask.keep",
+                    card=_view_name(view, held.get("card"), lang),
+                    upkeep=held.get("upkeep", 0),
+                ),
+            )
+        return lines
+    if step == "sync" and attack is not None:
+        fits = list(mine.get("sync") or ())
+        return [
+            t(lang, "esper.ask.sync", attack=attack_text(attack, lang), card=first("", fits)),
+            t(lang, "esper.ask.fits", cards=cards(fits)),
+        ]
+    if step == "defend" and attack is not None:
+        held = seat in (combat.get("maintained") or {})
+        lines = [
+            t(
+                lang,
+                "esper.ask.defend_held" if held else "esper.ask.defend",
+                attack=attack_text(attack, lang),
+                level=attack.get("level", "?"),
+                defence=first("defence"),
+                escape=first("escape"),
+                n=max(0, n - 1),  # an example below the durability the seat has
+            )
+        ]
+        if attack.get("kind") == "melee":
+            with_weapon = t(lang, "esper.ask.counter_weapon", weapon=weapon) if weapon else ""
+            lines.append(t(lang, "esper.ask.counter", weapon=with_weapon))
+        return lines
+    if step == "block":
+        fits = list(mine.get("block") or ())
+        lines = [
+            t(lang, "esper.ask.block", card=first("", fits)),
+            t(lang, "esper.ask.fits", cards=cards(fits)),
+        ]
+        escape = combat.get("escape")  # when the view tells whose teleport it is
+        if isinstance(escape, Mapping) and escape.get("seat"):
+            who = t(lang, "esper.ask.escaping", seat=escape["seat"], level=escape.get("level"))
+            lines.insert(0, who)
+        return lines
+    if step == "round_end":
+        return [
+            t(
+                lang,
+                "esper.ask.round_end",
+                round=combat.get("round", 1),
+                discard=str(hand[-1].get("id")) if hand else "ID",
+            )
+        ]
     return []
 
 
@@ -661,6 +1216,22 @@ def outcome_text(
     return t(lang, key, winners=joined(lang, winners), losers=joined(lang, losers), reason=why)
 
 
+def combat_step_name(view: Mapping[str, Any], lang: str) -> str:
+    """ "⚔️ Combat on P3-2, round 2 · C's turn": the combat, then what its step waits for."""
+    combat = view.get("combat") or {}
+    step = str(view.get("step"))
+    attack = combat.get("attack") if isinstance(combat.get("attack"), Mapping) else {}
+    seat = combat.get("current") if step == "cturn" else (attack or {}).get("target")
+    head = t(
+        lang,
+        "esper.step.combat",
+        spot=spot_label(combat.get("spot"), lang),
+        round=combat.get("round", 1),
+    )
+    sub = fill(lang, f"esper.step.{step}", {"seat": seat or "?"})
+    return t(lang, "esper.step.sub", step=head, sub=sub)
+
+
 class EsperPresenter(Presenter):
     def step_name(self, view: Mapping[str, Any], lang: str, turn: int) -> str:
         step = str(view.get("step") or "")
@@ -670,11 +1241,15 @@ class EsperPresenter(Presenter):
             return t(lang, "esper.step.over")
         if step == "objection":
             return t(lang, "esper.step.objection", seat=view.get("declaration") or "?")
+        if step in COMBAT_STEPS:
+            return combat_step_name(view, lang)
+        if step in ("keys", "place"):
+            return t(lang, f"esper.step.{step}")
         # ``turn`` counts the normal turns played: the one being played is the next
         value = view.get("turn")
         played = value if isinstance(value, int) else 0
         name = t(lang, "esper.step.turn", turn=played + 1, seat=view.get("active") or "?")
-        if step in ("direction", "party", "after"):
+        if step in ("direction", "party", "after", "path"):
             name = t(lang, "esper.step.sub", step=name, sub=t(lang, f"esper.step.{step}"))
         return name
 

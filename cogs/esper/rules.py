@@ -1187,6 +1187,10 @@ class Streams:
 
     public: Dice
     secret: Dice
+    rolls: list[int] = field(init=False)  # the public stream's own record
+
+    def __post_init__(self) -> None:
+        self.rolls = self.public.rolls
 
     def roll(self, sides: int) -> int:
         return self.public.roll(sides)
@@ -2432,6 +2436,7 @@ def _you(state: EsperState, seat: str) -> dict[str, Any]:
         you["combat"] = combats.you(state, seat)
     if side_of(state, seat) == DEFENDER and state.keys:
         you["keys"] = {spot: k["id"] for spot, k in state.keys.items()}
+        you["key_names"] = names_of(state.pack, [k["id"] for k in state.keys.values()])
     if s.outside:
         you["infiltration"] = s.infiltration
     if state.step in TURN_STEPS and state.active == seat:

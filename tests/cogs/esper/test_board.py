@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import ImageDraw
+from PIL import ImageChops, ImageDraw
 
 from bot.i18n import catalogue
 from bot.render import fonts
-from cogs.esper import board
+from cogs.esper import board, rules
 from tests.render.pngs import (
     assert_catalogue_renderable,
     assert_keys_in_both_languages,
@@ -358,6 +359,267 @@ def test_example_boards(tmp_path: Path) -> None:
         ("late-11-ja", late_view(11), "ja"),
         ("late-7-en", late_view(7), "en"),
         ("over-11-en", over_view(11), "en"),
+    ):
+        png = board.render(view, lang, PLAYERS)
+        (folder / f"esper-board-{name}.png").write_bytes(png)
+        assert open_png(png).width == board.WIDTH
+
+
+# --- part 2: the secret base and combats ---------------------------------------------------------
+
+BASE_CARDS = {
+    "b01": ("Empty Corridor", "無人の通路"),
+    "b04": ("Auto Turret", "自動砲台"),
+    "b07": ("Med Station", "医療ステーション"),
+    "b09": ("Data Core", "データコア"),
+    "b10": ("Weapons Locker", "武器庫"),
+}
+KEYS = {
+    "key1": ("Main Reactor", "主動力炉"),
+    "key2": ("Command Core", "司令中枢"),
+    "key3": ("Gravity Engine", "重力機関"),
+    "key4": ("Warp Beacon Tower", "ワープ標識塔"),
+}
+C_CARDS = {
+    "k05": ("Kinetic Lance", "念動槍"),
+    "k12": ("Soul Rend", "魂裂き"),
+    "k16": ("Force Wall", "力場の壁"),
+    "k03": ("Shock Wave", "衝撃波"),  # in a hand: never drawn
+}
+
+
+def _part_two_names(ids: list[str]) -> dict[str, dict[str, str]]:
+    table = {**SILHOUETTES, **CARDS, **BASE_CARDS, **KEYS, **C_CARDS}
+    return {i: {"en": table[i][0], "ja": table[i][1]} for i in ids}
+
+
+def base_view(count: int) -> dict[str, Any]:
+    """The base, turn 60: invaders inside and waiting around it, EVIL silhouettes inside, cards
+    face up (one spent), a key installation found and damaged, another destroyed."""
+    view = early_view(count)
+    spots = ["A1", "B2", "B2", "C4", "F6", "D5", "E3", "A6", "F1", "C3", "D2"]
+    for i, seat in enumerate(view["seats"].values()):
+        outside = i in (2, 5, 8)
+        seat.update(spot=None if outside else spots[i], outside=outside, damage=i % 4)
+    first = next(iter(view["seats"]))
+    view["seats"][first]["alive"] = False
+    view.update(
+        stage="base",
+        step="turn",
+        turn=59,
+        planets={},
+        base={
+            "up": {"A1": "b01", "B2": "b04", "C4": "b10", "D5": "b07", "F6": "b09"},
+            "spent": ["F6"],
+            "keys": {
+                "B2": {"id": "key1", "damage": 5, "destroyed": False},
+                "E1": {"id": "key3", "damage": 9, "destroyed": True},
+            },
+            "keys_total": 3,
+            "outside": [s for i, s in enumerate(view["seats"]) if i in (2, 5, 8)],
+        },
+        combat=None,
+        last=[
+            {"seat": "B", "from": "B1", "to": "B2", "how": "move"},
+            {"seat": "D", "from": "C1", "to": "C4", "how": "teleport"},
+        ],
+    )
+    sils = [v["silhouette"] for v in view["seats"].values()]
+    view["names"] = _part_two_names([*sils, "b01", "b04", "b10", "b07", "b09", "key1", "key3"])
+    return view
+
+
+def with_combat(view: dict[str, Any], spot: str, seats: list[str]) -> dict[str, Any]:
+    """A combat of ``seats`` on ``spot``, round 2: the second to act is answering a fixed-column
+    attack, the first keeps a defence up."""
+    view = dict(view)
+    order = list(seats)
+    cards = ["A♠", "3♣", "7♣", "2♥", "9♦", "10♠", "5♥", "6♦"]
+    view["step"] = "defend"
+    view["combat"] = {
+        "spot": spot,
+        "why": "fight",
+        "round": 2,
+        "seats": list(seats),
+        "key": spot if spot == "B2" else None,
+        "order": order,
+        "cards": {s: cards[i % len(cards)] for i, s in enumerate(order)},
+        "current": order[1],
+        "hands": {s: 5 + i for i, s in enumerate(order)},
+        "henchmen": {order[0]: 2},
+        "maintained": {order[0]: {"card": "k16", "level": 2, "blocks": ["E"], "upkeep": 1}},
+        "attack": {
+            "by": order[1],
+            "target": order[0],
+            "kind": "card",
+            "card": "k12",
+            "level": 5,
+            "attribute": "M",
+            "firepower": None,
+            "column": 5,  # the engine's view gives the column's index
+        },
+        "late": [s for s in view["seats"] if s not in seats][:1],
+    }
+    view["names"] = {**view["names"], **_part_two_names(["k12", "k16"])}
+    return view
+
+
+BASE_CASES = [(n, lang, fought) for n in (5, 11) for lang in ("en", "ja") for fought in (0, 1)]
+
+
+@pytest.mark.parametrize(("count", "lang", "fought"), BASE_CASES)
+def test_the_base_board_renders_legibly(count: int, lang: str, fought: int) -> None:
+    view = base_view(count)
+    if fought:
+        view = with_combat(view, "B2", list(view["seats"])[1:4])
+    with fonts.recording() as log:
+        png = board.render(view, lang, PLAYERS)
+    image = open_png(png)
+    assert image.size == board.board_size(count, view)
+    assert image.width == board.WIDTH and 800 <= image.height <= 1500
+    assert log.at_width(550) >= 9, (log.smallest(), max(log.widths))
+    assert len(png) < 500_000
+    if fought:  # the combat's panel sits between the strip and the roster
+        assert image.height == board.board_size(count, base_view(count))[1] + (
+            board.combat_height(view) + 6
+        )
+
+
+def test_base_geometry() -> None:
+    assert board.base_cell("A1") == (board.GRID_X, board.GRID_Y, *board.base_cell("B2")[:2])
+    for bad in ("G1", "A7", "A0", "P1-2", None, "B"):
+        assert board.base_cell(bad) is None
+    last = board.base_cell("F6")
+    assert last is not None and last[2] <= board.WIDTH - board.MARGIN + 1
+    assert last[3] < board.BASE_STRIP_Y
+    # pieces stay inside their cell, clear of its key installation's band
+    for count in range(1, 9):
+        box = board.base_cell("C3")
+        assert box is not None
+        for x, y in board._base_token_places("C3", count):
+            assert box[0] < x - board.BASE_TOKEN and x + board.BASE_TOKEN < box[2]
+            assert box[1] < y - board.BASE_TOKEN and y + board.BASE_TOKEN <= box[3] - 17
+
+
+def test_a_key_installation_the_view_does_not_list_is_never_drawn(drawn: list[str]) -> None:
+    view = base_view(7)
+    # every key installation named (as if the names leaked) and a seat's own list of them:
+    # only the public ``base.keys`` (found or destroyed) may be drawn
+    view["names"] = {**view["names"], **_part_two_names(list(KEYS))}
+    view["you"] = {"keys": {"B2": "key1", "D5": "key2", "E1": "key3", "F3": "key4"}}
+    board.render(view, "en", PLAYERS)
+    every = " ".join(drawn)
+    assert any(text.startswith("Main Reac") for text in drawn)  # B2, found (perhaps cut)
+    assert any(text.startswith("Gravity") for text in drawn)  # E1, destroyed
+    for hidden in ("key2", "key4"):
+        en, ja = KEYS[hidden]
+        assert en.split()[0] not in every and ja[:2] not in every, hidden
+    assert "D5" in drawn and "F3" in drawn  # their spots as face-down cards, nothing more
+
+
+def _templates(lang: str) -> list[re.Pattern[str]]:
+    """Every board template of ``lang`` as a pattern, its placeholders as wildcards."""
+    out = []
+    for key, value in catalogue(lang).items():
+        if key.startswith("esper.board.") and "{" in value:
+            parts = re.split(r"\{\w+\}", value)
+            out.append(re.compile(".+".join(re.escape(p) for p in parts) + "…?"))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_base_and_a_combat_draw_only_what_the_view_gives(drawn: list[str], lang: str) -> None:
+    view = with_combat(base_view(7), "B2", ["B", "C", "D"])
+    board.render(view, lang, PLAYERS)
+    allowed = _allowed(view, lang) | {f"{c}{r}" for c in "ABCDEF" for r in range(1, 7)}
+    allowed |= {"▶", "5:1"} | set(view["combat"]["cards"].values())
+    titles = {board._stage_text(view, lang), board.step_text(view, lang)}
+    patterns = _templates(lang)
+
+    def explained(text: str) -> bool:
+        if text in titles or _explained(text, allowed):
+            return True
+        if any(r.fullmatch(text.rstrip("…")) for r in patterns):
+            return True
+        pieces = text.split(" · ")
+        return all(
+            _explained(p, allowed) or any(r.fullmatch(p.rstrip("…")) for r in patterns)
+            for p in pieces
+        )
+
+    assert [text for text in drawn if not explained(text)] == []
+    every = " ".join(drawn)
+    assert C_CARDS["k03"][0] not in every and C_CARDS["k03"][1] not in every
+    # the panel: each participant's hand size, the attack's card, the defence kept up
+    for i in range(3):
+        assert any(str(5 + i) in text for text in drawn if "5" <= text[-1:] <= "9")
+    assert any(C_CARDS["k12"][0 if lang == "en" else 1] in text for text in drawn)
+    assert any(C_CARDS["k16"][0 if lang == "en" else 1] in text for text in drawn)
+    assert any("5:1" in text for text in drawn)
+
+
+def test_a_combat_on_the_planets_gets_its_panel() -> None:
+    view = late_view(7)
+    fought = with_combat(view, "P3-2", ["A", "B", "D"])
+    assert board.board_size(7, fought)[1] == board.board_size(7)[1] + (
+        board.combat_height(fought) + 6
+    )
+    png = board.render(fought, "ja", PLAYERS)
+    assert open_png(png).size == board.board_size(7, fought)
+    # under the header, the map differs only by the combat's mark round P3-2
+    plain = open_png(board.render(view, "ja", PLAYERS))
+    image = open_png(png)
+    box = (0, board.HEADER + 2, board.WIDTH, board.STRIP_Y)
+    changed = ImageChops.difference(image.crop(box), plain.crop(box)).getbbox()
+    centre = board.spot_centre("P3-2")
+    assert changed is not None and centre is not None
+    left, top, right, bottom = changed
+    assert left <= centre[0] <= right and top <= centre[1] - board.HEADER - 2 <= bottom
+    assert right - left < 2 * board.RING and bottom - top < 2 * board.RING
+
+
+def test_an_engine_base_view_renders_in_both_languages(drawn: list[str]) -> None:
+    """The view the engine gives in the base (after the key installations are hidden), in a
+    combat there too; an EVIL silhouette's own view draws no key installation either."""
+    from tests.cogs.esper.test_present import Run, fight, to_base, to_turns
+
+    run = Run.new()
+    to_turns(run)
+    to_base(run)
+    run.step({s: "keys B2 D5 E1" for s in run.defenders()})
+    while run.state.step == "place":
+        run.step()
+    names = {spot: run.state.pack.keys[k["id"]] for spot, k in run.state.keys.items()}
+    evil = run.defenders()[0]
+    for view in (rules.view(run.state, None), rules.view(run.state, evil)):
+        for lang in ("en", "ja"):
+            png = board.render(view, lang, PLAYERS)
+            assert open_png(png).size == board.board_size(len(view["seats"]), view)
+    every = " ".join(drawn)
+    for key in names.values():
+        assert key.name_en not in every and key.name_ja not in every
+    del fight  # (the planets' fight helper: combats are drawn above)
+
+
+def test_step_text_in_combat_and_base() -> None:
+    view = with_combat(base_view(5), "B2", ["B", "C"])
+    assert board.step_text(view, "en") == "Combat B2 · round 2 · B defends"
+    assert board.step_text(view, "ja") == "戦闘 B2・第2ラウンド · Bの防御"
+    assert board.step_text(dict(view, step="keys", combat=None), "en") == (
+        "Key installations hidden in secret"
+    )
+    assert board._stage_text(view, "ja") == "エスパー戦争 · 第二部：秘密基地"
+
+
+def test_example_base_boards(tmp_path: Path) -> None:
+    """``ESPER_BOARD_EXAMPLES=1`` writes the base's examples to ``/tmp/esper-board-*.png``."""
+    folder = Path("/tmp") if os.environ.get("ESPER_BOARD_EXAMPLES") else tmp_path
+    for name, view, lang in (
+        ("base-7-en", base_view(7), "en"),
+        ("base-11-ja", base_view(11), "ja"),
+        ("base-combat-7-en", with_combat(base_view(7), "B2", ["B", "C", "D"]), "en"),
+        ("base-combat-11-ja", with_combat(base_view(11), "B2", list("BCDEFGHI")), "ja"),
+        ("planets-combat-7-en", with_combat(late_view(7), "P3-2", ["A", "B", "D"]), "en"),
     ):
         png = board.render(view, lang, PLAYERS)
         (folder / f"esper-board-{name}.png").write_bytes(png)
