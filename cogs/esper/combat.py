@@ -49,6 +49,7 @@ INITIATIVE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 # Black before red; within a colour ♠ before ♣ and ♥ before ♦ (esper.md, *decided*).
 INITIATIVE_SUITS = ("♠", "♣", "♥", "♦")
 DIRECTIONS = ("left", "right", "up", "down")
+TAIL = (*DIRECTIONS, "fight")  # what may follow an escape card
 
 R_CARD = "esper.reject.card"  # not a C card in the hand
 R_KIND = "esper.reject.card_kind"  # that card cannot be played so
@@ -68,7 +69,7 @@ class Combat:
     """A combat in progress. Public but for what ``hands`` and the orders keep private."""
 
     spot: str
-    why: str  # "fight" | "twin" | "ambush"
+    why: str  # "fight" | "twin" | "ambush" | "escape"
     by: str | None  # the seat whose turn started it
     seats: list[str] = field(default_factory=list)  # participants, in the order they came
     key: str | None = None  # a key installation on the spot (the base): a target that never acts
@@ -86,6 +87,7 @@ class Combat:
     henchmen: dict[str, int] = field(default_factory=dict)  # declared, public
     used: dict[str, list[str]] = field(default_factory=dict)  # pre-combat abilities used
     escapers: list[str] = field(default_factory=list)  # left by an escape
+    then: list[str] = field(default_factory=list)  # escapers who fight where they land, after
     ambush_runner: str | None = None
     from_stage_one: list[str] = field(default_factory=list)  # pieces that came with no spot
     asked: list[str] = field(default_factory=list)  # who a multi-seat step waits for
@@ -371,9 +373,10 @@ def _combat_action(state: core.EsperState, seat: str, words: list[str]) -> core.
     if verb in ("pass", "open") and not args:
         return core.Action(verb)
     if verb == "card" and args:
-        # ``card ID [TARGET] [left|right|up|down]``: a target or a direction may follow
+        # ``card ID [TARGET] [left|right|up|down] [fight]``: a target, or an escape's direction
+        # (and ``fight``: a combat where it lands, after this one)
         tail: list[str] = []
-        while len(args) > 1 and (args[-1].lower() in DIRECTIONS or _is_target(state, args[-1])):
+        while len(args) > 1 and (args[-1].lower() in TAIL or _is_target(state, args[-1])):
             tail.insert(0, args.pop())
         card_id = _held(state, seat, _join_card(args))
         return core.Action("card", (card_id, *[_tail_word(state, seat, w) for w in tail]))
@@ -419,7 +422,7 @@ def _is_target(state: core.EsperState, word: str) -> bool:
 
 
 def _tail_word(state: core.EsperState, seat: str, word: str) -> str:
-    if word.lower() in DIRECTIONS:
+    if word.lower() in TAIL:
         return word.lower()
     return _target_word(state, seat, word)
 
@@ -460,8 +463,8 @@ def _check_cturn(state: core.EsperState, seat: str, actions: Sequence[core.Actio
 def _check_card(state: core.EsperState, seat: str, action: core.Action) -> None:
     card = ccard(state, action.args[0])
     rest = action.args[1:]
-    target = next((w for w in rest if w not in DIRECTIONS), None)
-    direction = next((w for w in rest if w in DIRECTIONS), None)
+    target = next((w for w in rest if w not in TAIL), None)
+    direction = next((w for w in rest if w in TAIL), None)
     if card.kind == "attack":
         if target is None or direction is not None:
             raise OrderRejected(R_TARGET, target=direction or "—")
@@ -563,13 +566,13 @@ def _parse_defend(state: core.EsperState, seat: str, parts: list[list[str]]) -> 
         elif verb in ("defend", "escape") and args:
             if card_used:
                 raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
-            direction = None
-            if len(args) > 1 and args[-1].lower() in DIRECTIONS:
-                direction = args.pop().lower()
+            tail: list[str] = []
+            while verb == "escape" and len(args) > 1 and args[-1].lower() in TAIL:
+                tail.insert(0, args.pop().lower())
             card_id = _held(state, seat, _join_card(args))
             _check_defence_card(state, seat, card_id, verb)
             card_used = True
-            actions.append(core.Action(verb, (card_id, *([direction] if direction else []))))
+            actions.append(core.Action(verb, (card_id, *tail)))
         elif verb == "use" and len(args) == 1:
             ability = core._abilities(state, seat).get(args[0].lower())
             if ability is None:
@@ -995,7 +998,7 @@ def _valid(state: core.EsperState, seat: str, action: core.Action, events: list[
             raise OrderRejected(R_CARD, card=action.args[0])
         if action.verb in ("card", "melee", "use"):
             target = next(
-                (a for a in action.args[1:] if a not in DIRECTIONS and not a.startswith("+")),
+                (a for a in action.args[1:] if a not in TAIL and not a.startswith("+")),
                 None,
             )
             if action.verb == "melee":
@@ -1146,7 +1149,7 @@ def _do_main(
     # a C card
     card = ccard(state, args[0])
     rest = args[1:]
-    target = next((w for w in rest if w not in DIRECTIONS), None)
+    target = next((w for w in rest if w not in TAIL), None)
     direction = next((w for w in rest if w in DIRECTIONS), "right")
     _spend(state, seat, card.id)
     events.append(
@@ -1165,7 +1168,16 @@ def _do_main(
         )
     if card.kind == "escape":
         return _escape(
-            state, seat, card.level, card.teleport, card.id, direction, dice, secret, events
+            state,
+            seat,
+            card.level,
+            card.teleport,
+            card.id,
+            direction,
+            dice,
+            secret,
+            events,
+            fight="fight" in rest,
         )
     if card.kind == "special":
         _special(state, seat, card, target, dice, events)
@@ -1408,7 +1420,7 @@ def _try_defence(
         return "failed"
     if action.verb == "defend":
         return _defended(state, seat, card_id, card.params, events)
-    direction = action.args[1] if len(action.args) > 1 else "right"
+    direction = next((w for w in action.args[1:] if w in DIRECTIONS), "right")
     return _escape(
         state,
         seat,
@@ -1420,6 +1432,7 @@ def _try_defence(
         secret,
         events,
         reaction=True,
+        fight="fight" in action.args[1:],
     )
 
 
@@ -1454,6 +1467,7 @@ def _escape(
     events: list[Event],
     *,
     reaction: bool = False,
+    fight: bool = False,
 ) -> Any:
     """An escape works; a teleport one may still be blocked by the others (then the escaper
     stays, but takes no damage)."""
@@ -1465,6 +1479,7 @@ def _escape(
         "card": source,
         "direction": direction,
         "reaction": reaction,
+        "fight": fight,
     }
     events.append(
         Event("escape", {"seat": seat, "card": source, "level": level, "teleport": teleport})
@@ -1477,14 +1492,21 @@ def _escape(
             state.step, state.waiting = BLOCK, blockers
             combat.asked = list(blockers)
             return "block" if reaction else True
-    _leave(state, seat, direction, dice, events)
+    _leave(state, seat, direction, dice, events, fight=fight)
     return "escaped" if reaction else False
 
 
 def _leave(
-    state: core.EsperState, seat: str, direction: str, dice: Dice, events: list[Event]
+    state: core.EsperState,
+    seat: str,
+    direction: str,
+    dice: Dice,
+    events: list[Event],
+    *,
+    fight: bool = False,
 ) -> None:
-    """An escape leaves the combat and moves 1D6 spots, as a teleport that cannot fail."""
+    """An escape leaves the combat and moves 1D6 spots, as a teleport that cannot fail; with
+    ``fight``, meeting others there starts a combat once this one is over (esper.md)."""
     combat = state.combat
     assert combat is not None
     combat.escape = None
@@ -1497,6 +1519,8 @@ def _leave(
         state.seats[seat].spot = None  # an EVIL silhouette has no piece on the planets
         return
     core.flee(state, seat, steps, direction, events)
+    if fight:
+        combat.then.append(seat)
 
 
 def _resolve_block(
@@ -1545,7 +1569,8 @@ def _resolve_block(
     if blocked:
         combat.escape = None
     else:
-        _leave(state, escape["seat"], str(escape["direction"]), dice, events)
+        fight = bool(escape.get("fight"))
+        _leave(state, escape["seat"], str(escape["direction"]), dice, events, fight=fight)
     if escape.get("reaction"):
         _after_attack(state, dice, secret, events)
     else:
@@ -1787,6 +1812,11 @@ def _end(state: core.EsperState, why: str, dice: Dice, events: list[Event]) -> N
         if state.seats[seat].alive and state.stage == core.PLANET_STAGE:
             state.seats[seat].spot = None  # back to no piece (EVIL silhouettes on the planets)
     state.combat = None
+    for seat in combat.then:  # an escaper who asked to fight where it landed
+        spot = state.seats[seat].spot
+        if state.seats[seat].alive and spot is not None and can_fight(state, seat):
+            start(state, seat, spot, "escape", dice, core.secret_of(dice), events)
+            return
     core.after_combat(state, dice, events)
 
 

@@ -385,3 +385,19 @@ def test_the_ambush_starts_a_combat_with_its_runner() -> None:
         "seats": ["A", "D"],
         "key": None,
     }
+
+
+def test_an_escaper_may_fight_where_it_lands_once_the_combat_is_over() -> None:
+    state = fighting(hands={"A": ["k01"], "B": [], "C": ["k22"]})
+    state.seats["D"].spot = "P1-6"  # someone where C will land
+    state.active = "A"
+    state, _ = play(state, {"A": "card k01 C"})
+    state, events = play(state, {"C": "逃避 k22 左 戦闘"}, rolls=[2])
+    assert state.seats["C"].spot == "P1-6" and state.combat is not None
+    assert state.combat.then == ["C"]
+    state, _ = play(state, {"B": "pass"})
+    state, events = play(state, {"A": "stop", "B": "stop"}, secret=RandomDice(5))
+    assert one(events, "combat_end").data["why"] == "stopped"
+    start = one(events, "combat_start").data
+    assert (start["why"], start["spot"], start["seats"]) == ("escape", "P1-6", ["C", "D"])
+    assert state.combat is not None and state.step == combats.ENTRY

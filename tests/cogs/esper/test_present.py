@@ -998,6 +998,7 @@ def ev(kind: str, /, **data: Any) -> dict[str, Any]:
 PART_TWO = [
     ev("combat_start", spot="P2-2", why="fight", by="B", seats=["B", "C"], key=None),
     ev("combat_start", spot="P2-2", why="twin", by="B", seats=["B", "C"], key=None),
+    ev("combat_start", spot="P1-6", why="escape", by="C", seats=["C", "D"], key=None),
     ev("combat_start", spot="P6-6", why="ambush", by="C", seats=["C", "A"], key=None),
     ev("combat_start", spot="B2", why="fight", by="C", seats=["C"], key="B2"),
     ev("there", seat="A", dice=[5, 6], bonus=0, result="yes"),
