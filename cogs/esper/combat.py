@@ -1515,7 +1515,7 @@ def _leave(
     combat.escapers.append(seat)
     steps = dice.roll(6)
     events.append(Event("escaped", {"seat": seat, "steps": steps}))
-    if seat in combat.from_stage_one:
+    if seat in combat.from_stage_one and state.stage == core.PLANET_STAGE:
         state.seats[seat].spot = None  # an EVIL silhouette has no piece on the planets
         return
     core.flee(state, seat, steps, direction, events)
@@ -1863,6 +1863,7 @@ def public(state: core.EsperState) -> dict[str, Any] | None:
     return {
         "spot": combat.spot,
         "why": combat.why,
+        "by": combat.by,
         "round": combat.round,
         "seats": list(combat.seats),
         "key": combat.key,
@@ -1881,7 +1882,11 @@ def public(state: core.EsperState) -> dict[str, Any] | None:
         | {"column": _column_label(attack.get("column"))},
         "escape": None
         if combat.escape is None
-        else {"seat": combat.escape["seat"], "level": combat.escape["level"]},
+        else {
+            "seat": combat.escape["seat"],
+            "level": combat.escape["level"],
+            "card": combat.escape["card"],
+        },
         "late": list(combat.late),
     }
 

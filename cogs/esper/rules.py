@@ -1878,9 +1878,12 @@ def _combat_due(state: EsperState, seat: str) -> bool:
     お前はだれだ"): a combat starts whatever the main action was (part 2)."""
     spot = state.seats[seat].spot
     own = state.seats[seat].sheet
+    if spot is None or state.seats[seat].outside:
+        return False  # around the base nobody shares a spot
     return any(
         o != seat
         and state.seats[o].alive
+        and not state.seats[o].outside
         and state.seats[o].spot == spot
         and state.seats[o].silhouette == own
         for o in state.order
@@ -2439,6 +2442,8 @@ def _you(state: EsperState, seat: str) -> dict[str, Any]:
         you["key_names"] = names_of(state.pack, [k["id"] for k in state.keys.values()])
     if s.outside:
         you["infiltration"] = s.infiltration
+    if state.step == base_stage.PATH and seat in state.waiting:
+        you["path"] = int(state.pending.get("distance", 0))
     if state.step in TURN_STEPS and state.active == seat:
         you["usable"] = [
             ability_info(a)
