@@ -43,7 +43,9 @@ DEMO_PLAYERS = {
         "ゲイル", "ハーバー", "アイリス", "ジュニパー", "ケストレル",
     ),
 }  # fmt: skip
-MAX_TURNS = 600  # table steps; an Esper game of 11 takes a few hundred
+MAX_TURNS = (
+    2000  # table steps; an Esper game with its combats and base: 1459 at most in 210 AI games
+)
 DEMO_ROOT = Path("demo-out")
 # What a demo writes into its folder (a board per posted version, a transcript per language):
 # the only files a later demo removes there.

@@ -30,6 +30,7 @@ BOT_ENV = (
     "LOG_LEVEL",
 )
 KANA = re.compile(r"[\u3040-\u30ff]")
+ESPER_SEED = 0  # a seven-player demo that reaches the base in 135 steps
 
 
 def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -499,3 +500,27 @@ def test_gitignore_covers_every_demo_folder_the_readme_names() -> None:
         check=False,
     )
     assert proc.returncode == 0 and len(proc.stdout.splitlines()) == len(folders), ignored
+
+
+# --- esper ---------------------------------------------------------------------------------------
+
+
+def test_a_seven_player_esper_demo_ends_in_the_secret_base_with_grades(tmp_path: Path) -> None:
+    record = tmp_path / "esper.json"
+    args = ["demo", "esper", "--players", "7", "--seed", str(ESPER_SEED), "--out", "out"]
+    proc = run([*args, "--record", str(record)], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["boards"] >= 4
+    replayed = run(["replay", str(record)], tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    result = json.loads(replayed.stdout)
+    assert result["ruleset"] == "esper" and result["summary"]["stage"] == "over"
+    from bot.record import replay
+    from cogs.esper import rules as esper_rules
+
+    final = replay(json.loads(record.read_text("utf-8"))).state
+    assert final.stage == esper_rules.BASE_STAGE and final.ended is not None
+    assert set(final.grades) == set("ABCDEFG") and set(final.grades.values()) <= set("ABCD")
+    checked = run(["verify", str(record)], tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
