@@ -47,16 +47,19 @@ from bot.record import replay
 from bot.ruleset import EVENT_TO, Event
 from bot.storage import OutboxRow, SqliteRepository
 from bot.table import Player, Table
-from cogs.esper import ai, present, rules
+from cogs.esper import ai, combat, present, rules
+from cogs.esper import base as base_stage
 from cogs.esper.pack import Pack
 from cogs.esper.rules import EsperState
 
 LANGS = ("en", "ja")
-MAX_STEPS = 600
+MAX_STEPS = 2000  # table steps (the demo's cap)
 # (players, language, seed): seeds chosen so that, between them, the games open sheets, use
-# printed abilities, peek, convert, declare, reveal the ambush and see sheets at the stage's end
-# (the coverage test says so; a change of the AI may need new seeds).
-GAMES = ((5, "en", 3), (7, "ja", 3), (7, "en", 25), (11, "en", 3), (11, "ja", 5))
+# printed abilities, peek, convert, declare and object, reveal the ambush, see sheets at the
+# stage's end, fight (hands drawn, damage rolled) and go into the base (key installations voted
+# and found); the coverage test says so, and a change of the AI may need new seeds. Short ones:
+# 108, 135, 46 and 323 table steps.
+GAMES = ((5, "en", 24), (7, "ja", 0), (5, "en", 3), (11, "en", 3))
 CONTROL = (5, "en", 3)
 BOARDS_DRAWN = 3  # boards per game drawn with their words spied on (first, middle, last)
 CARD = re.compile(r"(?:10|[A2-9JQK])[♠♥♦♣]")
@@ -66,13 +69,14 @@ VIEW_KEYS = frozenset(
     {
         "stage", "step", "turn", "active", "seats", "planets", "rafnor", "ambush",
         "declaration", "players", "composition", "waiting", "last", "pack", "sheets", "names",
+        "base", "combat",
     }
 )  # fmt: skip
 OVER_KEYS = frozenset({"grades", "winners", "reason", "reveal"})
 SEAT_KEYS = frozenset(
     {
         "silhouette", "side", "spot", "alive", "open", "damage", "info", "abilities", "party",
-        "black_hole", "refusals", "declared", "resigned",
+        "black_hole", "refusals", "declared", "resigned", "c_hand", "outside",
     }
 )  # fmt: skip
 # Events the engine addresses to seats: the only ones that may carry private facts.
@@ -244,6 +248,11 @@ class Knowledge:
         self.used_own: set[str] = set()  # seats that used an ability printed on their sheet
         self.public_ids: set[str] = set()  # sheet/ability ids whose names may be public
         self.secrets: dict[str, Secret] = {}
+        self.c_held: dict[str, set[str]] = {}  # C card id -> the seats that ever held it
+        # initiative cards (A–10 of a 40-card deck, dealt in public each combat round): written
+        # like playing cards, so a text scan lets these through (the events and views are checked
+        # by their fields)
+        self.initiative: set[str] = set()
         self.state: EsperState = played.moments[0].state
         self.sheet_names = {s: _names(self.pack, s) for s in self.pack.sheets}
         abilities = {a.id: a for s in self.pack.sheets.values() for a in s.abilities}
@@ -287,10 +296,21 @@ class Knowledge:
             entry.sheets.update(sheets)
 
     def public_line(self, line: str) -> bool:
-        """A secret line made public since: the sheets it shows are all disclosed."""
+        """A secret line made public since: the sheets it shows are all disclosed, or it is a
+        printed line of a disclosed sheet (the same words may be private elsewhere too)."""
+        for seat in self.played.names:
+            if self.disclosed(seat) and line in self.printed(self.state.seats[seat].sheet):
+                return True
         entry = self.secrets[line]
         holders = [s for s in self.played.names if self.state.seats[s].sheet in entry.sheets]
         return bool(entry.sheets) and bool(holders) and all(self.disclosed(s) for s in holders)
+
+    def printed(self, sheet: str) -> set[str]:
+        info = rules.sheet_info(self.pack, sheet)
+        lines = present.sheet_lines(info, self.lang, {})
+        return {line.strip() for line in lines} | {
+            line.strip() for line in present.sheet_lines(info, self.lang, {}, texts=False)
+        }
 
     def update(self, moment: Moment) -> None:
         self.state = state = moment.state
@@ -305,6 +325,8 @@ class Knowledge:
         for event in moment.events:
             if event.get(EVENT_TO) is not None:
                 continue
+            if event["type"] == "initiative":
+                self.initiative |= {str(card) for _, card in event.get("order") or ()}
             if event["type"] == "silhouettes":
                 self.public_ids |= set((event.get("picks") or {}).values())
             if event["type"] == "used":
@@ -355,6 +377,14 @@ class Knowledge:
                     name=present.pick(rules.names_of(state.pack, [sheet])[sheet], lang),
                 )
                 self.secret(seen, [seat, other], [sheet])
+            for card in s.c_hand:  # the hand: its cards' lines, as the DM words them
+                self.c_held.setdefault(card, set()).add(seat)
+                info = combat.ccard_info(state.pack.ccards[card])
+                self.secret("- " + present.ccard_line(info, lang), self.c_held[card])
+            keys = view["you"].get("keys")
+            if keys:  # the key installations' spots: EVIL silhouettes' secret
+                named = present._key_names(view, keys, lang)
+                self.secret(t(lang, "esper.dm.keys", keys=present.joined(lang, named)), defenders)
             if state.ambush is not None and seat in defenders:
                 spot = present.spot_label(state.ambush, lang)
                 ambush = t(lang, "esper.dm.ambush", spot=spot, runner=state.ambush_runner)
@@ -494,7 +524,8 @@ class Scan:
         if self.know.over:
             return
         for card in CARD.findall(text):
-            self.find("card", where, f"playing card {card}")
+            if card not in self.know.initiative:
+                self.find("card", where, f"playing card {card}")
         self.unknown_names(where, text)
         if lines:
             for line in text.splitlines():
@@ -568,8 +599,8 @@ class Scan:
             self.find("view", where, f"keys {sorted(keys)}")
         if know.over:
             return
-        text = json.dumps(view, ensure_ascii=False)
-        for card in CARD.findall(text):
+        public = {k: v for k, v in view.items() if k != "combat"}  # initiative cards: public
+        for card in CARD.findall(json.dumps(public, ensure_ascii=False)):
             self.find("card", where, f"playing card {card}")
         for seat, info in (view.get("seats") or {}).items():
             s = state.seats[seat]
@@ -584,8 +615,10 @@ class Scan:
             elif info.get("alignment") != know.pack.sheets[sheet].alignment:
                 self.find("alignment", where, f"sheet {sheet} with {info.get('alignment')}")
         for item in view.get("names") or {}:
-            if item in know.pack.planets:
-                continue
+            if item in know.pack.planets or item in know.pack.base_cards:
+                continue  # face-up cards (the view's spots are checked below)
+            if item in know.pack.keys or item in know.pack.ccards:
+                continue  # found key installations, cards played (hands: counts, below)
             if item not in know.public_ids:
                 self.find("name", where, f"{item} named")
         if view.get("ambush") is not None and not state.ambush_revealed:
@@ -595,6 +628,18 @@ class Scan:
                 self.find("planet", where, f"face-down {spot} shows {card}")
         if view.get("rafnor") is not None and not state.rafnor_up:
             self.find("planet", where, "Rafnor's card")
+        base = view.get("base") or {}
+        for spot in base.get("keys") or {}:
+            key = state.keys.get(spot)
+            if key is None or not (key["found"] or key["destroyed"]):
+                self.find("key", where, f"a key installation at {spot} before it is found")
+        for spot, card in (base.get("up") or {}).items():
+            if spot not in state.base_up:
+                self.find("base", where, f"face-down {spot} shows {card}")
+        combat = view.get("combat") or {}
+        for seat, n in (combat.get("hands") or {}).items():
+            if not isinstance(n, int) or n != len(state.seats[seat].c_hand):
+                self.find("hand", where, f"{seat}'s hand as {n!r}")
 
     # the seats' side
 
@@ -604,7 +649,7 @@ class Scan:
         content = str(row.payload.get("content") or "")
         if not know.over:
             for card in CARD.findall(text):
-                if card not in know.cards[seat]:
+                if card not in know.cards[seat] and card not in know.initiative:
                     self.find("card", f"{where} to {seat}", f"playing card {card}")
         for line in content.splitlines():
             line = line.strip()
@@ -652,6 +697,11 @@ class Scan:
                     self.find("conversion", where, f"told of {told}")
             if "ambush" in you and rules.side_of(state, seat) != rules.DEFENDER:
                 self.find("ambush", where, "the ambush")
+            if "keys" in you and rules.side_of(state, seat) != rules.DEFENDER:
+                self.find("key", where, "the key installations")
+            hand = [c["id"] for c in (you.get("combat") or {}).get("c_hand") or ()]
+            if hand != s.c_hand:
+                self.find("hand", where, "another hand")
 
     def check_events(self, i: int, moment: Moment) -> None:
         """Public events hold no private fact; private ones go exactly where they belong."""
@@ -668,7 +718,7 @@ class Scan:
                 if know.over:
                     continue
                 found = [v for v in _strings(event) if CARD.fullmatch(v)]
-                if found:
+                if found and kind != "initiative":
                     self.find("card", where, f"{found}")
                 if "changed" in event:
                     self.find("conversion", where, "a conversion's result")
@@ -678,6 +728,8 @@ class Scan:
                     self.find("ambush", where, "the ambush")
                 if "sheet" in event and kind != "opened":
                     self.find("pairing", where, f"{event.get('seat')} with {event['sheet']}")
+                if "cards" in event or "keys" in event:
+                    self.find("event", where, "a hand or the key installations' spots")
                 continue
             addressees = set(to)
             data_seat = str(event.get("seat"))
@@ -686,8 +738,16 @@ class Scan:
                 expected = {data_seat}
             elif kind == "conversion_result":
                 expected = {data_seat, str(event.get("target"))}
-            elif kind == "ambush_set":
+            elif kind in ("ambush_set", "keys_at"):
                 expected = defenders
+            elif kind == "skipped_why":
+                expected = {data_seat}
+            elif kind == "c_drawn":
+                expected = {data_seat}
+                if not set(event["cards"]) <= set(state.seats[data_seat].c_hand) | set(
+                    state.c_discard
+                ):
+                    self.find("event", where, "cards not drawn by its seat")
             elif kind == "your_sheet":
                 expected = {data_seat}
                 if event["sheet"] not in know.held[data_seat]:
@@ -711,7 +771,7 @@ class Scan:
             (turn.get("step"), seat, given)
             for turn in record["turns"]
             for seat, given in turn["inputs"].items()
-            if turn.get("step") == "see" or (turn.get("step") == "start" and seat in defenders)
+            if _withheld_step(str(turn.get("step") or ""), seat in defenders)
         ]
         if not self.know.over:
             if "seed" in record.get("secret", {}):
@@ -738,6 +798,16 @@ class Scan:
                 theirs.alignment,
             ):
                 self.find("export", where, f"{seat}'s secrets do not replay")
+
+
+def _withheld_step(label: str, defender: bool) -> bool:
+    """Whether a record's step (its label) withholds the seat's order until the end: the views,
+    a combat turn and a round's answers (``turn 4 C combat 1 cturn C``), and the ambush and key
+    installation votes of the EVIL silhouettes."""
+    words = label.split()
+    if label == "see" or ("combat" in words and words[-2] in ("cturn", "round_end")):
+        return True
+    return label in ("start", "keys") and defender
 
 
 # --- the tests -----------------------------------------------------------------------------------
@@ -775,6 +845,7 @@ def test_the_games_reach_every_kind_of_secret(games: dict[tuple[int, str, int], 
         "your_sheet", "your_card", "silhouettes", "ambush_set", "ambush", "opened", "used",
         "peek", "convert", "conversion_result", "ability_drawn", "seen", "revealed",
         "declared", "declaration_opposed",
+        "combat_start", "c_drawn", "damage_roll", "base", "keys_at", "key_found",
     }  # fmt: skip
     assert wanted - kinds == set()
     assert {p.lang for p in games.values()} == set(LANGS)
@@ -783,10 +854,13 @@ def test_the_games_reach_every_kind_of_secret(games: dict[tuple[int, str, int], 
 
 def test_the_scan_finds_injected_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
     """Negative control: a sheet name on a public line about its seat, a card in a tally, the
-    ambush made public, another seat's character line in a DM; the scan names each."""
+    ambush made public, another seat's character line in a DM, a C hand's card line in the
+    channel, the C cards drawn and the key installations' spots made public events, every key
+    installation on the public board before it is found; the scan names each."""
     truth: dict[str, EsperState] = {}
     original_lines, original_tallies = present.event_lines, present.tallies
     original_private, original_named = present.private_lines, rules._named
+    original_base = base_stage.public
 
     def hidden_seat(state: EsperState, avoid: str = "") -> str | None:
         # a seat whose silhouette is not its own sheet: its sheet's name is then a true leak
@@ -812,7 +886,12 @@ def test_the_scan_finds_injected_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
         name = present.pick(
             rules.names_of(state.pack, [state.seats[seat].sheet])[state.seats[seat].sheet], lang
         )
-        return [*lines, f"• {present.seat_label(seat, names, lang)} … {name}"]
+        lines = [*lines, f"• {present.seat_label(seat, names, lang)} … {name}"]
+        holder = next((x for x in state.order if state.seats[x].c_hand), None)
+        if holder is not None:  # a card of a hand, as its DM words it
+            info = combat.ccard_info(state.pack.ccards[state.seats[holder].c_hand[0]])
+            lines.append("- " + present.ccard_line(info, lang))
+        return lines
 
     def tallies(view: Any, lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
         fields = original_tallies(view, lang, names)
@@ -856,14 +935,29 @@ def test_the_scan_finds_injected_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def named(state: EsperState, events: list[Event]) -> list[Event]:
         return [
-            Event(e.type, e.data, None) if e.type == "ambush_set" else e
+            Event(e.type, e.data, None) if e.type in ("ambush_set", "c_drawn", "keys_at") else e
             for e in original_named(state, events)
         ]
+
+    def base_public(state: EsperState) -> dict[str, Any] | None:
+        out = original_base(state)
+        if out is not None:  # every key installation, found or not
+            out["keys"] = {
+                spot: {
+                    "id": k["id"],
+                    "damage": k["damage"],
+                    "durability": state.pack.keys[k["id"]].durability,
+                    "destroyed": k["destroyed"],
+                }
+                for spot, k in state.keys.items()
+            }
+        return out
 
     monkeypatch.setattr(present, "event_lines", event_lines)
     monkeypatch.setattr(present, "tallies", tallies)
     monkeypatch.setattr(present, "private_lines", private_lines)
     monkeypatch.setattr(rules, "_named", named)
+    monkeypatch.setattr(base_stage, "public", base_public)
 
     def hook(state: EsperState) -> None:
         truth["now"] = state
@@ -879,3 +973,10 @@ def test_the_scan_finds_injected_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert any("private event made public" in f for f in findings)
     assert any(f.startswith("secret-line") and "(channel)" in f for f in findings)  # the ambush
     assert any(f.startswith("secret-line") and "(dm) to A" in f for f in findings)
+    assert any(f.startswith("key") and "before it is found" in f for f in findings)
+    assert any("a hand or the key installations' spots" in f for f in findings)
+    cards = {
+        "- " + present.ccard_line(combat.ccard_info(card), played.lang)
+        for card in played.final.pack.ccards.values()
+    }
+    assert any(f.startswith("secret-line") and any(c in f for c in cards) for f in findings)
