@@ -40,6 +40,8 @@ CHOICES = 25  # options of a select menu, choices of a command option or an auto
 MENTION_USERS = 100  # user ids in allowed_mentions.users
 COMPONENTS = 25  # buttons in one message (five rows of five)
 BUTTON_LABEL = 80
+SELECT_OPTION = 100  # a select option's label and value
+SELECT_PLACEHOLDER = 150
 
 ELLIPSIS = "…"
 BLANK = "\u200b"  # a field's name and value must not be empty: a zero-width space stands in

@@ -117,11 +117,14 @@ class Choice:
 
 @dataclass(frozen=True)
 class ChoiceGroup:
-    """A set of mutually exclusive choices; one token per group makes an order."""
+    """A set of mutually exclusive choices; one token per group makes an order. ``select``:
+    offered as a select menu (a list of cards, say) rather than as buttons; its disabled
+    choices are left out (a menu's options cannot be greyed)."""
 
     name: str
     label_key: str
     choices: Sequence[Choice]
+    select: bool = False
 
 
 @runtime_checkable

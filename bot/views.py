@@ -1,7 +1,8 @@
 """Persistent, stateless components: every button carries what it needs in its ``custom_id``.
 
 ``pbp:o:<game>:<turn>:<token>/<token>…`` builds an order one choice group at a time (buttons work
-after a restart: nothing lives in memory), ``pbp:c:<game>:<accept|decline>`` answers a
+after a restart: nothing lives in memory; ``pbp:s:…`` is the same for a group offered as a select
+menu, the chosen token being the option's value), ``pbp:c:<game>:<accept|decline>`` answers a
 challenge, ``pbp:b:<game>:<turn>`` opens a ruleset's own order builder, and
 ``pbp:p:<game>:<turn>`` (under every turn post) shows that step's proofs in full.
 The handlers only translate clicks into :class:`bot.table.Table` calls.
@@ -33,6 +34,9 @@ def order_custom_id(game_id: str, turn: int, tokens: list[str]) -> str:
 def _buttons_for(
     game_id: str, turn: int, prefix: list[str], group: dict[str, Any]
 ) -> list[discord.ui.Item[Any]]:
+    if group.get("select"):
+        select = OrderSelect.make(game_id, turn, prefix, group)
+        return [select] if select is not None else []
     items: list[discord.ui.Item[Any]] = []
     for choice in limits.choices(group["choices"], limits.COMPONENTS):
         button: discord.ui.Button[Any] = discord.ui.Button(
@@ -89,6 +93,7 @@ def _localized_groups(groups: list[ChoiceGroup], lang: str) -> list[dict[str, An
         {
             "name": g.name,
             "label": t(lang, g.label_key),
+            "select": g.select,
             "choices": [
                 {"token": c.token, "label": c.label(lang), "enabled": c.enabled} for c in g.choices
             ],
@@ -122,13 +127,84 @@ class OrderButton(
         return cls(item, match["game"], int(match["turn"]), tokens)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: RefereeBot = interaction.client
-        async with bot.table.foreground.serving():
-            result = await self._answer(interaction, bot)
-        if result is not None and result.complete:  # the player does not wait for the resolution
-            await bot.table.resolve_if_ready(self.game_id)
+        await answer_choice(interaction, self.game_id, self.turn, self.tokens)
 
-    async def _answer(
+
+class OrderSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"pbp:s:(?P<game>[^:]+):(?P<turn>\d+):(?P<tokens>[^:]*)",
+):
+    """A choice group as a select menu: the tokens chosen so far in its id, the group's tokens
+    as its options' values."""
+
+    def __init__(
+        self, item: discord.ui.Select[Any], game_id: str, turn: int, prefix: list[str]
+    ) -> None:
+        super().__init__(item)
+        self.game_id = game_id
+        self.turn = turn
+        self.prefix = prefix
+
+    @classmethod
+    def make(
+        cls, game_id: str, turn: int, prefix: list[str], group: dict[str, Any]
+    ) -> OrderSelect | None:
+        options = [
+            discord.SelectOption(
+                label=limits.clip(choice["label"], limits.SELECT_OPTION),
+                value=choice["token"],
+            )
+            for choice in limits.choices(c for c in group["choices"] if c["enabled"])
+            if len(choice["token"]) <= limits.SELECT_OPTION
+        ]
+        if not options:
+            return None
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            placeholder=limits.clip(group["label"], limits.SELECT_PLACEHOLDER),
+            options=options,
+            custom_id=f"pbp:s:{game_id}:{turn}:{'/'.join(prefix)}",
+        )
+        return cls(select, game_id, turn, prefix)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> OrderSelect:
+        assert isinstance(item, discord.ui.Select)  # the template matches only our menus' ids
+        prefix = [tok for tok in match["tokens"].split("/") if tok]
+        return cls(item, match["game"], int(match["turn"]), prefix)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        chosen = [str(v) for v in self.item.values[:1]]
+        await answer_choice(interaction, self.game_id, self.turn, [*self.prefix, *chosen])
+
+
+async def answer_choice(
+    interaction: discord.Interaction[Any], game_id: str, turn: int, tokens: list[str]
+) -> None:
+    """A button pressed or an option chosen: the next group, or the order sealed (and the turn
+    resolved if it was the last one awaited, after the player has the acknowledgement)."""
+    bot: RefereeBot = interaction.client
+    async with bot.table.foreground.serving():
+        result = await _ChoiceAnswer(game_id, turn, tokens).answer(interaction, bot)
+    if result is not None and result.complete:  # the player does not wait for the resolution
+        await bot.table.resolve_if_ready(game_id)
+
+
+class _ChoiceAnswer:
+    """What a press or a choice answers (shared by :class:`OrderButton` and
+    :class:`OrderSelect`)."""
+
+    def __init__(self, game_id: str, turn: int, tokens: list[str]) -> None:
+        self.game_id = game_id
+        self.turn = turn
+        self.tokens = tokens
+
+    async def answer(
         self, interaction: discord.Interaction[Any], bot: RefereeBot
     ) -> SubmitResult | None:
         """The next choice group's buttons, or the sealed order's acknowledgement (its result)."""
@@ -385,4 +461,4 @@ class ProofsButton(
         await replies.send_private(interaction, messages.proofs_text(proofs, lang))
 
 
-DYNAMIC_ITEMS = (OrderButton, ChallengeButton, BuilderButton, ProofsButton)
+DYNAMIC_ITEMS = (OrderButton, OrderSelect, ChallengeButton, BuilderButton, ProofsButton)

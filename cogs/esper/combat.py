@@ -1944,7 +1944,8 @@ def withdraw(state: core.EsperState, seat: str, events: list[Event]) -> bool:
 
 
 def choices(state: core.EsperState, seat: str) -> list[core.ChoiceGroup]:
-    """Buttons for the one-word answers and the cards that fit the step; the rest is typed."""
+    """Buttons for the one-word answers, a select menu of the cards that fit the step (the
+    hand's cards, by name); the rest is typed."""
     step = state.step
     combat = state.combat
     if combat is None:
@@ -1976,7 +1977,7 @@ def choices(state: core.EsperState, seat: str) -> list[core.ChoiceGroup]:
             Choice(f"{step} {c}", "esper.choice.card", params={"name": names[c]})
             for c in dict.fromkeys(cards)
         ]
-        return [Group(step, f"esper.group.{step}", opts[:25])]
+        return [Group(step, f"esper.group.{step}", opts[:25], select=True)]
     if step == DEFEND:
         opts = [Choice("pass", "esper.choice.no_defence")]
         if can_defend(state, seat):
@@ -1991,7 +1992,7 @@ def choices(state: core.EsperState, seat: str) -> list[core.ChoiceGroup]:
                             f"{verb} {c}", f"esper.choice.{verb}_card", params={"name": names[c]}
                         )
                     )
-        return [Group("defend", "esper.group.defend", opts[:25])]
+        return [Group("defend", "esper.group.defend", opts[:25], select=True)]
     if step == CTURN:
         opts = [Choice("pass", "esper.choice.pass")]
         for c in dict.fromkeys(state.seats[seat].c_hand):
@@ -2005,7 +2006,7 @@ def choices(state: core.EsperState, seat: str) -> list[core.ChoiceGroup]:
                             params={"name": names[c], "target": target},
                         )
                     )
-        return [Group("cturn", "esper.group.cturn", opts[:25])]
+        return [Group("cturn", "esper.group.cturn", opts[:25], select=True)]
     if step == PRECOMBAT:
         opts = [Choice("pass", "esper.choice.pass")]
         opts += [
@@ -2016,5 +2017,5 @@ def choices(state: core.EsperState, seat: str) -> list[core.ChoiceGroup]:
             )
             for a in precombat_abilities(state, seat)
         ]
-        return [Group("precombat", "esper.group.precombat", opts[:25])]
+        return [Group("precombat", "esper.group.precombat", opts[:25], select=True)]
     return []

@@ -5,7 +5,8 @@ play an Esper war (:mod:`tests.cogs.esper.test_game_dm`'s table) to the first no
 characters share a spot and the active one starts a ``fight``; the others' "actually there"
 question reaches them by DM and nobody answers: the deadline passes in the middle of the combat
 and they stay away. The first to act attacks with a sync card, the next one joins the sync by DM
-(in Japanese when that player reads Japanese), the third is asked for its defence by DM; the bot
+(from the select menu of its cards; in Japanese when that player reads Japanese), the third is
+asked for its defence by DM; the bot
 restarts while the damage roll waits on that answer, and the roll is made and posted once.
 
 The C cards dealt come from the game's secret stream, so the test stacks the three hands once
@@ -37,7 +38,15 @@ from tests.cogs.esper.test_game_dm import (
     state,
     table,
 )
-from tests.cogs.game.sim import dms
+from tests.cogs.game.sim import dms, last_dm
+
+
+def components(message: Any) -> list[dict[str, Any]]:
+    found = []
+    for row in message.components:
+        children = row["components"] if isinstance(row, dict) else row.children
+        found += [c if isinstance(c, dict) else c.to_dict() for c in children]
+    return found
 
 
 def stem(lang: str, key: str) -> str:
@@ -138,7 +147,20 @@ async def test_a_three_way_combat_with_a_sync_by_dm_a_deadline_and_a_restart(
     s = await state(table)
     assert s.step == combats.SYNC and rules.awaiting(s) == [second]
     helper = table.seats[second]
-    await order(table, second, "同調 k01" if lang_of(helper) == "ja" else "sync k01")
+    if helper == CLOSED:
+        await order(table, second, "sync k01")
+    else:  # from the select menu of its cards in the DM that asks it
+        asked = last_dm(table.members[helper])
+        (menu,) = [c for c in components(asked) if c.get("type") == 3]
+        assert [o["value"] for o in menu["options"]] == ["pass", "sync k01"]
+        name = "念動弾" if lang_of(helper) == "ja" else "Psi Bolt"
+        assert any(name in o["label"] for o in menu["options"]), menu["options"]
+        result = await table.members[helper].user.select(
+            asked, ["sync k01"], custom_id=menu["custom_id"]
+        )
+        sealed = "命令を封印しました" if lang_of(helper) == "ja" else "Order sealed for"
+        assert sealed in str(result.response.content), result.response.content
+        await settle(table)
     s = await state(table)
     assert s.step == combats.DEFEND and rules.awaiting(s) == [third]
     assert s.combat is not None and s.combat.attack is not None
