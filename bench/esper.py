@@ -80,9 +80,27 @@ def combat_rounds(count: int) -> list[_timing.Case]:
                 and not state.combat.acted
             )
             if fighting and first_turn:
-                found.append((state, {"seed": len(found), "secret": secret}))
+                found.append((state, {"answers": _round_answers(state, rng), "secret": secret}))
             state, _ = rules.resolve(state, _answer(state, rng), dice, secret)
     return found
+
+
+def _round_dice() -> Dice:
+    return DiceStream(b"\2" * 32, "round")
+
+
+def _round_answers(state: Any, rng: random.Random) -> list[dict[str, Any]]:
+    """The AI's answers to each step of the round, chosen once (what players send is not the
+    bot's work to time), with the dice the timed run rolls."""
+    answers = []
+    dice, secret = _round_dice(), DiceStream(b"\3" * 32, "secret")
+    start_round = state.combat.round
+    while True:
+        answers.append(_answer(state, rng))
+        state, _ = rules.resolve(state, answers[-1], dice, secret)
+        if state.combat is None or state.combat.round != start_round or state.ended:
+            return answers
+        state, _ = rules.start_turn(state, dice, secret)
 
 
 def resolve_turn(case: _timing.Case, dice: Dice, lang: str) -> bytes:
@@ -92,17 +110,15 @@ def resolve_turn(case: _timing.Case, dice: Dice, lang: str) -> bytes:
     return present.PRESENTER.render_board(rules.view(after, None), lang, NAMES)
 
 
-def resolve_round(case: _timing.Case, dice: Dice, lang: str) -> bytes:
-    """Every step of the round resolved (the AI answering), then the board rendered once."""
+def resolve_round(case: _timing.Case, _dice: Dice, lang: str) -> bytes:
+    """Every step of the round opened and resolved with the answers chosen beforehand (on the
+    same dice), then the board rendered once."""
     state, extra = case
-    rng = random.Random(extra["seed"])
-    secret = extra["secret"]
-    start_round = state.combat.round
-    while True:
-        state, _ = rules.resolve(state, _answer(state, rng), dice, secret)
-        if state.combat is None or state.combat.round != start_round or state.ended:
-            break
-        state, _ = rules.start_turn(state, dice, secret)
+    dice, secret = _round_dice(), DiceStream(b"\3" * 32, "secret")
+    for index, answers in enumerate(extra["answers"]):
+        if index:
+            state, _ = rules.start_turn(state, dice, secret)
+        state, _ = rules.resolve(state, answers, dice, secret)
     return present.PRESENTER.render_board(rules.view(state, None), lang, NAMES)
 
 

@@ -487,7 +487,9 @@ def start_turn(
         raise RuleError("esper.error.finished")
     if state.open:
         raise RuleError("esper.error.step_open", step=state.step)
-    state = copy.deepcopy(state)
+    # A shallow copy: opening a step only rebinds these three (the caller's state is untouched),
+    # and a combat round opens a dozen steps.
+    state = copy.copy(state)
     state.steps += 1
     state.open = True
     state.last = []
