@@ -626,8 +626,12 @@ class Table:
 
     # --- resolution ---------------------------------------------------------------------------
 
-    async def resolve_if_ready(self, game_id: str, *, fill_defaults: bool = False) -> bool:
+    async def resolve_if_ready(
+        self, game_id: str, *, fill_defaults: bool = False, left: bool = False
+    ) -> bool:
         """Resolve the current turn if every awaited order is in (or ``fill_defaults``).
+        ``left``: a seat has just resigned; a step it left awaiting nobody resolves at once (the
+        engine could not go on without the step's dice).
 
         Exactly once: the whole resolution is one transaction that compare-and-sets the game's
         version, so a second caller (a concurrent submit, the deadline worker, a restart) finds
@@ -642,7 +646,7 @@ class Table:
             awaited = match.awaiting()
             orders = await tx.orders_for_turn(game.id, game.turn)
             missing = [s for s in awaited if s not in orders]
-            if not awaited or (missing and not fill_defaults):
+            if (not awaited and not left) or (missing and not fill_defaults):
                 return False
             for seat in missing:
                 default = match.engine.default_order(match.state, seat).canonical()
@@ -897,7 +901,7 @@ class Table:
             await self._enqueue_turn(tx, match, result_events=events, prompts=over)
         self._on_outbox()
         if not over:  # the seats still in may all have ordered already
-            await self.resolve_if_ready(game_id)
+            await self.resolve_if_ready(game_id, left=True)
         return game
 
     async def adjudicate(self, game_id: str) -> GameRow:

@@ -221,7 +221,7 @@ def resolve_step(
     elif state.step == PATH:
         active = state.active
         assert active is not None
-        path = orders[active].actions[0].args[0].split(">")
+        path = core._order_of(state, orders, active).actions[0].args[0].split(">")
         state.pending.pop("distance", None)
         core._place(state, active, path[-1], "teleport", events)
         core._square_then_after(state, active, dice, events)

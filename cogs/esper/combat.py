@@ -21,6 +21,7 @@ the step's resolve stream.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -963,7 +964,7 @@ def _resolve_cturn(
     combat = state.combat
     assert combat is not None
     seat = combat.order[combat.index]
-    actions = list(orders[seat].actions)
+    actions = list(core._order_of(state, orders, seat).actions)
     combat.acted.append(seat)
     # check phase: a maintained defence is kept (its upkeep paid, a check if above the level)
     if seat in combat.maintained:
@@ -1341,7 +1342,7 @@ def _resolve_defend(
     assert combat is not None and combat.attack is not None
     attack = combat.attack
     seat = attack["target"]
-    actions = list(orders[seat].actions)
+    actions = list(core._order_of(state, orders, seat).actions)
     declared = max(0, core.durability(state, seat))
     counter: core.Action | None = None
     tries: list[core.Action] = []
@@ -1872,7 +1873,7 @@ def public(state: core.EsperState) -> dict[str, Any] | None:
         "current": current(state),
         "hands": {s: len(state.seats[s].c_hand) for s in combat.seats},
         "henchmen": {s: n for s, n in combat.henchmen.items() if n},
-        "maintained": {s: dict(v) for s, v in combat.maintained.items()},
+        "maintained": copy.deepcopy(combat.maintained),
         "attack": None
         if attack is None
         else {

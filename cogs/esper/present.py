@@ -728,15 +728,17 @@ def _table(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
         # reads seven of these under every turn; the board has the whole roster)
         sil = info.get("silhouette")
         parts = []
-        if sil:
+        if sil and (info.get("alive", True) or seat in reveal):  # the dead: their mark only
             parts.append(_view_name(view, sil, lang))
         if info.get("spot"):
-            parts.append(spot_label(info.get("spot"), lang))
+            parts.append(str(info.get("spot")))  # the bare spot: a phone reads seven rows
         elif info.get("outside") and info.get("alive", True):
             parts.append(t(lang, "esper.tally.outside"))
-        elif sil:
-            parts.append(_word(lang, "side", info.get("side")))
-        for key, value in (("damage", "damage"), ("info", "info"), ("cards", "abilities")):
+        elif sil and info.get("alive", True) and info.get("side") != "defender":
+            parts.append(_word(lang, "side", info.get("side")))  # (a defender has no piece)
+        # the dead: their counts no longer matter (the board keeps them)
+        counts = (("damage", "damage"), ("info", "info"), ("cards", "abilities"))
+        for key, value in counts if info.get("alive", True) or seat in reveal else ():
             if info.get(value):
                 parts.append(t(lang, f"esper.tally.{key}", n=info[value]))
         if parts:
@@ -774,10 +776,10 @@ def _table(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
 
 
 def _base_field(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
-    """The secret base: key installations found and destroyed of all, each found one with its
-    damage, and who waits around the base."""
+    """The secret base, once a key installation is found: found and destroyed of all, each
+    found one with its damage (before that the board says all there is; posts stay short)."""
     base = view.get("base")
-    if not isinstance(base, Mapping):
+    if not isinstance(base, Mapping) or not base.get("keys"):
         return []
     keys = base.get("keys") or {}
     destroyed = sum(1 for k in keys.values() if isinstance(k, Mapping) and k.get("destroyed"))
@@ -799,9 +801,7 @@ def _base_field(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
                 state=key_state(key, lang),
             )
         )
-    outside = list(base.get("outside") or ())
-    if outside:
-        lines.append(t(lang, "esper.tally.outside_list", seats=joined(lang, outside)))
+    # who waits around the base: each seat's own row says so (short posts)
     return [(t(lang, "esper.tally.base"), "\n".join(lines))]
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import packs
-from bot.dice import NO_SECRET, Dice, shuffle
+from bot.dice import NO_SECRET, Dice, DiceError, shuffle
 from bot.ruleset import (
     Choice,
     ChoiceGroup,
@@ -1225,15 +1225,15 @@ def _resolve_step(
     elif step == TURN:
         active = state.active
         assert active is not None
-        _run_turn(state, active, list(orders[active].actions), dice, events)
+        _run_turn(state, active, list(_order_of(state, orders, active).actions), dice, events)
     elif step == AFTER:
         active = state.active
         assert active is not None
-        _run_after(state, active, list(orders[active].actions), dice, events)
+        _run_after(state, active, list(_order_of(state, orders, active).actions), dice, events)
     elif step == DIRECTION:
         active = state.active
         assert active is not None
-        _teleport_land(state, active, orders[active].verb, events)
+        _teleport_land(state, active, _order_of(state, orders, active).verb, events)
         _square_then_after(state, active, dice, events)
     elif step == PARTY:
         _resolve_party(state, orders, dice, events)
@@ -1244,6 +1244,12 @@ def _resolve_step(
         base_stage.open_base(state, dice, secret, events)
     else:
         raise RuleError("esper.error.step_not_open", step=step)
+
+
+def _order_of(state: EsperState, orders: Mapping[str, EsperOrder], seat: str) -> EsperOrder:
+    """The seat's order; its default when it sent none (it resigned while the step waited on
+    it alone, and the step is resolved without it)."""
+    return orders.get(seat) or default_order(state, seat)
 
 
 # setup
@@ -2184,7 +2190,25 @@ def adjudicate(state: EsperState) -> tuple[EsperState, list[Event]]:
 
 
 def resign(state: EsperState, seat: str) -> tuple[EsperState, list[Event]]:
-    """The seat's character leaves the game (as dead, graded D); the others play on."""
+    """The seat's character leaves the game (as dead, graded D); the others play on. When
+    going on at once would need the step's dice (a combat's initiative, the base's layout), the
+    step stays open, awaiting the others or nobody: the table then resolves it (``resolve`` with
+    no orders), as it does a step whose seats have all answered."""
+    try:
+        return _resign(state, seat)
+    except DiceError:
+        state = copy.deepcopy(state)
+        s = state.seats[seat]
+        s.resigned, s.alive = True, False
+        if seat in state.waiting:
+            state.waiting.remove(seat)
+        if state.combat is not None and seat in state.combat.seats:
+            state.combat.seats.remove(seat)
+            state.combat.maintained.pop(seat, None)
+        return state, _named(state, [Event("resigned", {"seat": seat})])
+
+
+def _resign(state: EsperState, seat: str) -> tuple[EsperState, list[Event]]:
     if state.ended is not None:
         raise OrderRejected(R_FINISHED)
     if seat not in state.seats or state.seats[seat].resigned:

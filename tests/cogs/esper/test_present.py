@@ -897,8 +897,7 @@ def test_the_base_reads_in_both_languages_and_its_keys_stay_secret() -> None:
     assert not any(n in line for n in hidden for line in run.public["en"] + run.public["ja"])
     view = rules.view(run.state, None)
     fields = dict(PRESENTER.tallies(view, "en", NAMES))
-    assert fields["Secret base"].startswith("Key installations: 0 found, 0 destroyed, of 3")
-    assert "Waiting around the base:" in fields["Secret base"]
+    assert "Secret base" not in fields  # nothing found yet: the board says it (short posts)
     assert not any(n in v for n in hidden for v in fields.values())
     # the placement: the info holders choose outer spots
     assert run.state.step == base_stage.PLACE
@@ -923,7 +922,7 @@ def test_the_base_reads_in_both_languages_and_its_keys_stay_secret() -> None:
     assert names["B2"].name_en in found
     assert line_of(run.public["ja"], f"重要拠点「{names['B2'].name_ja}」を発見")
     fields = dict(PRESENTER.tallies(rules.view(run.state, None), "en", NAMES))
-    assert "1 found" in fields["Secret base"] and names["B2"].name_en in fields["Secret base"]
+    assert "1/3 found" in fields["Secret base"] and names["B2"].name_en in fields["Secret base"]
     assert names["D5"].name_en not in fields["Secret base"]
     # the last key installation standing is destroyed in a combat: the game ends
     for spot in ("D5", "E1"):
@@ -970,7 +969,7 @@ def test_waiting_around_the_base_asks_for_infiltration() -> None:
     assert line_of(en, "You wait around the base", "`infiltrate A1`", "+2")
     ja = PRESENTER.private_lines(rules.view(run.state, outside), outside, "ja")
     assert line_of(ja, "`侵入 A1`", "+2")
-    assert "around the base" in seat_tally(rules.view(run.state, None), "en", outside)
+    assert "outside" in seat_tally(rules.view(run.state, None), "en", outside)
     run.resolve({outside: "infiltrate A1; end"}, ScriptedDice([1, 1] * 4))
     assert line_of(run.public["en"], "ESP level check by", "(infiltration)", "success")
     assert line_of(run.public["en"], "infiltrates the base at A1")
@@ -1264,10 +1263,9 @@ def test_tallies_show_the_base_and_the_combat() -> None:
     }
     fields = dict(PRESENTER.tallies(view, "en", NAMES))
     assert fields["Secret base"].splitlines() == [
-        "Key installations: 2 found, 1 destroyed, of 3",
+        "Keys 2/3 found · 1 destroyed",
         "B2 Main Reactor: damage 4",
         "E5 Gravity Engine: destroyed",
-        "Waiting around the base: D, E",
     ]
     combat = fields["⚔️ Combat"].splitlines()
     assert combat[0] == "B2 · round 2"
@@ -1280,7 +1278,7 @@ def test_tallies_show_the_base_and_the_combat() -> None:
     assert "Arriving next round: D" in combat
     assert combat[-1] == "Answering: A → B · level 3 E · firepower 8"
     ja = dict(PRESENTER.tallies(view, "ja", NAMES))
-    assert "重要拠点：全3か所中 発見2・破壊1" in ja["秘密基地"]
+    assert "重要拠点 発見2/3・破壊1" in ja["秘密基地"]
     assert "▶ **A** 4♣・手札6" in ja["⚔️ 戦闘"]
     assert PRESENTER.step_name(view, "en", 0) == "⚔️ Combat on B2, round 2 · B answers the attack"
     assert PRESENTER.step_name(view, "ja", 0) == "⚔️ 戦闘（B2・第2ラウンド）・Bの防御"
