@@ -190,61 +190,54 @@ async def answer_choice(
     resolved if it was the last one awaited, after the player has the acknowledgement)."""
     bot: RefereeBot = interaction.client
     async with bot.table.foreground.serving():
-        result = await _ChoiceAnswer(game_id, turn, tokens).answer(interaction, bot)
+        result = await _answer(interaction, bot, game_id, turn, tokens)
     if result is not None and result.complete:  # the player does not wait for the resolution
         await bot.table.resolve_if_ready(game_id)
 
 
-class _ChoiceAnswer:
-    """What a press or a choice answers (shared by :class:`OrderButton` and
-    :class:`OrderSelect`)."""
-
-    def __init__(self, game_id: str, turn: int, tokens: list[str]) -> None:
-        self.game_id = game_id
-        self.turn = turn
-        self.tokens = tokens
-
-    async def answer(
-        self, interaction: discord.Interaction[Any], bot: RefereeBot
-    ) -> SubmitResult | None:
-        """The next choice group's buttons, or the sealed order's acknowledgement (its result)."""
-        lang = reader_lang(interaction)
-        await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
-        try:
-            game, seat = await bot.table.seat_for_click(
-                self.game_id, interaction.user.id, self.turn
-            )
-            match = bot.table.states.match(game)
-            groups = match.engine.choices(match.state, seat)
-            if len(self.tokens) < len(groups):
-                view = discord.ui.View(timeout=None)
-                spec = _localized_groups(groups, lang)[len(self.tokens)]
-                for item in _buttons_for(self.game_id, self.turn, self.tokens, spec):
-                    view.add_item(item)
-                chosen = replies.chosen_so_far(groups, self.tokens, lang)
-                text = t(lang, "order.pick_next", chosen=chosen, group=spec["label"])
-                if len(self.tokens) > 1:
-                    await replies.edit(interaction, text, view=view)
-                else:
-                    await replies.respond(interaction, text, view=view, ephemeral=True)
-                return None
-            result = await bot.table.submit(
-                self.game_id,
-                interaction.user.id,
-                " ".join(self.tokens),
-                source="button",
-                resolve=False,
-                turn=self.turn,  # checked again where it is stored: the deadline may have passed
-            )
-        except RuleError as exc:
-            await replies.refuse(interaction, exc, lang)
+async def _answer(
+    interaction: discord.Interaction[Any],
+    bot: RefereeBot,
+    game_id: str,
+    turn: int,
+    tokens: list[str],
+) -> SubmitResult | None:
+    """The next choice group's buttons, or the sealed order's acknowledgement (its result)."""
+    lang = reader_lang(interaction)
+    await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+    try:
+        game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
+        match = bot.table.states.match(game)
+        groups = match.engine.choices(match.state, seat)
+        if len(tokens) < len(groups):
+            view = discord.ui.View(timeout=None)
+            spec = _localized_groups(groups, lang)[len(tokens)]
+            for item in _buttons_for(game_id, turn, tokens, spec):
+                view.add_item(item)
+            chosen = replies.chosen_so_far(groups, tokens, lang)
+            text = t(lang, "order.pick_next", chosen=chosen, group=spec["label"])
+            if len(tokens) > 1:
+                await replies.edit(interaction, text, view=view)
+            else:
+                await replies.respond(interaction, text, view=view, ephemeral=True)
             return None
-        text = replies.order_ack(result, lang)
-        if len(self.tokens) > 1:
-            await replies.edit(interaction, text, view=None)
-        else:
-            await replies.send_private(interaction, text)
-        return result
+        result = await bot.table.submit(
+            game_id,
+            interaction.user.id,
+            " ".join(tokens),
+            source="button",
+            resolve=False,
+            turn=turn,  # checked again where it is stored: the deadline may have passed
+        )
+    except RuleError as exc:
+        await replies.refuse(interaction, exc, lang)
+        return None
+    text = replies.order_ack(result, lang)
+    if len(tokens) > 1:
+        await replies.edit(interaction, text, view=None)
+    else:
+        await replies.send_private(interaction, text)
+    return result
 
 
 class ChallengeButton(

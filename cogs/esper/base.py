@@ -412,24 +412,8 @@ def square(state: core.EsperState, seat: str, events: list[Event]) -> None:
         if spot not in state.base_up:
             state.base_up.append(spot)
         events.append(Event("square", {"seat": seat, "spot": spot, "card": card_id}))
-    effect = card.effect
-    if effect == "info":
-        s.info += card.n
-        events.append(Event("info", {"seat": seat, "n": card.n, "total": s.info}))
-    elif effect == "ability":
-        drawn = [state.ability_deck.pop(0) for _ in range(min(card.n, len(state.ability_deck)))]
-        s.hand += drawn
-        events.append(Event("abilities", {"seat": seat, "n": len(drawn)}))
-        if drawn:
-            events.append(Event("ability_drawn", {"cards": drawn}, to=(seat,)))
-    elif effect == "damage":
-        core._damage(state, seat, card.n, events)
-    elif effect == "recover":
-        core._recover(state, seat, "durability", card.n, events)
-    elif effect == "black_hole":
-        s.black_hole, s.last_spot = True, spot
-        events.append(Event("black_hole", {"seat": seat}))
-    if (card.once or effect == "info") and not evil:
+    core.card_effect(state, seat, spot, card.effect, card.n, events)
+    if (card.once or card.effect == "info") and not evil:
         state.base_spent.append(spot)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot.dice import Dice, shuffle
@@ -61,7 +61,6 @@ R_MAINTAINED = "esper.reject.maintained"  # a maintained defence allows no new d
 R_NO_DEFENCE = "esper.reject.no_defence"  # the attack cannot be defended
 R_DURABILITY = "esper.reject.durability"  # a declared durability above the current one
 R_WEAPON = "esper.reject.weapon"  # not a weapon the seat holds, or two of them
-R_ESCAPE_ATTACK = "esper.reject.escape_attack"  # no attack and escape in one turn
 R_COUNTER = "esper.reject.counter"  # counter only against melee
 
 
@@ -91,11 +90,11 @@ class Combat:
     then: list[str] = field(default_factory=list)  # escapers who fight where they land, after
     ambush_runner: str | None = None
     from_stage_one: list[str] = field(default_factory=list)  # pieces that came with no spot
-    asked: list[str] = field(default_factory=list)  # who a multi-seat step waits for
 
     @staticmethod
     def from_json(obj: Mapping[str, Any]) -> Combat:
-        return Combat(**dict(obj))
+        known = {f.name for f in fields(Combat)}
+        return Combat(**{k: v for k, v in obj.items() if k in known})
 
 
 # --- small reads ---------------------------------------------------------------------------------
@@ -283,10 +282,6 @@ def parse(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.Esp
     raise OrderRejected(core.R_NOT_NOW)
 
 
-def _join_card(words: list[str]) -> str:
-    return " ".join(words)
-
-
 def _parse_precombat(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.EsperOrder:
     if len(parts) == 1 and parts[0] == ["pass"]:
         return core.EsperOrder((core.Action("pass"),))
@@ -379,10 +374,10 @@ def _combat_action(state: core.EsperState, seat: str, words: list[str]) -> core.
         tail: list[str] = []
         while len(args) > 1 and (args[-1].lower() in TAIL or _is_target(state, args[-1])):
             tail.insert(0, args.pop())
-        card_id = _held(state, seat, _join_card(args))
+        card_id = _held(state, seat, " ".join(args))
         return core.Action("card", (card_id, *[_tail_word(state, seat, w) for w in tail]))
     if verb == "discard" and args:
-        return core.Action("discard", (_held(state, seat, _join_card(args)),))
+        return core.Action("discard", (_held(state, seat, " ".join(args)),))
     if verb == "melee" and args:
         target = _target_word(state, seat, args[0])
         rest = args[1:]
@@ -518,7 +513,7 @@ def _parse_sync(
         return core.EsperOrder((core.Action("pass"),))
     if len(parts) != 1 or len(parts[0]) < 2 or parts[0][0] != verb:
         raise OrderRejected(core.R_UNKNOWN, text=" ".join(w for p in parts for w in p)[:40])
-    card_id = _held(state, seat, _join_card(parts[0][1:]))
+    card_id = _held(state, seat, " ".join(parts[0][1:]))
     if card_id not in (sync_cards(state, seat) if verb == "sync" else block_cards(state, seat)):
         raise OrderRejected(R_KIND, card=card_id)
     return core.EsperOrder((core.Action(verb, (card_id,)),))
@@ -570,7 +565,7 @@ def _parse_defend(state: core.EsperState, seat: str, parts: list[list[str]]) -> 
             tail: list[str] = []
             while verb == "escape" and len(args) > 1 and args[-1].lower() in TAIL:
                 tail.insert(0, args.pop().lower())
-            card_id = _held(state, seat, _join_card(args))
+            card_id = _held(state, seat, " ".join(args))
             _check_defence_card(state, seat, card_id, verb)
             card_used = True
             actions.append(core.Action(verb, (card_id, *tail)))
@@ -660,7 +655,7 @@ def _parse_round_end(state: core.EsperState, seat: str, parts: list[list[str]]) 
             verb = words[0]
             actions.insert(0, core.Action(verb))
         elif len(words) >= 2 and words[0] == "discard":
-            actions.append(core.Action("discard", (_held(state, seat, _join_card(words[1:])),)))
+            actions.append(core.Action("discard", (_held(state, seat, " ".join(words[1:])),)))
         else:
             raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
     if verb is None:
@@ -752,7 +747,6 @@ def start(
     candidates = _entry_candidates(state)
     if candidates:
         state.step, state.waiting = ENTRY, candidates
-        combat.asked = list(candidates)
         return
     _after_entries(state, dice, secret, events)
 
@@ -849,7 +843,6 @@ def _after_entries(state: core.EsperState, dice: Dice, secret: Dice, events: lis
     asked = [s for s in combat.new if precombat_abilities(state, s)]
     if asked:
         state.step, state.waiting = PRECOMBAT, asked
-        combat.asked = list(asked)
         return
     _draw_and_initiative(state, dice, secret, events)
 
@@ -946,7 +939,6 @@ def _next_actor(state: core.EsperState, dice: Dice, secret: Dice, events: list[E
         seat = combat.order[combat.index]
         if seat in combat.seats and seat not in combat.acted and state.seats[seat].alive:
             state.step, state.waiting = CTURN, [seat]
-            combat.asked = [seat]
             state.seats[seat].used = []
             events.append(Event("combat_turn", {"seat": seat, "round": combat.round}))
             return
@@ -1008,14 +1000,7 @@ def _valid(state: core.EsperState, seat: str, action: core.Action, events: list[
                 raise OrderRejected(R_TARGET, target=target)
         _check_cturn(state, seat, [action])
     except OrderRejected as error:
-        events.append(Event("skipped", {"seat": seat, "action": action.text()}))
-        events.append(
-            Event(
-                "skipped_why",
-                {"seat": seat, "action": action.text(), "why": error.key, "params": error.params},
-                to=(seat,),
-            )
-        )
+        core.skip(state, seat, action, error.key, events, error.params)
         return False
     return True
 
@@ -1134,7 +1119,6 @@ def _do_main(
             if not ok:
                 combat.acted.remove(seat)  # the turn goes on: its main action is still due
                 state.step, state.waiting = CTURN, [seat]
-                combat.asked = [seat]
                 events.append(Event("combat_turn", {"seat": seat, "round": combat.round}))
                 return True
             return _attack(
@@ -1259,7 +1243,6 @@ def _attack(
         ]
         if helpers:
             state.step, state.waiting = SYNC, helpers
-            combat.asked = list(helpers)
             return True
     return _to_defence(state, dice, secret, events)
 
@@ -1327,7 +1310,6 @@ def _to_defence(state: core.EsperState, dice: Dice, secret: Dice, events: list[E
             events.append(Event("defended", {"seat": target, "card": held["card"], "held": True}))
             return False
     state.step, state.waiting = DEFEND, [target]
-    combat.asked = [target]
     return True
 
 
@@ -1491,7 +1473,6 @@ def _escape(
         ]
         if blockers:
             state.step, state.waiting = BLOCK, blockers
-            combat.asked = list(blockers)
             return "block" if reaction else True
     _leave(state, seat, direction, dice, events, fight=fight)
     return "escaped" if reaction else False
@@ -1746,7 +1727,6 @@ def _round_end(state: core.EsperState, dice: Dice, secret: Dice, events: list[Ev
         return
     asked = [s for s in combat.seats if state.seats[s].alive]
     state.step, state.waiting = ROUND_END, asked
-    combat.asked = list(asked)
 
 
 def _resolve_round_end(
@@ -1831,21 +1811,18 @@ def resolve_step(
     secret: Dice,
     events: list[Event],
 ) -> None:
-    step = state.step
-    if step == ENTRY:
-        _resolve_entry(state, orders, dice, secret, events)
-    elif step == PRECOMBAT:
-        _resolve_precombat(state, orders, dice, secret, events)
-    elif step == CTURN:
-        _resolve_cturn(state, orders, dice, secret, events)
-    elif step == SYNC:
-        _resolve_sync(state, orders, dice, secret, events)
-    elif step == DEFEND:
-        _resolve_defend(state, orders, dice, secret, events)
-    elif step == BLOCK:
-        _resolve_block(state, orders, dice, secret, events)
-    elif step == ROUND_END:
-        _resolve_round_end(state, orders, dice, secret, events)
+    RESOLVERS[state.step](state, orders, dice, secret, events)
+
+
+RESOLVERS = {
+    ENTRY: _resolve_entry,
+    PRECOMBAT: _resolve_precombat,
+    CTURN: _resolve_cturn,
+    SYNC: _resolve_sync,
+    DEFEND: _resolve_defend,
+    BLOCK: _resolve_block,
+    ROUND_END: _resolve_round_end,
+}
 
 
 def withheld(state: core.EsperState, seat: str) -> bool:

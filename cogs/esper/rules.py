@@ -1522,15 +1522,7 @@ def _valid(
     try:
         _check_action(state, seat, action, main=main)
     except OrderRejected as error:
-        # why is the seat's own business (a sheet that cannot convert, the mind it lacks)
-        events.append(Event("skipped", {"seat": seat, "action": action.text()}))
-        events.append(
-            Event(
-                "skipped_why",
-                {"seat": seat, "action": action.text(), "why": error.key, "params": error.params},
-                to=(seat,),
-            )
-        )
+        skip(state, seat, action, error.key, events, error.params)
         return False
     return True
 
@@ -1781,20 +1773,30 @@ def _square(state: EsperState, seat: str, dice: Dice, events: list[Event]) -> No
             state.face_up.append(spot)
     card = state.pack.planets[card_id]
     events.append(Event("square", {"seat": seat, "spot": spot, "card": card_id}))
-    effect = card.effect
+    card_effect(state, seat, spot, card.effect, card.n, events)
+    if card.once or card.effect == "info":
+        state.spent.append(spot)
+
+
+def card_effect(
+    state: EsperState, seat: str, spot: str, effect: str, n: int, events: list[Event]
+) -> None:
+    """A planet or base card's effect on the character on its spot (``rafnor`` and
+    ``to_spaceport`` only on the planets: a base card never has them)."""
+    s = state.seats[seat]
     if effect == "info":
-        s.info += card.n
-        events.append(Event("info", {"seat": seat, "n": card.n, "total": s.info}))
+        s.info += n
+        events.append(Event("info", {"seat": seat, "n": n, "total": s.info}))
     elif effect == "ability":
-        drawn = [state.ability_deck.pop(0) for _ in range(min(card.n, len(state.ability_deck)))]
+        drawn = [state.ability_deck.pop(0) for _ in range(min(n, len(state.ability_deck)))]
         s.hand += drawn
         events.append(Event("abilities", {"seat": seat, "n": len(drawn)}))
         if drawn:
             events.append(Event("ability_drawn", {"cards": drawn}, to=(seat,)))
     elif effect == "damage":
-        _damage(state, seat, card.n, events)
+        _damage(state, seat, n, events)
     elif effect == "recover":
-        _recover(state, seat, "durability", card.n, events)
+        _recover(state, seat, "durability", n, events)
     elif effect == "rafnor":
         _place(state, seat, RAFNOR, "rafnor", events)
     elif effect == "black_hole":
@@ -1803,8 +1805,6 @@ def _square(state: EsperState, seat: str, dice: Dice, events: list[Event]) -> No
     elif effect == "to_spaceport":
         planet, _ = ring(spot) or (1, 0)
         _place(state, seat, f"P{planet}-0", "card", events)
-    if card.once or effect == "info":
-        state.spent.append(spot)
 
 
 def _run_after(
@@ -1819,9 +1819,9 @@ def _run_after(
                 why = "twin"  # "俺は俺だが、お前はだれだ": whatever the main action was
             elif action.verb == "fight":
                 if state.pending.get("main") not in ("move", "teleport", "pass"):
-                    _skip(state, seat, action, R_FIGHT, events)
+                    skip(state, seat, action, R_FIGHT, events)
                 elif not combats.can_fight(state, seat):
-                    _skip(state, seat, action, R_FIGHT_ALONE, events)
+                    skip(state, seat, action, R_FIGHT_ALONE, events)
                 else:
                     why = "fight"
             if why is not None:
@@ -1842,12 +1842,21 @@ def _run_after(
     _next_turn(state, dice, events)
 
 
-def _skip(state: EsperState, seat: str, action: Action, why: str, events: list[Event]) -> None:
+def skip(
+    state: EsperState,
+    seat: str,
+    action: Action,
+    why: str,
+    events: list[Event],
+    params: Mapping[str, Any] | None = None,
+) -> None:
+    """An action that no longer holds when its time comes: skipped in public; why is the seat's
+    own business (a sheet that cannot convert, the mind it lacks, a card no longer held)."""
     events.append(Event("skipped", {"seat": seat, "action": action.text()}))
     events.append(
         Event(
             "skipped_why",
-            {"seat": seat, "action": action.text(), "why": why, "params": {}},
+            {"seat": seat, "action": action.text(), "why": why, "params": dict(params or {})},
             to=(seat,),
         )
     )
