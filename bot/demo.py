@@ -82,14 +82,24 @@ class DemoResult:
 
 
 class FileSink:
-    """Posts outbox rows to files instead of Discord (same payloads, same rendering)."""
+    """Posts outbox rows to files instead of Discord (same payloads, same rendering).
+
+    The transcript reads as the channel would: a post a run of steps edited (a combat round)
+    shows its last version, where the post first appeared, marked with how often it changed;
+    every version's board is written."""
 
     def __init__(self, table: Table, out: Path, lang: str) -> None:
         self.table = table
         self.out = out
         self.lang = lang
-        self.lines: list[str] = []
+        self.blocks: list[list[str]] = []
+        self._posts: dict[int, int] = {}  # outbox id of a channel post -> its block
+        self._edits: dict[int, int] = {}  # outbox id of a channel post -> refreshes seen
         self.boards: list[Path] = []
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for block in self.blocks for line in block]
 
     async def drain(self) -> None:
         while True:
@@ -105,21 +115,38 @@ class FileSink:
     async def _post(self, row: OutboxRow) -> None:
         payload = row.payload
         if row.kind == "edit":
-            return  # progress edits matter on Discord, not in a transcript
-        if row.kind == "dm":
-            self.lines.append(f"--- DM → {row.target_id} ---")
-            self.lines.append(str(payload.get("content") or ""))
-            self.lines.append("")
+            if "refresh" in payload and row.ref_id in self._posts:
+                # progress edits matter on Discord, not in a transcript; a refresh replaces
+                self._edits[row.ref_id] = self._edits.get(row.ref_id, 0) + 1
+                block = await self._channel_block(row, payload["refresh"], self._edits[row.ref_id])
+                self.blocks[self._posts[row.ref_id]] = block
             return
+        if row.kind == "dm":
+            self.blocks.append(
+                [f"--- DM → {row.target_id} ---", str(payload.get("content") or ""), ""]
+            )
+            return
+        self._posts[row.id] = len(self.blocks)
+        self.blocks.append(await self._channel_block(row, payload, 0))
+
+    async def _channel_block(
+        self, row: OutboxRow, payload: dict[str, Any], edits: int
+    ) -> list[str]:
         composed = messages.compose(payload)
-        self.lines.append("=== " + (composed["embed"] or {}).get("title", "#channel") + " ===")
+        title = (composed["embed"] or {}).get("title", "#channel")
+        lines = [
+            "=== "
+            + title
+            + " ==="
+            + (f" ({t(self.lang, 'demo.edited', count=edits)})" if edits else "")
+        ]
         if composed["content"]:
-            self.lines.append(composed["content"])
+            lines.append(composed["content"])
         embed = composed["embed"] or {}
         if embed.get("description"):
-            self.lines.append(embed["description"])
+            lines.append(embed["description"])
         for f in embed.get("fields", []):
-            self.lines.append(f"[{f['name']}] {f['value']}")
+            lines.append(f"[{f['name']}] {f['value']}")
         board = payload.get("board")
         if board and row.game_id:
             game = await self.table.game(row.game_id)
@@ -130,8 +157,9 @@ class FileSink:
             path = self.out / f"{row.game_id}-v{board['version']:03d}.png"
             path.write_bytes(png)
             self.boards.append(path)
-            self.lines.append(f"(board: {path.name})")
-        self.lines.append("")
+            lines.append(f"(board: {path.name})")
+        lines.append("")
+        return lines
 
 
 def _entropy(seed: int | None) -> Callable[[int], bytes]:

@@ -96,6 +96,21 @@ def clip(text: str, limit: int) -> str:
     return text[:cut].rstrip() + ELLIPSIS
 
 
+def log_tail(lines: list[str], limit: int) -> list[str]:
+    """A log's lines that fit in ``limit`` characters joined: all of them, or its first line
+    (what the log is about), "…" for those left out, and as many of its latest as fit."""
+    if len("\n".join(lines)) <= limit or len(lines) < 2:
+        return list(lines)
+    kept: list[str] = []
+    room = limit - len(lines[0]) - len(ELLIPSIS) - 2
+    for line in reversed(lines[1:]):
+        if line == ELLIPSIS or len(line) + 1 > room:
+            break  # an earlier cut, or no room left
+        kept.insert(0, line)
+        room -= len(line) + 1
+    return [lines[0], ELLIPSIS, *kept]
+
+
 def _fences_balanced(text: str, start: int, end: int) -> bool:
     return text.count(_FENCE, start, end) % 2 == 0
 

@@ -54,6 +54,13 @@ class Match:
     def outcome(self) -> Outcome:
         return self.engine.outcome(self.state) if self.state is not None else Outcome.ongoing()
 
+    def post_group(self) -> str | None:
+        """The run of steps the open step's channel post belongs to (``RulesetSpec.post_group``):
+        None when the game is over or the ruleset posts every step on its own."""
+        if self.spec.post_group is None or self.state is None or self.game.status != "active":
+            return None
+        return self.spec.post_group(self.state)
+
     def advance(self, state: Any) -> None:
         """Move on to the engine's next state (its views are computed afresh)."""
         self.state = state

@@ -70,6 +70,8 @@ def turn_message(
     later_orders: Iterable[OrderRow] = (),
     resolved_turn: int | None = None,
     resolved_view: Mapping[str, Any] | None = None,
+    group: str | None = None,
+    earlier: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The one channel message of a turn: what happened, the board, and the next prompt.
 
@@ -81,6 +83,11 @@ def turn_message(
     step whose results the post shows: its first line says which step ended and which begins,
     since the title names the step now open. Seeds, salts and commitments are shown short
     (:func:`short`); the Proofs button under the post answers with them in full.
+
+    ``group`` is the open step's post group (:meth:`bot.match.Match.post_group`), and
+    ``earlier`` the ``group`` record of the post this one replaces when it continues that post
+    (the same group): its log of lines grows by this step's (no header: the title names the step
+    now open), and its Proofs button covers every step the log shows.
     """
     game, present = match.game, match.presenter
     view = match.view(None)
@@ -89,7 +96,7 @@ def turn_message(
     if first:
         lines.insert(0, t(lang, "game.started", players=player_line(game)))
     finished = game.status in ("finished", "abandoned")
-    if resolved_turn is not None and resolved_view is not None:
+    if earlier is None and resolved_turn is not None and resolved_view is not None:
         resolved = present.step_name(resolved_view, lang, resolved_turn)
         header = (
             t(lang, "game.step.resolved_final", resolved=resolved)
@@ -169,12 +176,15 @@ def turn_message(
             game=game.id,
             step=step_name(match, lang),
         ),
-        "description": limits.clip("\n".join(lines), DESCRIPTION_LIMIT) or None,
+        "description": None,
         "color": FINISHED_COLOUR if finished else EMBED_COLOUR,
         "fields": fields,
         "image": {"url": "attachment://board.png"},
         "footer": {"text": t(lang, "game.footer", game=game.id)},
     }
+    if earlier is not None:
+        lines = limits.log_tail([*earlier["log"], *lines], DESCRIPTION_LIMIT)
+    embed["description"] = limits.clip("\n".join(lines), DESCRIPTION_LIMIT) or None
     awaited = match.awaiting() if game.status == "active" else []
     payload: dict[str, Any] = {
         "lang": lang,
@@ -188,7 +198,17 @@ def turn_message(
     # The full values of what the post shows short: the step it resolved (the setup for the
     # first post, the step before the open one for a post that resolved nothing).
     proof_turn = resolved_turn if resolved_turn is not None else max(game.turn - 1, 0)
-    proofs = {"game": game.id, "turn": proof_turn, "label": t(lang, "game.proofs.button")}
+    proofs: dict[str, Any] = {
+        "game": game.id,
+        "turn": proof_turn,
+        "label": t(lang, "game.proofs.button"),
+    }
+    if group is not None:
+        since = int(earlier["since"]) if earlier is not None else proof_turn
+        # The lines the description shows: the next step of the group adds its own.
+        payload["group"] = {"key": group, "since": since, "log": lines}
+        if since < proof_turn:
+            proofs["since"] = since
     payload["view"] = {"kind": "proofs", "proofs": proofs}
     # A step every player answers with the same public buttons (the dungeon's vote on a monster
     # tie) gets them under the channel post too; each click orders for the clicker's own seat.

@@ -223,7 +223,9 @@ class OutboxSender:
             if not rows and not self._again:
                 return sent
 
-    async def _board_file(self, row: OutboxRow, spec: dict[str, Any]) -> discord.File | None:
+    async def _board_file(self, row: OutboxRow, payload: dict[str, Any]) -> discord.File | None:
+        """The board a payload describes (``payload["board"]``), drawn for the row's game."""
+        spec = payload["board"]
         if row.game_id is None:
             return None
         async with self.repo.read() as tx:  # one snapshot, beside the writer
@@ -241,7 +243,7 @@ class OutboxSender:
             engine = registry.get(game.ruleset).engine
             view = engine.view(engine.from_json(state_json), spec.get("seat"))
         png = await self.renderer.render(
-            game.ruleset, view, row.payload.get("lang", "en"), dict(spec.get("names") or game.names)
+            game.ruleset, view, payload.get("lang", "en"), dict(spec.get("names") or game.names)
         )
         return discord.File(io.BytesIO(png), filename="board.png")
 
@@ -342,15 +344,12 @@ class OutboxSender:
         if embed:
             kwargs["embed"] = discord.Embed.from_dict(embed)
         if payload.get("board"):
-            board = await self._board_file(row, payload["board"])
+            board = await self._board_file(row, payload)
             if board is not None:
                 kwargs["file"] = board
-        if payload.get("view"):
-            from bot.views import build_view
-
-            kwargs["view"] = build_view(payload["view"])
-            if not kwargs["view"].children:
-                del kwargs["view"]
+        view = self._view(payload)
+        if view is not None:
+            kwargs["view"] = view
         if not (kwargs["content"] or "embed" in kwargs or "file" in kwargs or "view" in kwargs):
             raise EmptyMessage("the payload has no content, embed, board or buttons")
         message = await channel.send(**kwargs)
@@ -366,10 +365,30 @@ class OutboxSender:
                 raise OriginalNotSentYet(row.ref_id)
             return None, None  # the original failed for good: nothing to edit
         channel = self.bot.get_partial_messageable(original.channel_id or original.target_id or 0)
-        composed = messages.compose(original.payload, row.payload.get("progress"))
+        # A refresh shows the version it carries; a progress edit, the latest version with it.
+        payload = row.payload.get("refresh") or original.payload
+        composed = messages.compose(payload, row.payload.get("progress"))
         embed = discord.Embed.from_dict(composed["embed"]) if composed["embed"] else None
-        await channel.get_partial_message(original.message_id).edit(embed=embed)
+        kwargs: dict[str, Any] = {"embed": embed}
+        if "group" in payload:
+            # A post a run of steps edits: the board and the buttons move on with it. Any edit
+            # (a progress one too: it may have superseded a refresh) shows its latest version.
+            if payload.get("board"):
+                board = await self._board_file(row, payload)
+                kwargs["attachments"] = [] if board is None else [board]
+            kwargs["view"] = self._view(payload)
+        await channel.get_partial_message(original.message_id).edit(**kwargs)
         return original.message_id, original.channel_id
+
+    @staticmethod
+    def _view(payload: dict[str, Any]) -> discord.ui.View | None:
+        """The buttons a payload describes (None: none)."""
+        if not payload.get("view"):
+            return None
+        from bot.views import build_view
+
+        view = build_view(payload["view"])
+        return view if view.children else None
 
     async def _undeliverable(self, fallback: dict[str, Any]) -> None:
         """A DM outside a game (a league's draft pick) that cannot be delivered: post the channel

@@ -461,6 +461,11 @@ class RulesetSpec(Generic[StateT, OrderT]):
     until an :data:`INPUTS_REVEALED` event or the end). ``step_seconds(state)`` gives the step
     now open a deadline of its own (None: the game's). ``adjudicate(state)`` ends the game now by
     the ruleset's documented tie-break (a moderator's ruling); None: the ruleset has none.
+
+    ``post_group(state)`` names the run of steps one channel post follows (None: a post of its
+    own, the default): while the open step's key stays the same, the table edits that post (its
+    log grows, its board and prompt move on) instead of posting again, so a run of quick steps
+    (a combat round answered seat by seat) is one message in a busy channel, not ten.
     """
 
     key: str
@@ -478,3 +483,4 @@ class RulesetSpec(Generic[StateT, OrderT]):
     withheld: Callable[[StateT, str], bool] | None = None
     step_seconds: Callable[[StateT], int | None] | None = None
     adjudicate: Callable[[StateT], tuple[StateT, list[Event]]] | None = None
+    post_group: Callable[[StateT], str | None] | None = None

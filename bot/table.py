@@ -26,7 +26,15 @@ from bot.match import Match, StateCache
 from bot.priority import Foreground
 from bot.record import build_record, players_digest
 from bot.ruleset import INPUTS_REVEALED, Event, Order, OrderRejected, Outcome, RuleError
-from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository, SeatRow, StreamRow
+from bot.storage import (
+    ACTIVE_STATUSES,
+    GameRow,
+    OrderRow,
+    OutboxRow,
+    Repository,
+    SeatRow,
+    StreamRow,
+)
 from bot.storage.base import Transaction
 
 MAX_ORDER_CHARS = 500
@@ -748,6 +756,8 @@ class Table:
         )
         if first and secret is not None:
             commitments.insert(0, secret)  # committed before the first draw, revealed at the end
+        group = match.post_group()
+        continued = await self._group_post(tx, game, group) if not first else None
         payload = messages.turn_message(
             match,
             lang=lang,
@@ -759,15 +769,36 @@ class Table:
             later_orders=match.later_orders,
             resolved_turn=resolved_turn,
             resolved_view=resolved_view,
+            group=group,
+            earlier=None if continued is None else continued.payload["group"],
         )
-        channel_outbox = await tx.enqueue(
-            game_id=game.id,
-            kind="channel",
-            target_id=game.channel_id,
-            payload=payload,
-            nonce=outbox_nonce(game.id, "turn", game.version),
-            now=now,
-        )
+        nonce = outbox_nonce(game.id, "turn", game.version)
+        # A post refused for good cannot be edited: its log goes on in a post of its own.
+        if continued is not None and continued.status != "failed":
+            # The post is edited, not posted again. Its row holds the latest version (what a
+            # progress edit, or the post itself if it is not out yet, shows); the edit carries
+            # it too, so every version the channel saw is in the outbox.
+            channel_outbox = continued.id
+            await tx.update_outbox_payload(continued.id, payload)
+            edit = await tx.enqueue(
+                game_id=game.id,
+                kind="edit",
+                target_id=game.channel_id,
+                ref_id=continued.id,
+                payload={"refresh": payload},
+                nonce=nonce,
+                now=now,
+            )
+            await tx.supersede_edits(continued.id, edit)
+        else:
+            channel_outbox = await tx.enqueue(
+                game_id=game.id,
+                kind="channel",
+                target_id=game.channel_id,
+                payload=payload,
+                nonce=nonce,
+                now=now,
+            )
         if game.status == "active":
             game.prompt_outbox_id = channel_outbox
             await tx.update_game(game)
@@ -793,6 +824,19 @@ class Table:
                 nonce=outbox_nonce(game.id, "dm", game.version, seat),
                 now=now,
             )
+
+    @staticmethod
+    async def _group_post(tx: Transaction, game: GameRow, group: str | None) -> OutboxRow | None:
+        """The channel post the open step's post continues: the game's last turn post, when it
+        belongs to the same post group."""
+        if group is None or game.prompt_outbox_id is None:
+            return None
+        posted = await tx.get_outbox(game.prompt_outbox_id)
+        if posted is None or posted.kind != "channel":
+            return None
+        if (posted.payload.get("group") or {}).get("key") != group:
+            return None
+        return posted
 
     # --- deadlines ----------------------------------------------------------------------------
 

@@ -4,7 +4,9 @@
 after a restart: nothing lives in memory; ``pbp:s:…`` is the same for a group offered as a select
 menu, the chosen token being the option's value), ``pbp:c:<game>:<accept|decline>`` answers a
 challenge, ``pbp:b:<game>:<turn>`` opens a ruleset's own order builder, and
-``pbp:p:<game>:<turn>`` (under every turn post) shows that step's proofs in full.
+``pbp:p:<game>:<turn>`` (under every turn post) shows that step's proofs in full;
+``pbp:p:<game>:<turn>:<since>`` those of the steps ``since``…``turn`` (a post that a run of steps
+edited: :attr:`bot.ruleset.RulesetSpec.post_group`).
 The handlers only translate clicks into :class:`bot.table.Table` calls.
 """
 
@@ -66,7 +68,15 @@ def build_view(spec: dict[str, Any]) -> discord.ui.View:
             view.add_item(item)
     proofs = spec.get("proofs")
     if proofs and len(view.children) < limits.COMPONENTS:  # after the orders: they matter more
-        view.add_item(ProofsButton.make(proofs["game"], int(proofs["turn"]), proofs["label"]))
+        since = proofs.get("since")
+        view.add_item(
+            ProofsButton.make(
+                proofs["game"],
+                int(proofs["turn"]),
+                proofs["label"],
+                since=None if since is None else int(since),
+            )
+        )
     return view
 
 
@@ -422,21 +432,48 @@ class BuilderButton(
 
 class ProofsButton(
     _GameTurnButton,
-    template=r"pbp:p:(?P<game>[^:]+):(?P<turn>\d+)",
+    template=r"pbp:p:(?P<game>[^:]+):(?P<turn>\d+)(?::(?P<since>\d+))?",
 ):
     """Under a turn post: that step's seeds, commitments, salts, receipts and digests in full
-    (the post shows them short), privately. Only what is public: :meth:`bot.table.Table.proofs`
+    (the post shows them short), privately; under a post a run of steps edited, those of each
+    step it shows (``since``…``turn``). Only what is public: :meth:`bot.table.Table.proofs`
     leaves out an unrevealed seed and a withheld order's text and salt."""
 
+    # A post's log keeps its latest lines; its proofs, those of its latest steps.
+    MAX_STEPS = 20
+
+    def __init__(
+        self, item: discord.ui.Button[Any], game_id: str, turn: int, since: int | None = None
+    ) -> None:
+        super().__init__(item, game_id, turn)
+        self.since = since
+
     @classmethod
-    def make(cls, game_id: str, turn: int, label: str) -> ProofsButton:
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
+        since = match["since"]
+        return cls(item, match["game"], int(match["turn"]), None if since is None else int(since))
+
+    @classmethod
+    def make(cls, game_id: str, turn: int, label: str, *, since: int | None = None) -> ProofsButton:
+        custom_id = f"pbp:p:{game_id}:{turn}" + ("" if since is None else f":{since}")
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=limits.clip(label, limits.BUTTON_LABEL),
             emoji="🔎",
             style=discord.ButtonStyle.secondary,
-            custom_id=f"pbp:p:{game_id}:{turn}",
+            custom_id=custom_id,
         )
-        return cls(button, game_id, turn)
+        return cls(button, game_id, turn, since)
+
+    def steps(self) -> range:
+        first = self.turn if self.since is None else max(self.since, self.turn - self.MAX_STEPS + 1)
+        return range(min(first, self.turn), self.turn + 1)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         bot: RefereeBot = interaction.client
@@ -447,11 +484,13 @@ class ProofsButton(
             # As /game export: an id tried from elsewhere gets the answer an unknown one would.
             if not can_read(interaction, game):
                 raise TableError("table.no_such_game", game=self.game_id)
-            proofs = await bot.table.proofs(self.game_id, self.turn)
+            proofs = [await bot.table.proofs(self.game_id, step) for step in self.steps()]
         except RuleError as exc:
             await replies.refuse(interaction, exc, lang)
             return
-        await replies.send_private(interaction, messages.proofs_text(proofs, lang))
+        await replies.send_private(
+            interaction, "\n\n".join(messages.proofs_text(p, lang) for p in proofs)
+        )
 
 
 DYNAMIC_ITEMS = (OrderButton, OrderSelect, ChallengeButton, BuilderButton, ProofsButton)

@@ -418,3 +418,27 @@ async def test_an_edit_is_clipped_and_fitted_and_keeps_what_it_is_not_given() ->
     await replies.edit(interaction, view=None)  # type: ignore[arg-type]
     [(_, _, kwargs)] = interaction.sent
     assert kwargs["view"] is None and "content" not in kwargs and "embed" not in kwargs
+
+
+@given(
+    first=st.text(max_size=40),
+    rounds=st.lists(
+        st.lists(st.text(min_size=1, max_size=120).filter(lambda s: s != "…"), max_size=12),
+        max_size=8,
+    ),
+    limit=st.integers(min_value=60, max_value=600),
+)
+def test_a_log_keeps_its_first_line_and_its_latest_within_the_limit(
+    first: str, rounds: list[list[str]], limit: int
+) -> None:
+    """A post a run of steps edits: each step adds its lines to what the post kept."""
+    log = [first]
+    for added in rounds:
+        log = limits.log_tail([*log, *added], limit)
+        assert log[0] == first
+        assert log.count(limits.ELLIPSIS) <= 1 or first == limits.ELLIPSIS
+        if limits.ELLIPSIS in log[1:2]:
+            assert len("\n".join(log)) <= limit
+        latest = added[-1] if added else None
+        if latest is not None and len(first) + len(latest) + 4 <= limit:
+            assert log[-1] == latest, "the latest line is always shown"

@@ -35,7 +35,7 @@ import random
 import re
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -215,9 +215,28 @@ def children(value: Any) -> list[Any]:
     return []
 
 
-def occurs(needle: Any, haystack: Any) -> bool:
-    """Whether ``needle`` is ``haystack`` or any value nested in it."""
-    return needle == haystack or any(occurs(needle, c) for c in children(haystack))
+def nested_texts(value: Any) -> set[str]:
+    """The canonical texts of ``value`` and of every value nested in it."""
+    texts = {encoded(value)}
+    for child in children(value):
+        texts |= nested_texts(child)
+    return texts
+
+
+class Occurs:
+    """Whether a needle is a haystack or any value nested in it (equal as JSON: a tuple is the
+    list it holds). Each haystack is taken apart once: a whole game asks about the same views
+    thousands of times."""
+
+    def __init__(self) -> None:
+        self._texts: dict[int, tuple[Any, set[str]]] = {}
+
+    def __call__(self, needle: Any, haystack: Any) -> bool:
+        known = self._texts.get(id(haystack))
+        if known is None or known[0] is not haystack:
+            known = (haystack, nested_texts(haystack))
+            self._texts[id(haystack)] = known
+        return encoded(needle) in known[1]
 
 
 def private_part(value: Any, public: Any) -> Any:
@@ -494,6 +513,7 @@ def check_no_leak(spec: RulesetSpec[Any, Any], step: Step, seats: Sequence[str])
     """
     views, parts = private_parts(spec, step.state, seats)
     where = f"{spec.key} {step.where}"
+    occurs = Occurs()
     for field, by_seat in parts.items():
         for owner, part in by_seat.items():
             others = [s for s in seats if s != owner]
@@ -891,3 +911,37 @@ def test_whole_game_keeps_the_contract(spec: RulesetSpec[Any, Any], seed: int) -
     outcome = spec.engine.outcome(last.state)
     if outcome.finished:
         check_outcome_text(spec, outcome, last.where, "rules")
+
+
+def test_occurs_finds_a_value_nested_anywhere() -> None:
+    occurs = Occurs()
+    view = {"a": [1, {"hand": [3, 4]}], "b": (5, 6), "c": "x"}
+    for needle in ([3, 4], {"hand": [3, 4]}, [5, 6], (3, 4), "x", view):
+        assert occurs(needle, view), needle
+    for needle in ([4, 3], {"hand": [3]}, [1, {"hand": [3]}], "y"):
+        assert not occurs(needle, view), needle
+
+
+class _CopiesAHand:
+    """Sealed Bids whose public view (and B's) also shows A's private block: a leak."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def view(self, state: Any, seat: str | None) -> Any:
+        view = self.engine.view(state, seat)
+        if seat in (None, "B"):
+            view = {**view, "log": [self.engine.view(state, "A")["you"]]}
+        return view
+
+
+def test_the_leak_check_finds_a_copied_private_block() -> None:
+    seats = seats_for(BIDS_RULESET, 3)
+    leaky = replace(BIDS_RULESET, engine=_CopiesAHand(BIDS_RULESET.engine))
+    step = next(s for s in play(BIDS_RULESET, 1, seats, 4) if s.kind != "resolved")
+    check_no_leak(BIDS_RULESET, step, seats)  # the ruleset itself keeps its hands
+    with pytest.raises(AssertionError, match="private"):
+        check_no_leak(leaky, step, seats)

@@ -295,6 +295,11 @@ class OutboxStore(ABC):
         pending until its last part is, and a retry resumes after them)."""
 
     @abstractmethod
+    async def update_outbox_payload(self, outbox_id: int, payload: dict[str, Any]) -> None:
+        """A posted message's latest version (edited since): what later edits of it start from,
+        and what it says if it is not out yet."""
+
+    @abstractmethod
     async def supersede_edits(self, ref_id: int, below_id: int) -> None:
         """Older pending edits of the same message are pointless once a newer one exists."""
 

@@ -586,6 +586,9 @@ class SqlOutbox(SqlPrimitives, OutboxStore):
             (parts_sent, outbox_id, parts_sent),
         )
 
+    async def update_outbox_payload(self, outbox_id: int, payload: dict[str, Any]) -> None:
+        await self._exec("UPDATE outbox SET payload = ? WHERE id = ?", (dumps(payload), outbox_id))
+
     async def supersede_edits(self, ref_id: int, below_id: int) -> None:
         await self._exec(
             "UPDATE outbox SET status = 'superseded' WHERE kind = 'edit' AND ref_id = ? "

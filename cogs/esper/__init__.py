@@ -25,4 +25,5 @@ RULESET: RulesetSpec[EsperState, EsperOrder] = RulesetSpec(
     withheld=rules.withheld,
     step_seconds=rules.step_seconds,
     adjudicate=rules.adjudicate,
+    post_group=rules.post_group,
 )

@@ -74,6 +74,7 @@ class Combat:
     seats: list[str] = field(default_factory=list)  # participants, in the order they came
     key: str | None = None  # a key installation on the spot (the base): a target that never acts
     round: int = 1
+    number: int = 0  # the game's combats so far, this one included
     late: list[str] = field(default_factory=list)  # join at the next round's entries
     new: list[str] = field(default_factory=list)  # came this round: they draw
     order: list[str] = field(default_factory=list)  # initiative order of this round
@@ -722,7 +723,14 @@ def start(
         and state.seats[s].spot == spot
         and not state.seats[s].outside
     ]
-    combat = Combat(spot=spot, why=why, by=seat, key=core.key_here(state, spot))
+    state.combats_started += 1
+    combat = Combat(
+        spot=spot,
+        why=why,
+        by=seat,
+        key=core.key_here(state, spot),
+        number=state.combats_started,
+    )
     state.combat = combat
     if runner is not None and runner not in seats and state.seats[runner].alive:
         seats.append(runner)

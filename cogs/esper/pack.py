@@ -24,6 +24,8 @@ True
 from __future__ import annotations
 
 import copy
+import functools
+import json
 import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -328,6 +330,13 @@ class Pack:
     # 2:1 … 10:1: column index N is N:1, 0 is 1:2)
     damage: tuple[tuple[int, ...], ...] = ()
     there: tuple[str, ...] = ()  # [charts] there[roll - 2]: THERE
+
+    @functools.cached_property
+    def source_text(self) -> str:
+        """``source`` as JSON text, made once: a state stores its pack at every step, and a fresh
+        copy is parsed from this faster than ``source`` is deep-copied."""
+        return json.dumps(self.source, ensure_ascii=False)
+
     alive: tuple[str, ...] = ()  # [charts] alive[roll - 2]: ALIVE
     keys_placed: int = 0  # [base_rules] keys (0: no base_rules)
 
@@ -425,6 +434,17 @@ def loads(text: str, *, server: bool = True) -> Pack:
 
 def load_file(path: Path | str, *, server: bool = True) -> Pack:
     return loads(Path(path).read_text("utf-8"), server=server)
+
+
+def decoded(text: str) -> Pack:
+    """The pack of a stored state's ``pack`` (its JSON text): checked once per process and
+    shared, since a game decodes the same pack at every step (a pack is never changed)."""
+    return _decoded(text)
+
+
+@functools.lru_cache(maxsize=16)
+def _decoded(text: str) -> Pack:
+    return from_json(json.loads(text))
 
 
 def from_json(obj: Any, *, server: bool = False) -> Pack:

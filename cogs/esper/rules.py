@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import math
 import re
 import unicodedata
@@ -227,6 +228,7 @@ class EsperState:
     # D2
     stage: str = PLANET_STAGE
     combat: combats.Combat | None = None
+    combats_started: int = 0  # numbers the combats (a combat's rounds are posted by it)
     c_deck: list[str] = field(default_factory=list)  # secret order
     c_discard: list[str] = field(default_factory=list)
     base: dict[str, str] = field(default_factory=dict)  # spot -> base card (face down or up)
@@ -468,6 +470,13 @@ def withheld(state: EsperState, seat: str) -> bool:
     if state.step in combats.STEPS:
         return combats.withheld(state, seat)
     return state.step in (SEE, base_stage.KEYS)
+
+
+def post_group(state: EsperState) -> str | None:
+    """One channel post per combat round: its steps (the entries, each combat turn, sync,
+    defence and block) edit the post the round began with."""
+    combat = state.combat
+    return None if combat is None else f"combat {combat.number} round {combat.round}"
 
 
 def step_seconds(state: EsperState) -> int | None:
@@ -2491,25 +2500,30 @@ def _you(state: EsperState, seat: str) -> dict[str, Any]:
 # --- storage -------------------------------------------------------------------------------------
 
 
+def _fields_of(value: Any) -> dict[str, Any]:
+    return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+
+
 def to_json(state: EsperState) -> dict[str, Any]:
-    obj = {
-        f.name: copy.deepcopy(getattr(state, f.name))
-        for f in dataclasses.fields(state)
-        if f.name not in ("pack", "seats", "options", "combat")
-    }
-    obj["combat"] = None if state.combat is None else dataclasses.asdict(state.combat)
-    obj["seats"] = {s: dataclasses.asdict(v) for s, v in state.seats.items()}
-    obj["options"] = copy.deepcopy({k: v for k, v in state.options.items() if k != "pack"})
-    obj["pack"] = copy.deepcopy(dict(state.pack.source))
+    obj = _fields_of(state)
+    del obj["pack"]
+    obj["combat"] = None if state.combat is None else _fields_of(state.combat)
+    obj["seats"] = {s: _fields_of(v) for s, v in state.seats.items()}
+    obj["options"] = {k: v for k, v in state.options.items() if k != "pack"}
     obj["schema"] = SCHEMA_VERSION
-    return obj
+    # A deep copy in JSON's own terms (the state's lists and dicts are JSON's already), in a
+    # fraction of copy.deepcopy's time: it runs at every step.
+    copied: dict[str, Any] = json.loads(json.dumps(obj, ensure_ascii=False))
+    copied["pack"] = json.loads(state.pack.source_text)
+    return copied
 
 
 def from_json(obj: Mapping[str, Any]) -> EsperState:
     if not isinstance(obj, Mapping) or obj.get("schema") != SCHEMA_VERSION:
         raise StateError("esper.state.invalid", reason="schema")
     try:
-        pack = packlib.from_json(obj["pack"])
+        text = json.dumps(obj["pack"], ensure_ascii=False)
+        pack = packlib.decoded(text)
         names = {f.name for f in dataclasses.fields(EsperState)}
         fields = {
             k: copy.deepcopy(v)
@@ -2519,7 +2533,7 @@ def from_json(obj: Mapping[str, Any]) -> EsperState:
         if obj.get("combat") is not None:
             fields["combat"] = combats.Combat.from_json(copy.deepcopy(obj["combat"]))
         seats = {s: SeatState(**copy.deepcopy(v)) for s, v in obj["seats"].items()}
-        options = {**copy.deepcopy(obj["options"]), "pack": copy.deepcopy(obj["pack"])}
+        options = {**copy.deepcopy(obj["options"]), "pack": json.loads(text)}
         return EsperState(pack=pack, seats=seats, options=options, **fields)
     except (KeyError, TypeError, ValueError) as error:
         raise StateError("esper.state.invalid", reason=str(error)[:80]) from error

@@ -37,6 +37,7 @@ from tests.cogs.esper.test_game_dm import (
     start,
     state,
     table,
+    text_of,
 )
 from tests.cogs.game.sim import dms, last_dm
 
@@ -47,6 +48,11 @@ def components(message: Any) -> list[dict[str, Any]]:
         children = row["components"] if isinstance(row, dict) else row.children
         found += [c if isinstance(c, dict) else c.to_dict() for c in children]
     return found
+
+
+def turn_posts(table: Table) -> list[Any]:
+    """The game's turn posts (not its reminders): an embed each."""
+    return [m for m in channel_posts(table) if m.embeds]
 
 
 def stem(lang: str, key: str) -> str:
@@ -103,6 +109,7 @@ async def test_a_three_way_combat_with_a_sync_by_dm_a_deadline_and_a_restart(
 
     # --- the fight: the others are asked whether they were actually there ----------------------
     before = len(channel_posts(table))
+    fought = len(turn_posts(table))
     await order(table, active, "pass; fight")
     s = await state(table)
     assert s.combat is not None and sorted(s.combat.seats) == sorted(fighters)
@@ -174,7 +181,7 @@ async def test_a_three_way_combat_with_a_sync_by_dm_a_deadline_and_a_restart(
     await settle(table)
     s = await state(table)
     assert s.step == combats.DEFEND, "still waiting on the defence after the restart"
-    before = len(channel_posts(table))
+    before = len(turn_posts(table))
     declared = max(1, rules.durability(s, third))
     await order(table, third, f"durability {declared}")
     s = await state(table)
@@ -183,18 +190,21 @@ async def test_a_three_way_combat_with_a_sync_by_dm_a_deadline_and_a_restart(
     rolls = [e for e in stored if e.get("type") == "damage_roll"]
     assert len(rolls) == 1, "rolled once"
     column = rolls[0]["column"]
-    after = posts_since(table, before)
-    assert after.count(column) >= 1
+    posts = turn_posts(table)
+    assert len(posts) == before, "the round's steps edit the round's post"
+    assert f"{column}" in text_of(posts[-1]) and posts[-1].edited_at is not None
     assert (
         rules.sheet_of(s, third).durability - rules.durability(s, third) == (rolls[0]["damage"])
         or not s.seats[third].alive
     )
 
     # --- to the combat's end: everyone's defaults ----------------------------------------------
+    rounds = 1
     for _ in range(30):
         s = await state(table)
         if s.combat is None:
             break
+        rounds = s.combat.round
         for seat in rules.awaiting(s):
             await order(table, seat, rules.default_order(s, seat).canonical())
     s = await state(table)
@@ -202,3 +212,5 @@ async def test_a_three_way_combat_with_a_sync_by_dm_a_deadline_and_a_restart(
     async with table.bot.table.repo.read() as tx:
         stored = [e for _, e in await tx.events(table.game_id)]
     assert sum(1 for e in stored if e.get("type") == "damage_roll") == 1, "posted once"
+    # one post per round (the first one also tells the fight), and one for the step after it
+    assert len(turn_posts(table)) - fought == rounds + 1

@@ -559,9 +559,11 @@ class Scan:
             self.find("alignment", where, f"{seat} shown with {sorted(words - allowed)}")
 
     def check_channel(self, where: str, row: OutboxRow) -> None:
-        payload = row.payload
+        # A refresh (a combat round's post edited by its next step) carries the whole version
+        # the channel sees then: scanned as a post.
+        payload = row.payload.get("refresh") or row.payload
         know = self.know
-        if row.kind == "edit" or "embed" not in payload:
+        if payload is row.payload and (row.kind == "edit" or "embed" not in payload):
             self.check_public_text(where, json.dumps(payload, ensure_ascii=False))
             return
         composed = messages.compose(payload)
