@@ -422,9 +422,11 @@ def keys_left(state: core.EsperState) -> int:
 
 
 def public(state: core.EsperState) -> dict[str, Any] | None:
-    """The base's public facts: face-up cards, found key installations, who waits outside."""
+    """The base's public facts: face-up cards, found key installations (every one once the game
+    is over: where the unfound ones were), who waits outside."""
     if state.stage != core.BASE_STAGE:
         return None
+    over = state.ended is not None
     return {
         "up": {s: state.base[s] for s in state.base_up if s in state.base},
         "spent": [s for s in state.base_spent if s in state.base_up],
@@ -434,9 +436,10 @@ def public(state: core.EsperState) -> dict[str, Any] | None:
                 "damage": k["damage"],
                 "durability": state.pack.keys[k["id"]].durability,
                 "destroyed": k["destroyed"],
+                "found": bool(k["found"] or k["destroyed"]),
             }
             for spot, k in state.keys.items()
-            if k["found"] or k["destroyed"]
+            if k["found"] or k["destroyed"] or over
         },
         "keys_total": len(state.keys),
         "outside": [s for s in state.order if state.seats[s].outside and state.seats[s].alive],

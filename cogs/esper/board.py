@@ -1131,9 +1131,11 @@ def _key_band(
 
 def key_status(key: Mapping[str, Any], lang: str) -> str:
     """ "7/12" left when the view gives the printed durability, else the damage taken;
-    "destroyed"."""
+    "destroyed"; "never found" (the game is over and shows where it was)."""
     if key.get("destroyed"):
         return t(lang, "esper.board.key.destroyed")
+    if key.get("found") is False:
+        return t(lang, "esper.board.key.unfound")
     damage = int(key.get("damage") or 0)
     if isinstance(key.get("durability"), int):
         return t(lang, "esper.board.key.left", n=key["durability"] - damage, of=key["durability"])

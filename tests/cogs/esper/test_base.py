@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from cogs.esper import base as base_stage
 from cogs.esper import combat as combats
 from cogs.esper import rules
+from cogs.esper.board import key_status
 from cogs.esper.rules import EsperState
 from tests.cogs.esper.test_combat import FIVE, play
 from tests.cogs.esper.test_rules import PACK, RandomDice, has, of, one, rejected, table
@@ -202,6 +203,20 @@ def test_everyone_dead_or_disabled_ends_the_game_in_the_base() -> None:
         state.seats[seat].alive = False
     state, events = play(state, {"A": "move C4; end"})
     assert has(events, "black_hole") and state.ended == rules.ALL_DOWN
+
+
+def test_the_end_shows_where_the_unfound_key_installations_were() -> None:
+    state = based(spots={"A": "C3", "D": "A1", "E": "A2"}, keys={"F6": "key1", "B2": "key2"})
+    state.keys["B2"]["found"] = True
+    keys = rules.view(state, None)["base"]["keys"]
+    assert set(keys) == {"B2"} and keys["B2"]["found"]  # before the end: the found one only
+    state.ended = rules.ALL_DOWN  # however it ended
+    keys = rules.view(state, None)["base"]["keys"]
+    assert {spot: k["found"] for spot, k in keys.items()} == {"B2": True, "F6": False}
+    # the end board marks it (the final post's fields are the roster only)
+    assert key_status(keys["F6"], "en") == "never found"
+    assert key_status(keys["F6"], "ja") == "未発見"
+    assert key_status(keys["B2"], "en") == "10/10"
 
 
 def test_the_evil_survival_counts_in_the_base_too() -> None:
