@@ -116,7 +116,8 @@ class FileSink:
         payload = row.payload
         if row.kind == "edit":
             if "refresh" in payload and row.ref_id in self._posts:
-                # progress edits matter on Discord, not in a transcript; a refresh replaces
+                # A refresh (the post's next version) replaces its block; progress edits matter
+                # on Discord, not in a transcript.
                 self._edits[row.ref_id] = self._edits.get(row.ref_id, 0) + 1
                 block = await self._channel_block(row, payload["refresh"], self._edits[row.ref_id])
                 self.blocks[self._posts[row.ref_id]] = block
