@@ -135,12 +135,8 @@ class FileSink:
     ) -> list[str]:
         composed = messages.compose(payload)
         title = (composed["embed"] or {}).get("title", "#channel")
-        lines = [
-            "=== "
-            + title
-            + " ==="
-            + (f" ({t(self.lang, 'demo.edited', count=edits)})" if edits else "")
-        ]
+        edited = f" ({t(self.lang, 'demo.edited', count=edits)})" if edits else ""
+        lines = [f"=== {title} ==={edited}"]
         if composed["content"]:
             lines.append(composed["content"])
         embed = composed["embed"] or {}

@@ -106,6 +106,8 @@ def turn_message(
         lines.insert(0, header)
     if finished:
         lines.append("**" + outcome_text(match, lang) + "**")
+    if earlier is not None:  # a post the group's earlier steps made: its log goes on
+        lines = limits.log_tail([*earlier["log"], *lines], DESCRIPTION_LIMIT)
     fields: list[dict[str, Any]] = [
         {"name": name, "value": limits.clip(value, FIELD_LIMIT), "inline": True}
         for name, value in present.tallies(view, lang, names)
@@ -176,15 +178,12 @@ def turn_message(
             game=game.id,
             step=step_name(match, lang),
         ),
-        "description": None,
+        "description": limits.clip("\n".join(lines), DESCRIPTION_LIMIT) or None,
         "color": FINISHED_COLOUR if finished else EMBED_COLOUR,
         "fields": fields,
         "image": {"url": "attachment://board.png"},
         "footer": {"text": t(lang, "game.footer", game=game.id)},
     }
-    if earlier is not None:
-        lines = limits.log_tail([*earlier["log"], *lines], DESCRIPTION_LIMIT)
-    embed["description"] = limits.clip("\n".join(lines), DESCRIPTION_LIMIT) or None
     awaited = match.awaiting() if game.status == "active" else []
     payload: dict[str, Any] = {
         "lang": lang,

@@ -112,6 +112,11 @@ def _localized_groups(groups: list[ChoiceGroup], lang: str) -> list[dict[str, An
     ]
 
 
+def _order_id(match: re.Match[str]) -> tuple[str, int, list[str]]:
+    """An order button's or menu's id: its game, its turn and the tokens chosen so far."""
+    return match["game"], int(match["turn"]), [tok for tok in match["tokens"].split("/") if tok]
+
+
 class OrderButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"pbp:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<tokens>[^:]*)",
@@ -133,8 +138,7 @@ class OrderButton(
         /,
     ) -> OrderButton:
         assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
-        tokens = [tok for tok in match["tokens"].split("/") if tok]
-        return cls(item, match["game"], int(match["turn"]), tokens)
+        return cls(item, *_order_id(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await answer_choice(interaction, self.game_id, self.turn, self.tokens)
@@ -185,8 +189,7 @@ class OrderSelect(
         /,
     ) -> OrderSelect:
         assert isinstance(item, discord.ui.Select)  # the template matches only our menus' ids
-        prefix = [tok for tok in match["tokens"].split("/") if tok]
-        return cls(item, match["game"], int(match["turn"]), prefix)
+        return cls(item, *_order_id(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         chosen = [str(v) for v in self.item.values[:1]]
