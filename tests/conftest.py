@@ -6,12 +6,21 @@ import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import os
+
 import pytest
 import simcord.interactions
+from hypothesis import settings
 
 from bot.config import Config
 from bot.ruleset import RuleError
 from bot.storage import SqliteRepository
+
+# CI is repeatable: the same examples every run (.ci/run sets HYPOTHESIS_PROFILE=ci). A developer's
+# run explores at random, and a counterexample it finds is fixed before anything else.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 class SimClock:
