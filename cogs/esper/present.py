@@ -45,6 +45,7 @@ PRIVATE = (
     "refuse_last_failed",
     "c_drawn",
     "keys_at",
+    "check_target",
 )
 COMBAT_STEPS = ("entry", "precombat", "cturn", "sync", "defend", "block", "round_end")
 BASE_STEPS = ("keys", "place", "path")
@@ -334,8 +335,9 @@ def event_params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
         if key in event and not isinstance(event[key], list):
             params[key] = target(event[key]) if key == "seat" else seat(event[key])
     if "target" in event:
-        # a check's target is the number to roll under; elsewhere a seat, a planet or an id
-        params["target"] = event["target"] if kind == "check" else target(event["target"])
+        # a check's target is the number to roll under (the roller's DM only); elsewhere a
+        # seat, a planet or an id
+        params["target"] = event["target"] if kind == "check_target" else target(event["target"])
     for key in ("spot", "to"):
         if key in event:
             params[key] = spot_label(event[key], lang)
@@ -367,6 +369,8 @@ def event_params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
         params["total"] = (
             t(lang, "esper.event.damage_roll.total", n=event["total"]) if "total" in event else ""
         )
+    elif kind == "check_target":
+        params["why"] = _word(lang, "why", event.get("why"))
     elif kind == "dealt":
         params["n"] = event.get("seats", 0)
     elif kind in ("silhouettes", "silhouettes_changed"):

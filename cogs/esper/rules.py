@@ -1565,7 +1565,9 @@ def _open_sheet(state: EsperState, seat: str, events: list[Event]) -> None:
 
 
 def esp_check(state: EsperState, seat: str, dice: Any, events: list[Event], why: str) -> bool:
-    """2D6 ≤ ESP level + bonus (public roll)."""
+    """2D6 ≤ ESP level + bonus (public roll). The channel sees the dice and the result only:
+    the target (the sheet's ESP level and private bonuses) would narrow the sheet down, so it
+    goes to the roller's DM (esper.md, What the channel may depend on)."""
     s = state.seats[seat]
     bonus = s.bonus + check_bonus(state, seat)
     s.bonus = 0
@@ -1573,10 +1575,12 @@ def esp_check(state: EsperState, seat: str, dice: Any, events: list[Event], why:
     b: int = dice.roll(6)
     target = sheet_of(state, seat).esp + bonus
     ok = a + b <= target
+    events.append(Event("check", {"seat": seat, "dice": [a, b], "success": ok, "why": why}))
     events.append(
         Event(
-            "check",
-            {"seat": seat, "dice": [a, b], "target": target, "success": ok, "why": why},
+            "check_target",
+            {"seat": seat, "why": why, "target": target, "success": ok},
+            to=(seat,),
         )
     )
     return ok

@@ -114,16 +114,16 @@ def test_infiltration_gets_a_cumulative_bonus_per_failure() -> None:
     state = based("c05", "c02", "c13", "c08", "c10", outside="ABC", spots={"D": "C3", "E": "D4"})
     assert rejected(state, "A", "move B3") == base_stage.R_OUTSIDE
     state, events = play(state, {"A": "infiltrate; end"}, rolls=[4, 5])
-    assert one(events, "check").data["target"] == 4 and state.seats["A"].infiltration == 1
+    assert one(events, "check_target").data["target"] == 4 and state.seats["A"].infiltration == 1
     for seat in ("B", "C", "D", "E"):  # everyone's turn comes in the base, EVIL's too
         assert state.active == seat
         state, _ = play(state)
     state, events = play(state, {"A": "侵入 B1; 終了"}, rolls=[4, 5])
-    assert one(events, "check").data["target"] == 5 and state.seats["A"].infiltration == 2
+    assert one(events, "check_target").data["target"] == 5 and state.seats["A"].infiltration == 2
     for _ in "BCDE":
         state, _ = play(state)
     state, events = play(state, {"A": "infiltrate B1; end"}, rolls=[3, 3])
-    assert one(events, "check").data["target"] == 6 and one(events, "check").data["success"]
+    assert one(events, "check_target").data["target"] == 6 and one(events, "check").data["success"]
     assert state.seats["A"].spot == "B1" and not state.seats["A"].outside
 
 

@@ -180,8 +180,8 @@ def test_a_card_above_the_users_esp_level_needs_a_check() -> None:
     # B (c02, ESP 3) plays Ion Tempest (level 4): 2D6 ≤ 3 fails, the card is spent for nothing
     state = fighting(hands={"A": [], "B": ["k08"], "C": []}, seats=("B", "A", "C"))
     state, events = play(state, {"B": "card k08 C"}, rolls=[4, 5])
-    check = one(events, "check").data
-    assert check["success"] is False and check["target"] == 3
+    assert one(events, "check").data["success"] is False
+    assert one(events, "check_target").data["target"] == 3
     assert not of(events, "attack") and state.c_discard == ["k08"]
 
 

@@ -724,6 +724,8 @@ class Scan:
                     self.find("card", where, f"{found}")
                 if "changed" in event:
                     self.find("conversion", where, "a conversion's result")
+                if kind == "check" and "target" in event:
+                    self.find("event", where, "an ESP level check's target")
                 if "alignment" in event and kind != "declared":
                     self.find("alignment", where, f"{event['alignment']}")
                 if kind in ("ambush_set",) or ("runner" in event and kind != "ambush"):
@@ -742,7 +744,7 @@ class Scan:
                 expected = {data_seat, str(event.get("target"))}
             elif kind in ("ambush_set", "keys_at"):
                 expected = defenders
-            elif kind == "skipped_why":
+            elif kind in ("skipped_why", "check_target"):
                 expected = {data_seat}
             elif kind == "c_drawn":
                 expected = {data_seat}

@@ -784,12 +784,14 @@ def test_conversion_is_a_public_check_whose_result_only_the_two_learn() -> None:
     assert state.seats["A"].open and one(events, "opened").to is None  # the converter opens
     assert dict(one(events, "convert").data) == {"seat": "A", "target": "D"}
     check = one(events, "check")
-    assert check.to is None and check.data["dice"] == [3, 2] and check.data["target"] == 5
-    assert check.data["success"]
+    assert check.to is None and check.data["dice"] == [3, 2] and check.data["success"]
+    assert one(events, "check_target").to == ("A",)  # the target: the roller's own business
     result = one(events, "conversion_result")
     assert result.to == ("A", "D") and result.data["changed"]
     assert state.seats["D"].alignment == GOOD
-    assert all(e.to is None or e.to == ("A", "D") for e in events if e.type != "turn")
+    assert all(
+        e.to is None or e.to == ("A", "D") for e in events if e.type not in ("turn", "check_target")
+    )
     assert state.seats["D"].told == state.seats["A"].told == [dict(result.data)]
     assert rules.summary(state)["seats"]["D"]["open"] is None  # the target stays closed
 
@@ -817,10 +819,33 @@ def test_a_check_adds_the_bonus_and_a_special_converts_only_if_its_sheet_can() -
     assert rejected(state, "C", "convert A; pass; end") == rules.R_CONVERT_SPECIAL  # c16 cannot
     state.seats["C"].sheet = "c13"  # c13 (ESP 4) can; +2 from its own ability first
     state, events = step(state, {"C": "use c13a; convert A; pass; end"}, rolls=[3, 3])
-    check = one(events, "check")
-    assert check.data["target"] == 6 and check.data["success"]
+    assert one(events, "check").data["success"]
+    assert one(events, "check_target").data["target"] == 6
     assert state.seats["A"].alignment == SPECIAL  # c03 admits SPECIAL converters
     assert state.seats["C"].bonus == 0  # the bonus was for that one check
+
+
+def test_an_esp_check_posts_its_dice_and_result_and_only_the_roller_learns_the_target() -> None:
+    """ESP 7 or 8 names a sheet, other levels narrow it to two or three: the channel shows the
+    dice and whether the check passed (``2D6 3+2 = 5: success``), the target goes to the
+    roller's DM (esper.md, What the channel may depend on)."""
+    from cogs.esper import present
+
+    state = converting()
+    state.seats["A"].bonus = 1  # a private bonus (Steady Breath used earlier) on top of ESP 5
+    state, events = step(state, {"A": "convert D; pass; end"}, rolls=[3, 2])
+    check = one(events, "check")
+    assert check.to is None and set(check.data) == {"seat", "dice", "success", "why"}
+    told = one(events, "check_target")
+    assert told.to == ("A",) and told.data["target"] == 6
+    public = [dict(e.data, type=e.type) for e in events if e.to is None]
+    for lang, word in (("en", "success"), ("ja", "成功")):
+        line = next(x for x in present.event_lines(public, lang, {}) if "2D6" in x)
+        assert "3+2 = 5" in line and word in line, line
+        rest = line.replace("2D6", "")
+        assert "6" not in rest and "≤" not in rest and ">" not in rest, line
+        dm = present.event_lines([dict(told.data, type=told.type)], lang, {})
+        assert len(dm) == 1 and "6" in dm[0] and "🔒" in dm[0], dm
 
 
 # --- parties -------------------------------------------------------------------------------------
