@@ -741,17 +741,44 @@ def _turn(k: Mind) -> list[str]:
         tail = []
     eager = k.rng.random()  # how ready the seat is to fight a suspect this turn
     ranked = sorted(_mains(k), key=lambda item: -item[0])[:CANDIDATES]
+    checks = _checks(k, converting=any(s.startswith("convert") for s in supports))
     texts = [] if declaration is None else [declaration]
     for _, main in ranked:
         ending = tail
         where = _destination(k, main)
         if tail and where is not None and _fight_at(k, where, eager, FIGHT_PLANET):
             ending = ["fight"]
-        if supports:
-            texts.append("; ".join([*supports, main, *ending]))
-        texts.append("; ".join([main, *ending]))
+        for head in ([*checks, *supports], supports, checks, []):
+            text = "; ".join([*head, main, *ending])
+            if text not in texts:
+                texts.append(text)
     texts.append("pass; end")
     return texts
+
+
+def _checks(k: Mind, *, converting: bool) -> list[str]:
+    """The [check] abilities the seat orders at the head of its turn (nothing fires unordered,
+    and only in the check phase: the view offers them then): a recovery of what it has lost,
+    a check bonus when the turn converts someone."""
+    offered = {a["id"] for a in k.you.get("usable", []) if a["timing"] == "check"}
+    out: list[str] = []
+    budget = int(k.you["mind"])
+    for ability in _own_abilities(k, "check"):
+        if ability.id not in offered or ability.cost_mind > budget:
+            continue
+        if ability.effect == "recover" and ability.target == "self":
+            lost = _mind_lost(k) if ability.stat == "mind" else _hurt(k)
+            wanted = lost > 0
+        else:
+            wanted = ability.effect == "check_bonus" and converting
+        if wanted:
+            out.append(f"use {ability.id}")
+            budget -= ability.cost_mind
+    return out
+
+
+def _mind_lost(k: Mind) -> int:
+    return int(k.you["sheet"]["mind"]) - int(k.you["mind"])
 
 
 def _destination(k: Mind, main: str) -> str | None:

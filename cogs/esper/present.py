@@ -1073,6 +1073,8 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         if usable:
             lines.append(t(lang, "esper.ask.usable"))
             lines += ["- " + ability_line(a, lang) for a in usable]
+        if any(a.get("timing") == "check" for a in usable):
+            lines.append(t(lang, "esper.ask.check"))  # nothing fires unordered
         return lines
     return []
 

@@ -135,6 +135,7 @@ R_CONVERT_SPECIAL = "esper.reject.convert_special"
 R_CONVERT_TRIED = "esper.reject.convert_tried"
 R_ABILITY = "esper.reject.ability"
 R_TIMING = "esper.reject.timing"
+R_CHECK_FIRST = "esper.reject.check_first"  # a [check] ability goes first in the turn's order
 R_COST = "esper.reject.cost"
 R_USED = "esper.reject.used"
 R_TARGET = "esper.reject.target"
@@ -843,14 +844,27 @@ def _action(state: EsperState, seat: str, words: list[str]) -> Action:
 
 
 def _parse_turn(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
-    """``[supports;] main[; supports after the square; end|fight]`` in the ``turn`` step;
-    ``[supports;] end|fight`` in the ``after`` step. ``declare`` ends an order: what follows
-    waits for the answers."""
+    """``[check uses;] [supports;] main[; supports after the square; end|fight]`` in the
+    ``turn`` step; ``[supports;] end|fight`` in the ``after`` step. ``declare`` ends an order:
+    what follows waits for the answers. [check] abilities fire only when ordered, at the head
+    of the turn's first order; an order of those alone is played in the check phase and the
+    ``turn`` step opens again for the rest."""
     actions = [_action(state, seat, words) for words in parts if words]
     if not actions:
         raise OrderRejected(R_EMPTY)
+    checks = 0
+    while checks < len(actions) and _is_check_use(state, seat, actions[checks]):
+        checks += 1
+    for action in actions[checks:]:
+        if _is_check_use(state, seat, action):
+            raise OrderRejected(R_CHECK_FIRST, ability=action.args[0])
+    if checks and not check_phase(state, seat):
+        raise OrderRejected(R_CHECK_FIRST, ability=actions[0].args[0])
+    if checks == len(actions):
+        _dry_run(state, seat, actions)
+        return EsperOrder(tuple(actions))
     phase = "before" if state.step == TURN else "after"
-    for index, action in enumerate(actions):
+    for index, action in enumerate(actions[checks:], start=checks):
         if phase == "done":
             raise OrderRejected(R_UNKNOWN, text=action.text()[:40])
         if action.verb in ("declare", "declare-solo") and index != len(actions) - 1:
@@ -859,10 +873,10 @@ def _parse_turn(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOr
             if phase == "before":
                 raise OrderRejected(R_NO_MAIN)
             phase = "done"
+        elif action.verb == "use" and not _is_main(state, seat, action):
+            pass  # a support (what the ability allows is checked below)
         elif action.verb == "use" and phase == "before":
-            ability = _abilities(state, seat).get(action.args[0])
-            if ability is not None and ability.timing == "main":
-                phase = "after"
+            phase = "after"
         elif action.verb in MAINS:
             if phase != "before":
                 raise OrderRejected(R_TWO_MAINS)
@@ -902,6 +916,20 @@ class _NoRolls:
 
     def roll(self, sides: int) -> int:
         return sides
+
+
+def _is_check_use(state: EsperState, seat: str, action: Action) -> bool:
+    """``use ID`` of a [check] ability (the check phase's, never fired unordered)."""
+    if action.verb != "use":
+        return False
+    ability = _abilities(state, seat).get(action.args[0])
+    return ability is not None and ability.timing == "check"
+
+
+def check_phase(state: EsperState, seat: str) -> bool:
+    """Whether the seat's check phase is still to come: its normal turn has opened and no order
+    of it has been played yet (a declaration's answers, or a check-phase order, end it)."""
+    return state.step == TURN and state.active == seat and not state.pending.get("checked")
 
 
 def _is_main(state: EsperState, seat: str, action: Action) -> bool:
@@ -999,9 +1027,8 @@ def _check_use(state: EsperState, seat: str, action: Action, *, main: bool) -> A
     ability = _abilities(state, seat).get(action.args[0])
     if ability is None:
         raise OrderRejected(R_ABILITY, ability=action.args[0])
-    if ability.timing != ("main" if main else "support") or ability.effect not in (
-        packlib.D1_EFFECTS
-    ):
+    timings = ("main",) if main else ("support", "check")  # a check's place: _parse_turn
+    if ability.timing not in timings or ability.effect not in packlib.D1_EFFECTS:
         raise OrderRejected(R_TIMING, ability=ability.id)
     if ability.id in state.seats[seat].used:
         raise OrderRejected(R_USED, ability=ability.id)
@@ -1145,8 +1172,20 @@ ANSWERS = {
 
 
 def main_choices(state: EsperState, seat: str) -> list[Choice]:
-    """The main actions one button can send (each followed by ``end``); richer turns are typed."""
+    """The main actions one button can send (each followed by ``end``); richer turns are typed.
+    First, in the check phase, each [check] ability the seat can use now: its button orders it
+    alone, and the turn's buttons come again for the rest."""
     out: list[Choice] = []
+    if check_phase(state, seat):
+        for ability in _abilities(state, seat).values():
+            if ability.timing != "check":
+                continue
+            try:
+                _parse_turn(state, seat, [["use", ability.id]])
+            except OrderRejected:
+                continue
+            name = {"en": ability.name_en, "ja": ability.name_ja}
+            out.append(Choice(f"use {ability.id}", "esper.choice.use_check", params={"name": name}))
     candidates = ["move left", "move right"]
     spot = state.seats[seat].spot or ""
     if spot.endswith("-0") or spot == RAFNOR:
@@ -1479,21 +1518,23 @@ def _open_turn(state: EsperState, seat: str, events: list[Event]) -> None:
     s = state.seats[seat]
     s.used = []
     events.append(Event("turn", {"seat": seat, "turn": state.turn + 1}))
-    # [check] abilities fire by themselves, when the character can pay for them
-    for ability in sheet_of(state, seat).abilities:
-        if (
-            ability.timing == "check"
-            and ability.effect in ("recover", "info", "check_bonus")
-            and ability.target == "self"
-            and ability.cost_mind <= mind(state, seat)
-            and ability.cost_power <= sheet_of(state, seat).power - s.power_lost
-        ):
-            _use(state, seat, ability, None, _NoRolls(), events)
+    # Nothing fires by itself in the check phase: a [check] ability is used only when its
+    # holder orders it (an unordered use would name the sheet and spend its mind unasked).
 
 
 def _run_turn(
     state: EsperState, seat: str, actions: list[Action], dice: Dice, events: list[Event]
 ) -> None:
+    checks = state.pending.get("checked") is None
+    state.pending["checked"] = True  # the check phase is over, whatever the order holds
+    while checks and actions and _is_check_use(state, seat, actions[0]):
+        _support(state, seat, actions.pop(0), TURN, dice, events)
+        if not state.seats[seat].alive:
+            _next_turn(state, dice, events)
+            return
+    if checks and not actions:
+        state.step, state.waiting = TURN, [seat]  # the rest of the turn is ordered next
+        return
     while actions:
         action = actions.pop(0)
         if _is_main(state, seat, action):
@@ -2493,10 +2534,11 @@ def _you(state: EsperState, seat: str) -> dict[str, Any]:
     if state.step == base_stage.PATH and seat in state.waiting:
         you["path"] = int(state.pending.get("distance", 0))
     if state.step in TURN_STEPS and state.active == seat:
+        timings = ("check", "support", "main") if check_phase(state, seat) else ("support", "main")
         you["usable"] = [
             ability_info(a)
             for a in _abilities(state, seat).values()
-            if a.timing in ("support", "main") and a.effect in packlib.D1_EFFECTS
+            if a.timing in timings and a.effect in packlib.D1_EFFECTS
         ]
     return you
 

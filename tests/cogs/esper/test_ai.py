@@ -473,6 +473,24 @@ def test_a_badly_hurt_seat_recovers() -> None:
     assert ai.choose(state, seat, random.Random(0)) == "recover durability; end"
 
 
+def test_a_check_ability_is_ordered_at_the_head_of_the_turn_when_it_serves() -> None:
+    """Nothing fires unordered: the AI orders Steady Breath (c04a, [check], +1 on the next ESP
+    level check) first in a turn that converts someone, and not otherwise."""
+    state, seat = turn_state(GOOD, spot="P1-1")
+    assert rules.check_phase(state, seat)
+    other = next(o for o in state.order if o != seat and state.seats[o].alive)
+    state.seats[other].spot = "P1-1"
+    converts = 0
+    for i in range(60):
+        parts = [p.strip() for p in ai.choose(state, seat, random.Random(i)).split(";")]
+        if any(p.startswith("convert") for p in parts):
+            converts += 1
+            assert parts[0] == "use c04a", parts
+        else:
+            assert "use c04a" not in parts, parts
+    assert converts
+
+
 def test_good_forms_a_party_with_a_seat_it_saw_to_be_good() -> None:
     state, seat = turn_state(GOOD, spot="P1-0")
     face_down(state, "P1-1", "P1-6")

@@ -848,6 +848,40 @@ def test_an_esp_check_posts_its_dice_and_result_and_only_the_roller_learns_the_t
         assert len(dm) == 1 and "6" in dm[0] and "🔒" in dm[0], dm
 
 
+def test_a_check_ability_fires_only_when_ordered_first_in_the_turn() -> None:
+    """Steady Breath (c04a, [check]) is on one sheet only: used unordered at every turn start it
+    named A's character and spent its mind unasked. It fires when A orders it: at the head of
+    the turn's order, or alone (the turn is asked again for the rest), never later."""
+    state = table(*FIVE, active="C", spots={"A": "P2-2", "C": "P2-2"})
+    state.seats["D"].silhouette, state.seats["D"].spot = "c05", "P2-2"
+    state, events = step(state, {"C": "pass; end"})
+    assert state.active == "D"
+    state, events = step(state, {"D": "pass; end"})
+    assert state.active == "A" and state.step == rules.TURN
+    assert not of(events, "used") and state.seats["A"].mind_lost == 0
+    assert state.seats["A"].bonus == 0
+    # offered by DM and as a button, in the check phase only
+    opened_a = opened(state)
+    assert "c04a" in [a["id"] for a in rules.view(opened_a, "A")["you"]["usable"]]
+    tokens = [c.token for g in rules.choices(opened_a, "A") for c in g.choices]
+    assert tokens[0] == "use c04a" and "pass; end" in tokens
+    assert rejected(state, "A", "open; use c04a; pass; end") == rules.R_CHECK_FIRST
+    assert rejected(state, "A", "pass; use c04a; end") == rules.R_CHECK_FIRST
+    state, events = step(state, {"A": "use c04a"})  # alone: the rest is asked next
+    assert one(events, "used").data["ability"] == "c04a" and state.seats["A"].mind_lost == 1
+    assert state.step == rules.TURN and state.waiting == ["A"] and state.active == "A"
+    assert rejected(state, "A", "use c04a; pass; end") == rules.R_CHECK_FIRST  # phase over
+    assert "use c04a" not in [c.token for g in rules.choices(opened(state), "A") for c in g.choices]
+    state, events = step(state, {"A": "convert D; pass; end"}, rolls=[3, 3])
+    assert one(events, "check_target").data["target"] == 6 and one(events, "check").data["success"]
+    assert state.active != "A"
+    # in one order, at its head
+    state = converting()
+    state, events = step(state, {"A": "use c04a; convert D; pass; end"}, rolls=[3, 3])
+    assert [e.type for e in events].index("used") < [e.type for e in events].index("check")
+    assert one(events, "check_target").data["target"] == 6
+
+
 # --- parties -------------------------------------------------------------------------------------
 
 
