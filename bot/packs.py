@@ -1,11 +1,19 @@
-"""What every ruleset's data-pack loader shares: the field checks, the collecting of errors, the
-canonical JSON and its hash.
+"""What every ruleset's data-pack loader shares: the guarded TOML reader, the field checks, the
+collecting of errors, the canonical JSON and its hash.
 
 A ruleset's pack module keeps its own format (tables, cards, limits, message catalogue) and binds
 these checks to it through one :class:`Checks`: its message keys are ``prefix`` + a fixed name
 (``apeiron.pack.`` + ``type``), so each ruleset's catalogue holds ``type``, ``missing``,
-``unknown_key``, ``value``, ``range``, ``duplicate``, ``unknown_ref`` and ``too_few`` under its
-prefix, with the parameters each check below passes. Pure: no discord, no storage.
+``unknown_key``, ``value``, ``range``, ``duplicate``, ``unknown_ref``, ``too_few``,
+``one_line``, ``toml``, ``too_big``, ``too_deep`` and ``number`` under its prefix, with the
+parameters each check below passes. Pure: no discord, no storage.
+
+A pack is data a stranger wrote, and every loader takes the same path through it, so that no
+ruleset's loader drifts from the others': :meth:`Checks.read` bounds the file's size, its
+nesting and its dotted keys *before* the parser sees it (the parser recurses, and its time grows
+with the square of a key's parts), then the parsed object's (:meth:`Checks.bounded`, which a
+record's embedded pack goes through too); names and texts are one line; a message quotes a bad
+value short and on one line (:func:`quote`).
 
 >>> checks = Checks("demo.pack.", PackError, max_cards=2, max_name=8, max_text=20)
 >>> try:
@@ -22,6 +30,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tomllib
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -30,6 +40,11 @@ from bot.ruleset import RuleError
 
 ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")  # a card's or a pack's id
 QUOTE = 40  # at most this much of a bad value is quoted back in a message
+MAX_BYTES = 256 * 1024  # a pack file
+MAX_DEPTH = 8  # tables and arrays nested (the formats need 6)
+INT_BITS = 64  # TOML's integers are 64-bit: a longer one is no pack's number
+# What breaks a line, in Discord or in a terminal (a name is printed inside others' lines).
+LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
 # ``[pack]``: id, version, name_en, name_ja
 Head = tuple[str, int, str, str]
@@ -56,6 +71,37 @@ def canonical_json(obj: Any) -> str:
 def pack_hash(obj: Any) -> str:
     """sha256 (hex) of the pack's canonical JSON in UTF-8."""
     return hashlib.sha256(canonical_json(obj).encode("utf-8")).hexdigest()
+
+
+def breaks_line(char: str) -> bool:
+    """A line break or a control character: none belongs in a name, a text or a quote."""
+    return char in LINE_BREAKS or unicodedata.category(char) == "Cc"
+
+
+def quote(value: Any) -> str:
+    """A bad value as a message quotes it: at most :data:`QUOTE` characters (cut short with
+    ``…``), on one line (a line break or control character shown as ``�``)."""
+    text = str(value)
+    if len(text) > QUOTE:
+        text = text[: QUOTE - 1] + "…"
+    return "".join("�" if breaks_line(c) else c for c in text)
+
+
+# TOML's tokens as far as its nesting goes: strings and comments (a bracket or a dot in them means
+# nothing), a string that does not close (the parser stops there and reads no further), what
+# opens and closes a level, the dot of a dotted key, a word (a bare key, a number, a date) or
+# spaces (neither ends a key), and anything else (``=``, ``,``, a line break: a new key follows).
+_TOKEN = re.compile(
+    r"""(?P<string>\"\"\"(?:[^\\]|\\.)*?\"{3,5}|'''.*?'{3,5})"""
+    r"""|(?P<open>\"\"\"|''')"""
+    r"""|(?P<string1>"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
+    r"""|(?P<open1>["'])"""
+    r"""|(?P<comment>\#[^\n]*)"""
+    r"""|(?P<nest>[\[{])|(?P<close>[\]}])|(?P<dot>\.)"""
+    r"""|(?P<word>[^\s"'\#\[\]{}.=,]+|[ \t]+)"""
+    r"""|(?P<end>.)""",
+    re.S,
+)
 
 
 class Bilingual:
@@ -122,13 +168,10 @@ class Checks:
     # the field an over-long table's range error names (None: the table's own name);
     count_field: str | None = None
     # a table's second card with an id is an error there (else the first is kept, and the
-    # caller checks ids across the whole pack);
+    # caller checks ids across the whole pack).
     unique_in_table: bool = False
-    # names and texts are one line each;
-    one_line: bool = False
-    # messages quote no more than QUOTE characters of a card's id in ``where`` and no number of
-    # ten digits or more (a record's embedded pack is not bounded by a file's size).
-    short_quotes: bool = False
+    max_bytes: int = MAX_BYTES  # a pack file
+    max_depth: int = MAX_DEPTH  # tables and arrays nested
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -140,14 +183,88 @@ class Checks:
         """A collector of one load's errors (see :class:`Found`)."""
         return Found(self)
 
+    # --- the file and its parsed object ----------------------------------------------------------
+
+    def read(self, text: str) -> dict[str, Any]:
+        """A pack file's parsed TOML, within every bound: its size, then its nesting and dotted
+        keys (:meth:`scan`, before the parser meets them), then the parsed object's
+        (:meth:`bounded`). Whatever the text, the only error is this format's :class:`PackError`.
+        """
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError:  # a lone surrogate: no file can hold it
+            raise self.fail("toml", detail="not UTF-8") from None
+        if size > self.max_bytes:
+            raise self.fail("too_big", limit=self.max_bytes // 1024)
+        self.scan(text)
+        try:
+            obj = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise self.fail("toml", detail=" ".join(str(error).split())[:200]) from None
+        except ValueError:  # an integer of thousands of digits (Python will not convert it)
+            raise self.fail("number", bits=INT_BITS) from None
+        except RecursionError:  # the scan keeps the parser shallow; should the stack be deep
+            raise self.fail("too_deep", limit=self.max_depth) from None
+        self.bounded(obj)
+        return obj
+
+    def scan(self, text: str) -> None:
+        """Refuse TOML nested deeper than :attr:`max_depth` or with a dotted key of more parts,
+        before the parser meets it: the parser recurses once per level (a thousand levels end in
+        RecursionError), and its time grows with the square of a key's parts (a 60,000-part key
+        takes minutes). Never stricter than :meth:`bounded`: ``k`` levels of brackets or a
+        ``k``-part key make at least ``k`` levels of tables and arrays."""
+        level = dots = 0
+        pos, end = 0, len(text)
+        while pos < end:
+            token = _TOKEN.match(text, pos)
+            assert token is not None  # its last alternative takes any character
+            kind, pos = token.lastgroup, token.end()
+            if kind in ("open", "open1"):
+                return  # a string that never closes: the parser refuses the file here
+            if kind == "dot":
+                dots += 1
+                if dots >= self.max_depth:
+                    raise self.fail("too_deep", limit=self.max_depth)
+            elif kind == "nest":
+                level, dots = level + 1, 0
+                if level > self.max_depth:
+                    raise self.fail("too_deep", limit=self.max_depth)
+            elif kind == "close":
+                level, dots = max(level - 1, 0), 0
+            elif kind in ("end", "comment"):
+                dots = 0
+
+    def bounded(self, obj: Any) -> None:
+        """Refuse, before any copy or recursion, an object nested deeper than
+        :attr:`max_depth`, larger than twice :attr:`max_bytes` or holding an integer TOML has
+        no room for (a record's embedded pack is JSON: no file's size bounds it)."""
+        stack: list[tuple[Any, int]] = [(obj, 1)]
+        size = 0
+        while stack:
+            value, depth = stack.pop()
+            size += len(value) if isinstance(value, str) else 8
+            if size > 2 * self.max_bytes:
+                raise self.fail("too_big", limit=self.max_bytes // 1024)
+            if isinstance(value, int) and not -(2 ** (INT_BITS - 1)) <= value < 2 ** (INT_BITS - 1):
+                raise self.fail("number", bits=INT_BITS)
+            if isinstance(value, Mapping):
+                if depth > self.max_depth:
+                    raise self.fail("too_deep", limit=self.max_depth)
+                for key, item in value.items():
+                    size += len(key) if isinstance(key, str) else 8
+                    stack.append((item, depth + 1))
+            elif isinstance(value, list | tuple):
+                if depth > self.max_depth:
+                    raise self.fail("too_deep", limit=self.max_depth)
+                stack.extend((item, depth + 1) for item in value)
+
     # --- tables and arrays -----------------------------------------------------------------------
 
     def where(self, table: str, index: int, value: Any) -> str:
         """``unit[3] u04``: the table, the card's place (from 1) and its id if it has one."""
         card_id = value.get("id") if isinstance(value, Mapping) else None
-        if isinstance(card_id, str) and self.short_quotes:
-            card_id = card_id[:QUOTE]
-        return f"{table}[{index + 1}]" + (f" {card_id}" if isinstance(card_id, str) else "")
+        return f"{table}[{index + 1}]" + (f" {quote(card_id)}" if isinstance(card_id, str) else "")
 
     def keys(
         self,
@@ -158,7 +275,7 @@ class Checks:
     ) -> None:
         for key in table:
             if key not in required and key not in optional:
-                raise self.fail("unknown_key", where=where, field=str(key)[:QUOTE])
+                raise self.fail("unknown_key", where=where, field=quote(key))
         for key in required:
             if key not in table:
                 raise self.fail("missing", where=where, field=key)
@@ -228,7 +345,7 @@ class Checks:
             raise self.fail("type", where=where, field=field, expected="integer")
         if not low <= value <= high:
             shown: int | str = value
-            if self.short_quotes and abs(value) >= 10**9:
+            if abs(value) >= 10**9:  # nobody means it: the size of the number is what is wrong
                 shown = ("-" if value < 0 else "") + "…"
             raise self.fail("range", where=where, field=field, value=shown, low=low, high=high)
         return value
@@ -255,10 +372,9 @@ class Checks:
             raise self.fail("type", where=where, field=field, expected="string")
         if not value.strip() or len(value) > limit:
             raise self.fail("range", where=where, field=field, value=len(value), low=1, high=limit)
-        if self.one_line and any(c in value for c in "\n\r\t\v\f\x00"):
-            raise self.fail(
-                "value", where=where, field=field, value=value[:QUOTE], allowed="one line"
-            )
+        if any(breaks_line(c) for c in value):
+            # printed inside the channel's lines: a second line could pass for the referee's
+            raise self.fail("one_line", where=where, field=field)
         return value
 
     def name(self, table: Mapping[str, Any], where: str, field: str) -> str:
@@ -282,7 +398,7 @@ class Checks:
             raise self.fail("type", where=where, field=field, expected="string")
         if value not in allowed:
             raise self.fail(
-                "value", where=where, field=field, value=value[:QUOTE], allowed=" ".join(allowed)
+                "value", where=where, field=field, value=quote(value), allowed=" ".join(allowed)
             )
         return value
 
@@ -292,7 +408,7 @@ class Checks:
             raise self.fail("type", where=where, field="id", expected="string")
         if not ID.fullmatch(value):
             raise self.fail(
-                "value", where=where, field="id", value=value[:QUOTE], allowed="a-z 0-9 -"
+                "value", where=where, field="id", value=quote(value), allowed="a-z 0-9 -"
             )
         return value
 
@@ -310,7 +426,7 @@ class Checks:
             ):
                 key = word.casefold()
                 if owner.get(key, card.id) != card.id:
-                    raise self.fail("duplicate", where=where, field=field, value=word)
+                    raise self.fail("duplicate", where=where, field=field, value=quote(word))
                 owner[key] = card.id
 
     def at_least(self, counts: Iterable[tuple[str, int, int]]) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,7 +79,7 @@ STATS = ("power", "move", "range", "flying")
 CHEST_KINDS = ("item", "event")
 
 # Bounds that keep a community's pack sane (and a record that embeds it small).
-MAX_BYTES = 256 * 1024
+MAX_BYTES = packs.MAX_BYTES
 MAX_CARDS = 300  # per table
 MAX_NAME = 24
 MAX_TEXT = 400
@@ -95,6 +94,9 @@ MIN_UNITS, MIN_CHEST, DECK_UNITS, DECK_CHEST = 8, 6, 8, 6
 # Message keys (cogs/apeiron/locales/pack.*.json).
 E_TOML = "apeiron.pack.toml"
 E_TOO_BIG = "apeiron.pack.too_big"
+E_TOO_DEEP = "apeiron.pack.too_deep"
+E_NUMBER = "apeiron.pack.number"
+E_ONE_LINE = "apeiron.pack.one_line"
 E_MISSING = "apeiron.pack.missing"
 E_UNKNOWN_KEY = "apeiron.pack.unknown_key"
 E_TYPE = "apeiron.pack.type"
@@ -253,14 +255,9 @@ class Pack(packs.Bilingual):
 
 
 def loads(text: str, *, server: bool = True) -> Pack:
-    """A pack from TOML text. ``server``: hold it to a server pack's minimums."""
-    if len(text.encode("utf-8")) > MAX_BYTES:
-        raise PackError(E_TOO_BIG, limit=MAX_BYTES // 1024)
-    try:
-        obj = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise PackError(E_TOML, detail=str(error)[:200]) from None
-    return from_json(obj, server=server)
+    """A pack from TOML text (through the shared guarded reader, :meth:`bot.packs.Checks.read`).
+    ``server``: hold it to a server pack's minimums."""
+    return from_json(CHECK.read(text), server=server)
 
 
 def load_file(path: Path | str, *, server: bool = True) -> Pack:
@@ -272,7 +269,7 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
 
     Every card is checked on its own and every bad one reported (:class:`bot.packs.Found`); the
     checks across the whole pack (panel counts, a server's minimums) run once all have passed."""
-    CHECK.table(obj, "pack", "")
+    CHECK.bounded(CHECK.table(obj, "pack", ""))  # before the copy recurses into it
     obj = copy.deepcopy(obj)  # the pack keeps its own copy: nobody else's change reaches it
     found = CHECK.collect()
     keep = found.keep
@@ -401,7 +398,11 @@ def _effect(
         )
         if not ok:
             raise PackError(
-                E_VALUE, where=where, field="reach", value=value[:40], allowed=" ".join(allowed)
+                E_VALUE,
+                where=where,
+                field="reach",
+                value=packs.quote(value),
+                allowed=" ".join(allowed),
             )
         reach = value
     args["reach"] = reach
@@ -427,7 +428,7 @@ def _effect(
                     E_VALUE,
                     where=where,
                     field="object",
-                    value=str(item)[:40],
+                    value=packs.quote(item),
                     allowed=" ".join(OBJECTS),
                 )
         args["objects"] = tuple(dict.fromkeys(objects))
@@ -461,7 +462,7 @@ def _effect(
         if specials is None:
             raise PackError(E_UNKNOWN_KEY, where=where, field="special")
         if not isinstance(special, str) or special not in specials:
-            raise PackError(E_UNKNOWN_REF, where=where, field="special", value=str(special)[:40])
+            raise PackError(E_UNKNOWN_REF, where=where, field="special", value=packs.quote(special))
         args["special"] = special
     if name in ("damage", "heal") and "area" in table and target == "each":
         raise PackError(E_NEEDS, where=where, field="area", needs="a chosen target")
@@ -495,7 +496,11 @@ def _unit(table: Mapping[str, Any], where: str, specials: Mapping[str, Special])
     for field in ("name_en", "name_ja"):
         if len(table[field].split()) != 1:
             raise PackError(
-                E_VALUE, where=where, field=field, value=table[field], allowed="one word"
+                E_VALUE,
+                where=where,
+                field=field,
+                value=packs.quote(table[field]),
+                allowed="one word",
             )
     hp = CHECK.integer(table, where, "hp", 1, MAX_STAT)
     power = CHECK.integer(table, where, "power", 0, MAX_STAT)
@@ -618,7 +623,7 @@ def _preset(
             raise PackError(E_TYPE, where=where, field=field, expected="array of strings")
         for card in value:
             if card not in cards:
-                raise PackError(E_UNKNOWN_REF, where=where, field=field, value=card[:40])
+                raise PackError(E_UNKNOWN_REF, where=where, field=field, value=packs.quote(card))
         if len(value) != size or len(set(value)) != size:
             raise PackError(E_PRESET, where=where, field=field, size=size)
         lists.append(tuple(value))

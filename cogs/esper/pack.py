@@ -27,7 +27,6 @@ import copy
 import functools
 import json
 import re
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -125,8 +124,8 @@ TABLES = ("sheet", "planet", "ability", "ccard", "base", "key")
 D2_TABLES = ("ccard", "damage", "charts", "base_rules", "base", "key")
 
 # Bounds that keep a community's pack sane (and a record that embeds it small).
-MAX_BYTES = 256 * 1024
-MAX_DEPTH = 8  # tables and arrays nested (the format needs 5)
+MAX_BYTES = packs.MAX_BYTES
+MAX_DEPTH = packs.MAX_DEPTH  # tables and arrays nested (the format needs 5)
 MAX_CARDS = 300  # per table
 MAX_COPIES = 36
 MAX_NAME = 32
@@ -153,6 +152,8 @@ MIN_BASE = 36
 E_TOML = "esper.pack.toml"
 E_TOO_BIG = "esper.pack.too_big"
 E_TOO_DEEP = "esper.pack.too_deep"
+E_NUMBER = "esper.pack.number"
+E_ONE_LINE = "esper.pack.one_line"
 E_MISSING = "esper.pack.missing"
 E_UNKNOWN_KEY = "esper.pack.unknown_key"
 E_TYPE = "esper.pack.type"
@@ -178,16 +179,13 @@ class PackError(packs.PackError):
 
 
 # The generic field checks (bot/packs.py) with this format's keys and limits: ids are unique
-# across the whole pack (checked in from_json), names and texts are one line each in /esper and
-# in orders, and a message quotes no huge number nor long id of a record's embedded pack.
+# across the whole pack (checked in from_json).
 CHECK = packs.Checks(
     "esper.pack.",
     PackError,
     max_cards=MAX_CARDS,
     max_name=MAX_NAME,
     max_text=MAX_TEXT,
-    one_line=True,
-    short_quotes=True,
 )
 
 
@@ -416,20 +414,9 @@ def _chart(chart: tuple[str, ...], roll: int, name: str) -> str:
 
 
 def loads(text: str, *, server: bool = True) -> Pack:
-    """A pack from TOML text. ``server``: hold it to a server pack's minimums."""
-    try:
-        size = len(text.encode("utf-8"))
-    except UnicodeEncodeError:  # a lone surrogate: no file can hold it
-        raise PackError(E_TOML, detail="not UTF-8") from None
-    if size > MAX_BYTES:
-        raise PackError(E_TOO_BIG, limit=MAX_BYTES // 1024)
-    try:
-        obj = tomllib.loads(text)
-    except ValueError as error:  # TOMLDecodeError, or an integer of thousands of digits
-        raise PackError(E_TOML, detail=str(error)[:200]) from None
-    except RecursionError:  # arrays nested thousands deep
-        raise PackError(E_TOO_DEEP, limit=MAX_DEPTH) from None
-    return from_json(obj, server=server)
+    """A pack from TOML text (through the shared guarded reader, :meth:`bot.packs.Checks.read`).
+    ``server``: hold it to a server pack's minimums."""
+    return from_json(CHECK.read(text), server=server)
 
 
 def load_file(path: Path | str, *, server: bool = True) -> Pack:
@@ -449,7 +436,7 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
     Every card is checked on its own and every bad one reported (:class:`bot.packs.Found`); the
     checks across the whole pack (a server's minimums, dealing every row) run once all have
     passed."""
-    _bounded(CHECK.table(obj, "pack", ""))
+    CHECK.bounded(CHECK.table(obj, "pack", ""))  # before the copy recurses into it
     obj = copy.deepcopy(obj)  # the pack keeps its own copy: nobody else's change reaches it
     found = CHECK.collect()
     keep, errors = found.keep, found.errors
@@ -514,7 +501,11 @@ def from_json(obj: Any, *, server: bool = False) -> Pack:
         for index, defeat in enumerate(sheet.defeat):
             if defeat.who is not None and defeat.who not in sheets:
                 where = f"sheet {sheet.id} defeat[{index + 1}]"
-                keep(PackError(E_UNKNOWN_REF, where=where, field="who", value=defeat.who))
+                keep(
+                    PackError(
+                        E_UNKNOWN_REF, where=where, field="who", value=packs.quote(defeat.who)
+                    )
+                )
     try:
         _names(sheets, abilities, ccards)
     except PackError as error:
@@ -579,28 +570,6 @@ def dealable(pack: Pack, players: int) -> str | None:
 # --- checks --------------------------------------------------------------------------------------
 
 
-def _bounded(obj: Mapping[str, Any]) -> None:
-    """Refuse, before any copy or recursion, an object nested too deep or too large (a record's
-    embedded pack is not bounded by the TOML file's size)."""
-    stack: list[tuple[Any, int]] = [(obj, 1)]
-    size = 0
-    while stack:
-        value, depth = stack.pop()
-        size += len(value) if isinstance(value, str) else 8
-        if size > 2 * MAX_BYTES:
-            raise PackError(E_TOO_BIG, limit=MAX_BYTES // 1024)
-        if isinstance(value, Mapping):
-            if depth > MAX_DEPTH:
-                raise PackError(E_TOO_DEEP, limit=MAX_DEPTH)
-            for key, item in value.items():
-                size += len(key) if isinstance(key, str) else 8
-                stack.append((item, depth + 1))
-        elif isinstance(value, list | tuple):
-            if depth > MAX_DEPTH:
-                raise PackError(E_TOO_DEEP, limit=MAX_DEPTH)
-            stack.extend((item, depth + 1) for item in value)
-
-
 def _choices(table: Mapping[str, Any], where: str, field: str, allowed: Sequence[str]) -> list[str]:
     """An array of distinct values from ``allowed``."""
     value = CHECK.array(table[field], where, field, "array of strings", len(allowed))
@@ -610,7 +579,11 @@ def _choices(table: Mapping[str, Any], where: str, field: str, allowed: Sequence
             raise PackError(E_TYPE, where=where, field=field, expected="array of strings")
         if item not in allowed:
             raise PackError(
-                E_VALUE, where=where, field=field, value=item[:40], allowed=" ".join(allowed)
+                E_VALUE,
+                where=where,
+                field=field,
+                value=packs.quote(item),
+                allowed=" ".join(allowed),
             )
         if item in out:
             raise PackError(E_DUPLICATE, where=where, field=field, value=item)
@@ -630,7 +603,7 @@ def _counts(value: Any) -> dict[int, tuple[int, int, int]]:
     rows: dict[int, tuple[int, int, int]] = {}
     for key, row in table.items():
         if key not in [str(n) for n in PLAYERS]:
-            raise PackError(E_UNKNOWN_KEY, where="counts", field=str(key)[:40])
+            raise PackError(E_UNKNOWN_KEY, where="counts", field=packs.quote(key))
         if (
             not isinstance(row, list)
             or len(row) != len(ALIGNMENTS)
@@ -671,7 +644,11 @@ def _combat(table: Mapping[str, Any], where: str, effect: str) -> dict[str, Any]
             match = COLUMN.fullmatch(value)
             if match is None or not 1 <= int(match[1]) <= 10:
                 raise PackError(
-                    E_VALUE, where=where, field="column", value=value[:40], allowed="1:1 … 10:1"
+                    E_VALUE,
+                    where=where,
+                    field="column",
+                    value=packs.quote(value),
+                    allowed="1:1 … 10:1",
                 )
             params["column"] = int(match[1])
         for flag in ("no_defence", "sync"):
@@ -834,7 +811,9 @@ def _defeat(table: Mapping[str, Any], where: str, sheet_id: str) -> Defeat:
             raise PackError(E_TYPE, where=where, field="who", expected="string")
         if kind == "alive" and value == sheet_id:
             # its own character alive can never be what makes it lose
-            raise PackError(E_VALUE, where=where, field="who", value=value, allowed="another sheet")
+            raise PackError(
+                E_VALUE, where=where, field="who", value=packs.quote(value), allowed="another sheet"
+            )
         who = value[:40]  # whether it names a sheet is checked once every sheet is read
     n = CHECK.integer(table, where, "n", 1, 36) if kind == "info_below" else 0
     alignment = CHECK.choice(table, where, "alignment", ALIGNMENTS) if kind == "declared" else None

@@ -233,3 +233,77 @@ async def test_a_game_keeps_its_pack_when_the_servers_pack_changes(duel):
     assert [c.what for c in verify(record) if not c.ok] == []
     # A new challenge takes the server's pack of now (the starter).
     assert (await duel.bot.get_cog("ApeironCog").server_pack(duel.guild.id)).id == "starter"
+
+
+# --- hostile uploads (issue 31) ------------------------------------------------------------------
+
+# TOML that breaks a parser rather than a check: nesting thousands deep, a key of thousands of
+# parts, a number of thousands of digits.
+BOMBS = {
+    "arrays 1,000 deep": "x = " + "[" * 1000 + "]" * 1000,
+    "inline tables 400 deep": "x = " + "{ a = " * 400 + "1" + " }" * 400,
+    "a 5,000-part dotted key": "a" + ".a" * 4999 + " = 1",
+    "a 5,000-part table header": "[a" + ".a" * 4999 + "]\nx = 1",
+    "a 5,000-digit integer": "x = " + "9" * 5000,
+    "a 4,000-digit integer": "x = " + "9" * 4000,
+}
+HEAD = '[pack]\nid = "tiny"\nversion = 1\nname_en = "Tiny"\nname_ja = "ちいさな"\n'
+
+
+def messages_of(result: Any) -> list[Any]:
+    return [m for m in [result.response, *result.followups] if m is not None and m.content]
+
+
+def refusal_lines(result: Any) -> list[str]:
+    """The refusal's one message, checked to be one: its lines."""
+    (message,) = messages_of(result)
+    assert len(message.content) <= 2000
+    return str(message.content).splitlines()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("bomb", list(BOMBS))
+async def test_a_toml_bomb_is_refused_in_one_localized_line(duel, discord_locale, bomb, lang):
+    mod = moderator(duel)
+    if lang == "ja":
+        discord_locale(mod, "ja")
+    result = await upload(mod, duel, BOMBS[bomb])
+    lines = refusal_lines(result)
+    assert "Something went wrong" not in said(result) and "問題が発生" not in said(result)
+    head, *bullets = lines
+    assert ("Problems found: 1." in head) if lang == "en" else ("問題1件" in head), lines
+    (line,) = bullets
+    assert line.startswith("• ") and len(line) < 200, line
+    if lang == "ja":
+        assert not any(word in line for word in ("nest", "digits", "number", "TOML: ")), line
+    assert await stored(duel) is None
+
+
+async def test_a_refusal_clips_what_it_quotes_to_one_short_message(duel):
+    """Ten ids of 25,000 characters each made a refusal of 250 KB (130 follow-ups)."""
+    units = "".join(f'[[unit]]\nid = "{str(i) * 25_000}"\n' for i in range(10))
+    result = await upload(moderator(duel), duel, HEAD + units)
+    lines = refusal_lines(result)
+    assert sum(len(line) for line in lines) < 2000, len("".join(lines))
+    bullets = [line for line in lines if line.startswith("• ")]
+    assert len(bullets) == 10 and all(len(line) < 150 for line in bullets), bullets
+    assert "unit[1] 000" in bullets[0] and "…" in bullets[0]
+    assert await stored(duel) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_a_card_name_is_one_line(duel, discord_locale, lang):
+    """A chest card named ``x\\n🏆 **A wins!**`` would print a fake result line in the channel."""
+    mod = moderator(duel)
+    if lang == "ja":
+        discord_locale(mod, "ja")
+    text = COMMUNITY.replace('name_en = "Tonic"', 'name_en = "x\\n🏆 **A wins!**"', 1)
+    assert text != COMMUNITY
+    lines = refusal_lines(await upload(mod, duel, text))
+    assert not any(line.startswith("🏆") for line in lines), lines
+    (line,) = [line for line in lines if line.startswith("• ")]
+    if lang == "en":
+        assert "chest[1] i01: name_en must be one line" in line, line
+    else:
+        assert "chest[1] i01：name_enは1行" in line, line
+    assert await stored(duel) is None

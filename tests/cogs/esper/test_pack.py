@@ -597,7 +597,7 @@ CASES: list[tuple[Change, str, str, str]] = [
     (_set("sheet", 15, "id", "C16"), packlib.E_VALUE, "sheet[16] C16", "id"),
     (_set("planet", 2, "once", False), packlib.E_VALUE, "planet[3] p03", "once"),  # info
     (_defeat(1, 1, who="c02"), packlib.E_VALUE, "sheet[2] c02 defeat[2]", "who"),  # own alive
-    (_set("sheet", 0, "name_en", "Aster\nVale"), packlib.E_VALUE, "sheet[1] c01", "name_en"),
+    (_set("sheet", 0, "name_en", "Aster\nVale"), packlib.E_ONE_LINE, "sheet[1] c01", "name_en"),
     (_set("ability", 2, "timing", "always"), packlib.E_TIMING, "ability[3] a03", "timing"),
     (
         _sheet_ability(0, timing="defence"),
@@ -754,10 +754,13 @@ def test_every_bad_card_is_named_once_and_nothing_is_loaded() -> None:
 
 
 def test_toml_errors_sizes_and_floats() -> None:
-    for text in ("[pack\nid = 1", "x = " + "1" * 5000):
+    with pytest.raises(PackError) as info:
+        packlib.loads("[pack\nid = 1")
+    assert info.value.key == packlib.E_TOML
+    for text in ("x = " + "1" * 5000, "x = " + "1" * 20):  # no TOML integer has 20 digits
         with pytest.raises(PackError) as info:
             packlib.loads(text)
-        assert info.value.key == packlib.E_TOML
+        assert info.value.key == packlib.E_NUMBER
     with pytest.raises(PackError) as info:
         packlib.loads("x = " + "[" * 3000 + "]" * 3000)
     assert info.value.key == packlib.E_TOO_DEEP
