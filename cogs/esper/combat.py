@@ -29,7 +29,7 @@ from typing import Any
 from bot.dice import Dice, shuffle
 from bot.ruleset import Event, OrderRejected
 from cogs.esper import rules as core
-from cogs.esper.pack import Ability, CCard
+from cogs.esper.pack import Ability, CCard, Pack
 
 # Steps.
 ENTRY, PRECOMBAT, CTURN, SYNC, DEFEND, BLOCK, ROUND_END = (
@@ -207,6 +207,63 @@ def current(state: core.EsperState) -> str | None:
     return combat.order[combat.index]
 
 
+# --- who a reaction step asks --------------------------------------------------------------------
+# A step asks every seat the rules make eligible by public facts (alive, in the combat, yet to
+# act), whatever its hand or sheet holds: asking only the holders of a fitting card would tell
+# the channel who holds one (esper.md, What the channel may depend on). A seat with nothing to
+# play gets the prompt with ``pass`` only.
+
+
+def sync_asked(state: core.EsperState) -> list[str]:
+    """A sync attack's helpers: the participants yet to act this round, but its target."""
+    combat = state.combat
+    assert combat is not None and combat.attack is not None
+    attack = combat.attack
+    return [
+        s
+        for s in combat.seats
+        if s not in combat.acted
+        and s not in (attack["target"], attack["by"])
+        and state.seats[s].alive
+    ]
+
+
+def block_asked(state: core.EsperState, escaper: str) -> list[str]:
+    """A teleport escape's blockers: every other participant (those who acted too)."""
+    combat = state.combat
+    assert combat is not None
+    return [s for s in combat.seats if s != escaper and state.seats[s].alive]
+
+
+def precombat_asked(state: core.EsperState) -> list[str]:
+    """The [戦闘前] step's seats: this round's newcomers, when the pack has a [戦闘前] ability
+    one could use there at all (a public fact: the pack is; who was dealt it is not)."""
+    combat = state.combat
+    assert combat is not None
+    if not pack_has_precombat(state.pack):
+        return []
+    return [s for s in combat.new if state.seats[s].alive]
+
+
+def pack_has_precombat(pack: Pack) -> bool:
+    """Whether any sheet or ability card of the pack has a [戦闘前] ability the step offers."""
+    found = _PRECOMBAT.get(pack.hash)
+    if found is None:
+        abilities = [a for sheet in pack.sheets.values() for a in sheet.abilities]
+        found = any(_offered(a) for a in [*abilities, *pack.abilities.values()])
+        _PRECOMBAT[pack.hash] = found
+    return found
+
+
+_PRECOMBAT: dict[str, bool] = {}  # by pack hash: packs are immutable
+
+
+def _offered(ability: Ability) -> bool:
+    """A [戦闘前] ability the step offers: a peek needs a target (a support action); a there
+    bonus serves its roll, before the step."""
+    return ability.timing == "pre-combat" and ability.effect not in ("peek", "there_bonus")
+
+
 # --- parsing -------------------------------------------------------------------------------------
 
 WORDS = {
@@ -301,10 +358,8 @@ def precombat_abilities(state: core.EsperState, seat: str) -> list[Ability]:
     used = combat.used.get(seat, [])
     out = []
     for ability in core._abilities(state, seat).values():
-        if ability.timing != "pre-combat" or ability.id in used:
+        if not _offered(ability) or ability.id in used:
             continue
-        if ability.effect in ("peek", "there_bonus"):
-            continue  # a peek needs a target (a support action); a there bonus served its roll
         if ability.cost_mind > core.mind(state, seat) or ability.cost_power > power(state, seat):
             continue
         out.append(ability)
@@ -848,7 +903,7 @@ def _after_entries(state: core.EsperState, dice: Dice, secret: Dice, events: lis
         combat.henchmen[seat] = n
         if n:
             events.append(Event("henchmen", {"seat": seat, "n": n}))
-    asked = [s for s in combat.new if precombat_abilities(state, s)]
+    asked = precombat_asked(state)
     if asked:
         state.step, state.waiting = PRECOMBAT, asked
         return
@@ -874,7 +929,11 @@ def _resolve_precombat(
             s = state.seats[seat]
             s.mind_lost += ability.cost_mind
             s.power_lost += ability.cost_power
-            events.append(Event("used", {"seat": seat, "ability": ability.id, "target": None}))
+            # "能力名を宣言する必要は無く効果も宣言しなくてもよい": the name to its user only; the
+            # channel learns what it must see (henchmen aloud, durability recovered)
+            events.append(
+                Event("precombat_used", {"seat": seat, "ability": ability.id}, to=(seat,))
+            )
             if ability.id in s.hand:
                 s.hand.remove(ability.id)
                 if ability.lasting:
@@ -883,8 +942,16 @@ def _resolve_precombat(
                 combat.henchmen[seat] = combat.henchmen.get(seat, 0) + ability.n
                 events.append(Event("henchmen", {"seat": seat, "n": combat.henchmen[seat]}))
             else:
-                core._apply_ability(state, seat, ability, None, dice, events)
+                effects: list[Event] = []
+                core._apply_ability(state, seat, ability, None, dice, effects)
+                events += [e for e in effects if _seen(e)]
     _draw_and_initiative(state, dice, secret, events)
+
+
+def _seen(event: Event) -> bool:
+    """Whether the channel sees a [戦闘前] effect: damage recovered, as all damage is; not a
+    mind recovered (mind is private: its user's sheet shows it)."""
+    return not (event.type == "recovered" and event.data.get("stat") == "mind")
 
 
 def draw(state: core.EsperState, seat: str, n: int, secret: Dice) -> list[str]:
@@ -1241,14 +1308,7 @@ def _attack(
         )
     )
     if attack.get("can_sync"):
-        helpers = [
-            s
-            for s in combat.seats
-            if s not in combat.acted
-            and s != attack["target"]
-            and state.seats[s].alive
-            and sync_cards(state, s)
-        ]
+        helpers = sync_asked(state)
         if helpers:
             state.step, state.waiting = SYNC, helpers
             return True
@@ -1476,9 +1536,7 @@ def _escape(
         Event("escape", {"seat": seat, "card": source, "level": level, "teleport": teleport})
     )
     if teleport:
-        blockers = [
-            s for s in combat.seats if s != seat and state.seats[s].alive and block_cards(state, s)
-        ]
+        blockers = block_asked(state, seat)
         if blockers:
             state.step, state.waiting = BLOCK, blockers
             return "block" if reaction else True
@@ -1836,8 +1894,9 @@ RESOLVERS = {
 def withheld(state: core.EsperState, seat: str) -> bool:
     """A combat turn's order and a round's answers are withheld: they may name a discarded card
     (a fact of the hand); what is public of them (plays, attacks, who goes on) the events say.
-    Syncs, defences and blocks are plays: public as sent."""
-    return state.step in (CTURN, ROUND_END)
+    A [戦闘前] answer names an ability that need not be declared. Syncs, defences and blocks
+    are plays: public as sent."""
+    return state.step in (CTURN, ROUND_END, PRECOMBAT)
 
 
 def public(state: core.EsperState) -> dict[str, Any] | None:
@@ -1888,6 +1947,8 @@ def you(state: core.EsperState, seat: str) -> dict[str, Any]:
         out["sync"] = sync_cards(state, seat)
     if state.step == BLOCK and seat in state.waiting:
         out["block"] = block_cards(state, seat)
+    if state.step == PRECOMBAT and seat in state.waiting:
+        out["precombat"] = [a.id for a in precombat_abilities(state, seat)]
     return out
 
 
@@ -1963,7 +2024,8 @@ def choices(state: core.EsperState, seat: str) -> list[core.ChoiceGroup]:
             Choice(f"{step} {c}", "esper.choice.card", params={"name": names[c]})
             for c in dict.fromkeys(cards)
         ]
-        return [Group(step, f"esper.group.{step}", opts[:25], select=True)]
+        # nothing to play (every eligible seat is asked): ``pass`` alone, as a button
+        return [Group(step, f"esper.group.{step}", opts[:25], select=len(opts) > 1)]
     if step == DEFEND:
         opts = [Choice("pass", "esper.choice.no_defence")]
         if can_defend(state, seat):
@@ -2003,5 +2065,5 @@ def choices(state: core.EsperState, seat: str) -> list[core.ChoiceGroup]:
             )
             for a in precombat_abilities(state, seat)
         ]
-        return [Group("precombat", "esper.group.precombat", opts[:25], select=True)]
+        return [Group("precombat", "esper.group.precombat", opts[:25], select=len(opts) > 1)]
     return []

@@ -45,6 +45,7 @@ PRIVATE = (
     "refuse_last_failed",
     "c_drawn",
     "keys_at",
+    "precombat_used",
     "check_target",
 )
 COMBAT_STEPS = ("entry", "precombat", "cturn", "sync", "defend", "block", "round_end")
@@ -464,6 +465,8 @@ def _part_two_params(
                 for s, e in event.get("checks") or ()
             ],
         )
+    elif kind == "precombat_used":
+        params["ability"] = name(event.get("ability"))
     elif kind == "c_drawn":
         detail = event.get("detail") or {}
         params["cards"] = "\n".join(
@@ -1117,7 +1120,9 @@ def _combat_asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
             )
         ]
     if step == "precombat":
-        return [t(lang, "esper.ask.precombat")]
+        # every newcomer is asked, whatever its sheet holds: one with nothing to use says pass
+        usable = mine.get("precombat")
+        return [t(lang, "esper.ask.precombat" if usable else "esper.ask.precombat_none")]
     if step == "cturn":
         targets = [str(s) for s in combat.get("seats") or () if s != seat]
         if combat.get("key"):
@@ -1150,6 +1155,8 @@ def _combat_asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return lines
     if step == "sync" and attack is not None:
         fits = list(mine.get("sync") or ())
+        if not fits:  # asked as everyone yet to act is: nothing to add
+            return [t(lang, "esper.ask.sync_none", attack=attack_text(attack, lang))]
         return [
             t(lang, "esper.ask.sync", attack=attack_text(attack, lang), card=first("", fits)),
             t(lang, "esper.ask.fits", cards=cards(fits)),
@@ -1173,10 +1180,14 @@ def _combat_asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return lines
     if step == "block":
         fits = list(mine.get("block") or ())
-        lines = [
-            t(lang, "esper.ask.block", card=first("", fits)),
-            t(lang, "esper.ask.fits", cards=cards(fits)),
-        ]
+        lines = (
+            [
+                t(lang, "esper.ask.block", card=first("", fits)),
+                t(lang, "esper.ask.fits", cards=cards(fits)),
+            ]
+            if fits
+            else [t(lang, "esper.ask.block_none")]  # asked as every other participant is
+        )
         escape = combat.get("escape")  # when the view tells whose teleport it is
         if isinstance(escape, Mapping) and escape.get("seat"):
             who = t(lang, "esper.ask.escaping", seat=escape["seat"], level=escape.get("level"))

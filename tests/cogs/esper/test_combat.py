@@ -57,6 +57,16 @@ def play(
     return state, events
 
 
+def attack(state: EsperState, text: str) -> tuple[EsperState, list[Event]]:
+    """A's attack, and the sync step a sync card opens: everyone yet to act is asked, whatever
+    they hold (here nothing to add: they pass)."""
+    state, events = play(state, {"A": text})
+    if state.step == combats.SYNC:
+        state, more = play(state, {seat: "pass" for seat in state.waiting})
+        events += more
+    return state, events
+
+
 # --- pure tables ----------------------------------------------------------------------------------
 
 
@@ -121,7 +131,7 @@ def test_a_sync_card_must_be_below_the_first_cards_level() -> None:
 
 def test_a_defence_below_the_attacks_level_is_refused_and_a_fitting_one_holds() -> None:
     state = fighting(hands={"A": ["k05"], "B": [], "C": ["k14", "k16", "k18", "k15"]})
-    state, _ = play(state, {"A": "card k05 C"})  # level 3 E
+    state, _ = attack(state, "card k05 C")  # level 3 E
     state = opened(state)
     assert rejected(state, "C", "defend k16") == combats.R_LEVEL  # level 2 < 3
     assert rejected(state, "C", "defend k15") == combats.R_LEVEL
@@ -140,7 +150,7 @@ def test_a_maintained_defence_stops_lower_attacks_and_breaks_under_a_higher_one(
     assert state.combat is not None
     state.combat.maintained["C"] = {"card": "k18", "level": 4, "blocks": ["E", "M"], "upkeep": 1}
     # level 2 against the held level 4: stopped with no answer asked
-    state, events = play(state, {"A": "card k03 C"})
+    state, events = attack(state, "card k03 C")
     assert one(events, "defended").data["held"] is True
     assert state.step == combats.CTURN and state.waiting == ["B"]
     # level 5 breaks it: C may not defend again (it held one), only take the roll
@@ -190,11 +200,11 @@ def test_a_card_above_the_users_esp_level_needs_a_check() -> None:
 
 def test_an_escape_leaves_the_combat_and_moves_1d6_round_the_ring() -> None:
     state = fighting(hands={"A": ["k05"], "B": [], "C": ["k22"]})
-    state, _ = play(state, {"A": "card k05 C"})
+    state, _ = attack(state, "card k05 C")
     state = opened(state)
     assert rejected(state, "C", "escape k22") == combats.R_LEVEL  # Dodge is level 1 < 3
     state = fighting(hands={"A": ["k01"], "B": [], "C": ["k22"]})
-    state, _ = play(state, {"A": "card k01 C"})
+    state, _ = attack(state, "card k01 C")
     state, events = play(state, {"C": "escape k22 left"}, rolls=[2])
     assert one(events, "escaped").data["steps"] == 2
     assert state.seats["C"].spot == "P1-6" and state.combat is not None
@@ -207,7 +217,7 @@ def test_a_teleport_escape_is_blocked_by_a_higher_teleport_with_syncs_from_those
     # C escapes with Phase Shift (teleport, level 4); A (who acted) leads with Deep Jump (5)
     # is already enough; here B's Short Jump (2, sync) joins A's Phase Shift (4): 4 + 1 = 5 > 4
     state = fighting(hands={"A": ["k01", "k25"], "B": ["k24"], "C": ["k25"]})
-    state, _ = play(state, {"A": "card k01 C"})
+    state, _ = attack(state, "card k01 C")
     state, _ = play(state, {"C": "escape k25"})
     assert state.step == combats.BLOCK and sorted(state.waiting) == ["A", "B"]
     state, events = play(state, {"A": "block k25", "B": "block k24"})
@@ -220,7 +230,7 @@ def test_a_teleport_escape_is_blocked_by_a_higher_teleport_with_syncs_from_those
 
 def test_an_equal_teleport_does_not_block() -> None:
     state = fighting(hands={"A": ["k01", "k25"], "B": [], "C": ["k25"]})
-    state, _ = play(state, {"A": "card k01 C"})
+    state, _ = attack(state, "card k01 C")
     state, _ = play(state, {"C": "escape k25 right"})
     state, events = play(state, {"A": "block k25"}, rolls=[3])
     assert one(events, "block").data["blocked"] is False
@@ -244,7 +254,7 @@ def test_a_damage_roll_on_each_kind_of_column_with_a_declared_durability(
 ) -> None:
     state = fighting("c04", "c02", "c07", "c08", "c10", hands={"A": [card], "B": [], "C": []})
     state.seats["A"].sheet = "c07"  # ESP 8: every card without a check
-    state, _ = play(state, {"A": f"card {card} C"})
+    state, _ = attack(state, f"card {card} C")
     state, events = play(state, {"C": f"durability {declared}"}, rolls=[2, 3])
     roll = one(events, "damage_roll").data
     index = combats.COLUMNS.index(column)
@@ -255,7 +265,7 @@ def test_a_damage_roll_on_each_kind_of_column_with_a_declared_durability(
 def test_a_hit_above_the_declared_durability_kills_and_the_dead_drop_cards() -> None:
     state = fighting(hands={"A": ["k05"], "B": [], "C": ["k14", "k22"]})
     state.seats["C"].face_up = ["a05"]
-    state, _ = play(state, {"A": "card k05 C"})
+    state, _ = attack(state, "card k05 C")
     # C has 6 left but declares 1: 8 ÷ 1 = 8:1; 2D6 = 12 deals more than 1
     state, events = play(state, {"C": "durability 1"}, rolls=[6, 6])
     assert PACK.damage_at(12, 8) > 1
@@ -268,7 +278,7 @@ def test_a_hit_above_the_declared_durability_kills_and_the_dead_drop_cards() -> 
 
 def test_a_durability_above_the_current_one_is_refused() -> None:
     state = fighting(hands={"A": ["k01"], "B": [], "C": []})
-    state, _ = play(state, {"A": "card k01 C"})
+    state, _ = attack(state, "card k01 C")
     assert rejected(state, "C", "durability 9") == combats.R_DURABILITY
 
 
@@ -391,7 +401,7 @@ def test_an_escaper_may_fight_where_it_lands_once_the_combat_is_over() -> None:
     state = fighting(hands={"A": ["k01"], "B": [], "C": ["k22"]})
     state.seats["D"].spot = "P1-6"  # someone where C will land
     state.active = "A"
-    state, _ = play(state, {"A": "card k01 C"})
+    state, _ = attack(state, "card k01 C")
     state, events = play(state, {"C": "逃避 k22 左 戦闘"}, rolls=[2])
     assert state.seats["C"].spot == "P1-6" and state.combat is not None
     assert state.combat.then == ["C"]

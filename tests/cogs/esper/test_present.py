@@ -1003,6 +1003,7 @@ PART_TWO = [
     ev("there", seat="A", dice=[5, 6], bonus=0, result="yes"),
     ev("there", seat="A", dice=[4, 4], bonus=3, result="late"),
     ev("there", seat="A", dice=[1, 2], bonus=0, result="no"),
+    ev("precombat_used", seat="A", ability="c10a"),
     ev("entered", seat="A"),
     ev("alive_check", seat="D", dice=[6, 6], result="yes"),
     ev("alive_check", seat="D", dice=[1, 3], result="no"),

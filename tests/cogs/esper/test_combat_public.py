@@ -1,0 +1,155 @@
+"""Esper war, part 2: what a combat shows the channel depends on public facts only
+(``../shared/rules/esper.md``, "What the channel may depend on").
+
+Who a reaction step asks (sync, block, [戦闘前]) is every seat the rules make eligible by public
+facts, whatever its hand or sheet holds (a seat with nothing to play gets ``pass`` alone); a
+[戦闘前] ability is used without its name in public."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import t
+from bot.ruleset import Event
+from cogs.esper import combat as combats
+from cogs.esper import pack as packlib
+from cogs.esper import rules
+from cogs.esper.present import PRESENTER
+from tests.cogs.esper.test_combat import FIVE, fighting, play
+from tests.cogs.esper.test_rules import PACK, RandomDice, one, opened, rejected, table
+
+NAMES = {s: f"Player {s}" for s in rules.SEATS}
+LANGS = ("en", "ja")
+
+
+def public_text(events: Sequence[Event]) -> str:
+    shown = [e.to_json() for e in events if e.to is None]
+    return "\n".join(line for lang in LANGS for line in PRESENTER.event_lines(shown, lang, NAMES))
+
+
+def asks(state: rules.EsperState, seat: str, lang: str = "en") -> list[str]:
+    return PRESENTER.private_lines(rules.view(state, seat), seat, lang)
+
+
+def stem(lang: str, key: str) -> str:
+    return t(lang, key).split("{")[0]
+
+
+def asked(state: rules.EsperState, seat: str, key: str) -> bool:
+    """Whether the seat's prompt says ``key`` (its words before the first blank), both languages."""
+    return all(any(stem(lang, key) in line for line in asks(state, seat, lang)) for lang in LANGS)
+
+
+def tokens(state: rules.EsperState, seat: str) -> list[str]:
+    return [c.token for group in rules.choices(state, seat) for c in group.choices]
+
+
+def names(*ids: str) -> list[str]:
+    found = rules.names_of(PACK, list(ids))
+    return [name for both in found.values() for name in both.values()]
+
+
+# --- who is asked ---------------------------------------------------------------------------------
+
+
+def test_a_block_step_with_one_card_holder_asks_every_eligible_seat() -> None:
+    # A attacks C (Mind Spike: no sync); C escapes by teleport (Phase Shift, level 4). Only B
+    # holds a teleport card, yet A (who acted) and D are asked too: the escape may be blocked
+    # "with syncs even from those who acted", and asking B alone would tell everyone B holds one
+    state = fighting(
+        seats=("A", "B", "C", "D"), hands={"A": ["k02"], "B": ["k24"], "C": ["k25"], "D": []}
+    )
+    state, _ = play(state, {"A": "card k02 C"})
+    assert state.step == combats.DEFEND and state.waiting == ["C"]
+    state, _ = play(state, {"C": "escape k25 left"})
+    state = opened(state)
+    assert state.step == combats.BLOCK
+    assert rules.awaiting(state) == ["A", "B", "D"]
+    # a seat with nothing to play gets the prompt with `pass` only, and a card it lacks is refused
+    for seat in ("A", "D"):
+        assert tokens(state, seat) == ["pass"]
+        assert asked(state, seat, "esper.ask.block_none")
+    assert rejected(state, "A", "block k24") == combats.R_CARD
+    assert tokens(state, "B") == ["pass", "block k24"]
+    # the step closes as any other: all answered (here A and D by default), the block resolved
+    state, events = play(state, {"B": "block k24"}, rolls=[2])
+    block = one(events, "block").data
+    assert (block["by"], block["level"], block["blocked"]) == (["B"], 2, False)
+    assert state.seats["C"].spot == "P1-6" and state.combat is not None
+    assert "C" not in state.combat.seats
+
+
+def test_a_sync_step_asks_everyone_yet_to_act_whatever_they_hold() -> None:
+    # A's Psi Bolt (sync) on C: B and D are yet to act; only D holds a lower sync card (none is
+    # lower than level 1: nobody can add one) - both are asked all the same
+    state = fighting(
+        seats=("A", "B", "C", "D"), hands={"A": ["k03"], "B": ["k22"], "C": [], "D": ["k01"]}
+    )
+    state, _ = play(state, {"A": "card k03 C"})
+    state = opened(state)
+    assert state.step == combats.SYNC and rules.awaiting(state) == ["B", "D"]
+    assert tokens(state, "B") == ["pass"]
+    assert asked(state, "B", "esper.ask.sync_none")
+    assert tokens(state, "D") == ["pass", "sync k01"]
+    state, events = play(state, {"B": "pass", "D": "sync k01"})
+    assert one(events, "sync_total").data["helpers"] == ["D"]
+    assert state.step == combats.DEFEND and state.waiting == ["C"]
+
+
+def test_nobody_yet_to_act_means_no_sync_step() -> None:
+    # the last to act attacks: nobody may sync, a public fact, so the defence comes at once
+    state = fighting(seats=("B", "C", "A"), hands={"A": ["k05"], "B": ["k01"], "C": ["k01"]})
+    assert state.combat is not None
+    state.combat.acted = ["B", "C"]
+    state.combat.index = 2
+    state.step, state.waiting = combats.CTURN, ["A"]
+    state, _ = play(state, {"A": "card k05 C"})
+    assert state.step == combats.DEFEND and state.waiting == ["C"]
+
+
+# --- [戦闘前] ----------------------------------------------------------------------------------
+
+
+def precombat_pack() -> packlib.Pack:
+    """The sample pack with Echo Twins' (c10) Twin Resonance made a [戦闘前] ability."""
+    text = packlib.SAMPLE.read_text("utf-8")
+    old = 'id = "c10a"\nname_en = "Twin Resonance"'
+    assert old in text, "the sample pack's c10a moved: fix the scenario"
+    start = text.index(old)
+    end = text.index('timing = "support"', start)
+    text = text[:end] + 'timing = "pre-combat"' + text[end + len('timing = "support"') :]
+    return packlib.loads(text)
+
+
+def test_the_precombat_step_asks_every_newcomer_and_names_no_ability() -> None:
+    state = table(*FIVE, spots={"A": "P1-1", "B": "P1-2", "E": "P1-2"})
+    state.pack = precombat_pack()
+    state.options = {k: v for k, v in state.options.items() if k not in ("pack", "pack_hash")}
+    state, _ = play(state, {"A": "move right; fight"}, secret=RandomDice(2))
+    assert state.combat is not None and state.combat.seats == ["A", "B", "E"]
+    state, _ = play(state, {})  # C and D stay away
+    state = opened(state)
+    # only E (c10) has a [戦闘前] ability; every newcomer is asked
+    assert state.step == combats.PRECOMBAT and rules.awaiting(state) == ["A", "B", "E"]
+    assert tokens(state, "A") == ["pass"]
+    assert asked(state, "A", "esper.ask.precombat_none")
+    assert tokens(state, "E") == ["pass", "use c10a"]
+    assert rules.withheld(state, "E"), "its answer names the ability"
+    bonus = state.seats["E"].bonus
+    state, events = rules.resolve(
+        state, {"E": rules.parse(state, "E", "use c10a")}, RandomDice(3), RandomDice(4)
+    )
+    assert state.seats["E"].bonus == bonus + 2
+    used = one(events, "precombat_used")
+    assert used.to == ("E",) and used.data["ability"] == "c10a"
+    text = public_text(events)
+    for word in ["c10a", *names("c10a")]:
+        assert word not in text, word
+    assert not [e for e in events if e.to is None and "c10a" in str(e.data)]
+    assert state.step == combats.CTURN
+
+
+def test_no_precombat_step_when_the_pack_has_no_such_ability() -> None:
+    # the sample pack's only [戦闘前] ability is a bonus to the "actually there" roll: no step
+    assert not combats.pack_has_precombat(PACK)
+    assert combats.pack_has_precombat(precombat_pack())
