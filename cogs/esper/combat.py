@@ -856,9 +856,16 @@ def _resolve_entry(
         bonus = there_bonus(state, seat)
         total = max(2, min(12, a + b + bonus))
         result = state.pack.there_at(total)
-        events.append(
-            Event("there", {"seat": seat, "dice": [a, b], "bonus": bonus, "result": result})
-        )
+        # the dice and whether it was there; the bonus (one sheet's ability) to the roller only
+        events.append(Event("there", {"seat": seat, "dice": [a, b], "result": result}))
+        if bonus:
+            events.append(
+                Event(
+                    "there_bonus",
+                    {"seat": seat, "dice": [a, b], "bonus": bonus, "result": result},
+                    to=(seat,),
+                )
+            )
         if result == "yes":
             _enter(state, seat, events)
         elif result == "late":

@@ -45,6 +45,7 @@ PRIVATE = (
     "refuse_last_failed",
     "c_drawn",
     "keys_at",
+    "there_bonus",
     "precombat_used",
     "check_target",
 )
@@ -458,15 +459,17 @@ def _part_two_params(
         counts = event.get("counts") or [[event.get("seat"), event.get("n", 0)]]
         params["counts"] = joined(lang, [f"{s} {n}" for s, n in counts])
     elif kind in ("alive_checks", "there_misses"):
+        # the dice alone: a sheet's "actually there" bonus is its roller's business
         params["rolls"] = joined(
-            lang,
-            [
-                f"{s} {sum(_dice(e)) + int(e.get('bonus') or 0)}"
-                for s, e in event.get("checks") or ()
-            ],
+            lang, [f"{s} {sum(_dice(e))}" for s, e in event.get("checks") or ()]
         )
     elif kind == "precombat_used":
         params["ability"] = name(event.get("ability"))
+    elif kind == "there_bonus":
+        dice = _dice(event)
+        params["dice"] = "+".join(map(str, dice)) or "?"
+        params["bonus"] = int(event.get("bonus") or 0)
+        params["sum"] = sum(dice) + params["bonus"]
     elif kind == "c_drawn":
         detail = event.get("detail") or {}
         params["cards"] = "\n".join(

@@ -3,7 +3,8 @@
 
 Who a reaction step asks (sync, block, [戦闘前]) is every seat the rules make eligible by public
 facts, whatever its hand or sheet holds (a seat with nothing to play gets ``pass`` alone); a
-[戦闘前] ability is used without its name in public."""
+[戦闘前] ability is used without its name in public; the "actually there" roll posts its dice and
+result, its sheet bonus only to the roller."""
 
 from __future__ import annotations
 
@@ -153,3 +154,25 @@ def test_no_precombat_step_when_the_pack_has_no_such_ability() -> None:
     # the sample pack's only [戦闘前] ability is a bonus to the "actually there" roll: no step
     assert not combats.pack_has_precombat(PACK)
     assert combats.pack_has_precombat(precombat_pack())
+
+
+# --- the "actually there" roll --------------------------------------------------------------------
+
+
+def test_the_actually_there_post_shows_the_dice_and_result_not_the_bonus() -> None:
+    # B (c06, Jax Runner) has "Just in Time": +2 on the roll. 4+5 = 9, with the bonus 11: there
+    state = table("c04", "c06", "c13", "c08", "c10", spots={"A": "P1-1", "B": "P3-3", "C": "P1-2"})
+    state, _ = play(state, {"A": "move right; fight"}, secret=RandomDice(2))
+    assert state.step == combats.ENTRY and "B" in state.waiting
+    state, events = play(state, {"B": "join"}, rolls=[4, 5, *[1] * 39], secret=RandomDice(3))
+    there = one(events, "there")
+    assert there.to is None and there.data == {"seat": "B", "dice": [4, 5], "result": "yes"}
+    text = public_text(events)
+    line = next(line for line in text.splitlines() if "4+5" in line)
+    assert "+2" not in line and "11" not in line, line
+    private = one(events, "there_bonus")
+    assert private.to == ("B",) and private.data["bonus"] == 2
+    for lang in LANGS:
+        (dm,) = PRESENTER.event_lines([private.to_json()], lang, NAMES)
+        assert "+2" in dm and "11" in dm, dm
+    assert state.combat is not None and "B" in state.combat.seats

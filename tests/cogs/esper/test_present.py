@@ -1000,9 +1000,10 @@ PART_TWO = [
     ev("combat_start", spot="P1-6", why="escape", by="C", seats=["C", "D"], key=None),
     ev("combat_start", spot="P6-6", why="ambush", by="C", seats=["C", "A"], key=None),
     ev("combat_start", spot="B2", why="fight", by="C", seats=["C"], key="B2"),
-    ev("there", seat="A", dice=[5, 6], bonus=0, result="yes"),
-    ev("there", seat="A", dice=[4, 4], bonus=3, result="late"),
-    ev("there", seat="A", dice=[1, 2], bonus=0, result="no"),
+    ev("there", seat="A", dice=[5, 6], result="yes"),
+    ev("there", seat="A", dice=[4, 4], result="late"),
+    ev("there", seat="A", dice=[1, 2], result="no"),
+    ev("there_bonus", seat="A", dice=[4, 4], bonus=3, result="late"),
     ev("precombat_used", seat="A", ability="c10a"),
     ev("entered", seat="A"),
     ev("alive_check", seat="D", dice=[6, 6], result="yes"),
@@ -1201,10 +1202,11 @@ def test_a_batch_says_each_thing_once() -> None:
         ev("escape", seat="C", card="k22", level=1, teleport=False),
         ev("escaped", seat="C", steps=2),
         ev("moved", seat="C", to="P2-4", how="escape"),
-        ev("there", seat="D", dice=[6, 6], bonus=0, result="yes"),
+        ev("there", seat="D", dice=[6, 6], result="yes"),
         ev("moved", seat="D", to="P2-2", how="there"),
         ev("entered", seat="D"),
-        ev("there", seat="E", dice=[1, 2], bonus=0, result="no"),
+        ev("there", seat="E", dice=[1, 2], result="no"),
+        # stored before the sheet's bonus went to the roller's DM: the channel still sees dice
         ev("there", seat="F", dice=[2, 2], bonus=3, result="no"),
     ]
     for lang in LANGS:
@@ -1218,7 +1220,7 @@ def test_a_batch_says_each_thing_once() -> None:
     assert en[3].endswith("→ 2 damage (3 in all).")
     assert en[5] == "• 💨 C (Cassie) leaves the combat: 2 spots, to P2-4."
     assert en[6].startswith("• D (Dana) rushes in")
-    assert en[7] == "• Rushing in (2D6), not there: E 3, F 7."
+    assert en[7] == "• Rushing in (2D6), not there: E 3, F 4."
 
 
 def test_tallies_show_the_base_and_the_combat() -> None:
