@@ -499,15 +499,35 @@ def _weapon_word(state: core.EsperState, seat: str, word: str) -> str:
 
 
 def _check_cturn(state: core.EsperState, seat: str, actions: Sequence[core.Action]) -> None:
+    """Each action, and the order whole against the seat's private facts: the mind and ESP power
+    its abilities and a kept defence cost together, each ability once a turn. Refused here, by
+    the seat's own answer, rather than skipped in the channel when the turn resolves (esper.md,
+    What the channel may depend on)."""
+    mind_cost = power_cost = 0
+    once: set[str] = set()
     for action in actions:
-        if action.verb == "card":
+        if action.verb == "keep":
+            held = state.combat.maintained.get(seat) if state.combat is not None else None
+            power_cost += int(held.get("upkeep", 0)) if held else 0
+            if held and power_cost > power(state, seat):
+                raise OrderRejected(core.R_COST, ability=str(held["card"]))
+        elif action.verb == "card":
             _check_card(state, seat, action)
         elif action.verb == "melee":
             n = int(action.args[1])
             if n > max(0, core.durability(state, seat)):
                 raise OrderRejected(R_DURABILITY, n=core.durability(state, seat))
         elif action.verb == "use":
-            _check_combat_use(state, seat, action, main=_is_combat_main(state, seat, action))
+            ability = _check_combat_use(
+                state, seat, action, main=_is_combat_main(state, seat, action)
+            )
+            if ability.id in once:
+                raise OrderRejected(core.R_USED, ability=ability.id)
+            once.add(ability.id)
+            mind_cost += ability.cost_mind
+            power_cost += ability.cost_power
+            if mind_cost > core.mind(state, seat) or power_cost > power(state, seat):
+                raise OrderRejected(core.R_COST, ability=ability.id)
         elif action.verb == "convert":
             core._check_action(state, seat, action, main=False)
 
@@ -1059,6 +1079,8 @@ def _resolve_cturn(
                 if stopped:
                     state.pending["combat_after"] = [a.text() for a in actions]
                     return
+            else:
+                events.append(Event("passed", {"seat": seat}))  # no main action, as a pass
             continue
         if _valid(state, seat, action, events):
             core._do_support(state, seat, action, dice, events, check=False)
@@ -1066,8 +1088,9 @@ def _resolve_cturn(
 
 
 def _valid(state: core.EsperState, seat: str, action: core.Action, events: list[Event]) -> bool:
-    """An action checked when its time comes (a card may be gone, a target dead): one that no
-    longer holds is skipped, its reason told to its seat only."""
+    """An action checked when its time comes (a target dead since the order was sent): one that
+    no longer holds is skipped, told to its seat only. The channel never saw the order (it is
+    withheld), and the action's words may name an ability of the sheet or a card of the hand."""
     try:
         if action.verb in ("card", "discard") and action.args[0] not in state.seats[seat].c_hand:
             raise OrderRejected(R_CARD, card=action.args[0])
@@ -1082,9 +1105,19 @@ def _valid(state: core.EsperState, seat: str, action: core.Action, events: list[
                 raise OrderRejected(R_TARGET, target=target)
         _check_cturn(state, seat, [action])
     except OrderRejected as error:
-        core.skip(state, seat, action, error.key, events, error.params)
+        _skip(seat, action.text(), error.key, events, error.params)
         return False
     return True
+
+
+def _skip(seat: str, text: str, why: str, events: list[Event], params: Mapping[str, Any]) -> None:
+    events.append(
+        Event(
+            "skipped_why",
+            {"seat": seat, "action": text, "why": why, "params": dict(params)},
+            to=(seat,),
+        )
+    )
 
 
 def _check_phase(
@@ -1769,7 +1802,11 @@ def _continue_turn(state: core.EsperState, dice: Dice, secret: Dice, events: lis
     planned = state.pending.pop("combat_after", [])
     if seat is not None and seat in combat.seats and state.seats[seat].alive:
         for text in planned:
-            action = _combat_action(state, seat, core._tokens(text))
+            try:  # its target may have left (dead or escaped) while the others answered
+                action = _combat_action(state, seat, core._tokens(text))
+            except OrderRejected as error:
+                _skip(seat, text, error.key, events, error.params)
+                continue
             if _valid(state, seat, action, events):
                 core._do_support(state, seat, action, dice, events, check=False)
     _turn_done(state, dice, secret, events)

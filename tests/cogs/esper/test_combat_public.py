@@ -4,7 +4,9 @@
 Who a reaction step asks (sync, block, [戦闘前]) is every seat the rules make eligible by public
 facts, whatever its hand or sheet holds (a seat with nothing to play gets ``pass`` alone); a
 [戦闘前] ability is used without its name in public; the "actually there" roll posts its dice and
-result, its sheet bonus only to the roller."""
+result, its sheet bonus only to the roller; an order the seat cannot pay for is refused at
+submission, and a planned action that no longer holds is skipped in its seat's DM only (a combat
+turn's order is withheld: its words may name an ability or a card)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from cogs.esper import pack as packlib
 from cogs.esper import rules
 from cogs.esper.present import PRESENTER
 from tests.cogs.esper.test_combat import FIVE, fighting, play
-from tests.cogs.esper.test_rules import PACK, RandomDice, one, opened, rejected, table
+from tests.cogs.esper.test_rules import PACK, RandomDice, of, one, opened, rejected, table
 
 NAMES = {s: f"Player {s}" for s in rules.SEATS}
 LANGS = ("en", "ja")
@@ -176,3 +178,44 @@ def test_the_actually_there_post_shows_the_dice_and_result_not_the_bonus() -> No
         (dm,) = PRESENTER.event_lines([private.to_json()], lang, NAMES)
         assert "+2" in dm and "11" in dm, dm
     assert state.combat is not None and "B" in state.combat.seats
+
+
+# --- orders checked whole, skips told privately --------------------------------------------------
+
+
+def test_an_order_that_costs_more_than_the_seat_has_is_refused_at_submission() -> None:
+    # C (c13, mind 5) has 2 mind left: Drifter's Luck (2) and a peek card (1) each fit, not both
+    state = fighting(seats=("C", "A", "B"), hands={"A": [], "B": [], "C": ["k01"]})
+    state.seats["C"].hand = ["a10"]
+    state.seats["C"].mind_lost = PACK.sheets["c13"].mind - 2
+    state = opened(state)
+    assert rules.parse(state, "C", "use c13a; card k01 A")
+    assert rules.parse(state, "C", "use a10 A")
+    assert rejected(state, "C", "use c13a; use a10 A") == rules.R_COST
+    assert rejected(state, "C", "use c13a; card k01 A; use c13a") == rules.R_USED
+
+
+def test_keeping_a_defence_without_the_power_for_its_upkeep_is_refused_at_submission() -> None:
+    state = fighting(seats=("C", "A", "B"), hands={"A": [], "B": [], "C": []})
+    assert state.combat is not None
+    state.combat.maintained["C"] = {"card": "k18", "level": 4, "blocks": ["E", "M"], "upkeep": 1}
+    state.seats["C"].power_lost = PACK.sheets["c13"].power
+    state = opened(state)
+    assert rejected(state, "C", "keep; pass") == rules.R_COST
+    assert rules.parse(state, "C", "drop; pass")
+
+
+def test_a_support_whose_target_died_is_skipped_in_its_dm_only() -> None:
+    # B (c02) attacks C and plans Rally (recover 1 mind) on C after it; C dies of the attack
+    state = fighting(seats=("B", "A", "C"), hands={"A": [], "B": ["k05"], "C": []})
+    state, _ = play(state, {"B": "card k05 C; use c02a C"})
+    state, _ = play(state, {"A": "pass"})  # asked to sync, as everyone yet to act is
+    state, events = play(state, {"C": "durability 1"}, rolls=[6, 6])
+    assert not state.seats["C"].alive
+    why = one(events, "skipped_why")
+    assert why.to == ("B",) and why.data["why"] == combats.R_TARGET
+    assert not of(events, "skipped")
+    text = public_text(events)
+    for word in ["c02a", *names("c02a")]:
+        assert word not in text, word
+    assert state.step == combats.CTURN and state.waiting == ["A"]
