@@ -104,6 +104,7 @@ def start_options(
     history: Mapping[str, Any],
     season: int | None,
     players: int,
+    reaction_minutes: int = rules.DEFAULT_REACTION_MINUTES,
 ) -> dict[str, Any]:
     """The game's options: the pack itself (records embed it) and its hash, the deadlines, the
     players' history and the season number (for the record); checked as the engine will."""
@@ -112,6 +113,7 @@ def start_options(
         "pack_hash": pack.hash,
         "minutes": minutes,
         "objection_minutes": objection_minutes,
+        "reaction_minutes": reaction_minutes,
         "history": dict(history),
     }
     if season is not None:
@@ -272,6 +274,10 @@ class EsperCog(commands.Cog):
         objection_minutes=ls(
             "Minutes to object to a declaration (default 3)", "cmd.esper.opt.objection_minutes"
         ),
+        reaction_minutes=ls(
+            "Minutes to sync, defend, block or use a pre-combat ability (default 3)",
+            "cmd.esper.opt.reaction_minutes",
+        ),
     )
     @localized_params
     async def start(
@@ -289,6 +295,7 @@ class EsperCog(commands.Cog):
         player10: discord.Member | discord.User | None = None,
         minutes: app_commands.Range[int, 1, 1440] = rules.DEFAULT_MINUTES,
         objection_minutes: app_commands.Range[int, 1, 60] = rules.DEFAULT_OBJECTION_MINUTES,
+        reaction_minutes: app_commands.Range[int, 1, 60] = rules.DEFAULT_REACTION_MINUTES,
     ) -> None:
         guild_id = _server(interaction)
         given = [player1, player2, player3, player4, player5]
@@ -316,7 +323,13 @@ class EsperCog(commands.Cog):
         history = build_history(users, games, season.started_at if season else None)
         number = season.number if season else None
         options = start_options(
-            packlib.sample(), minutes, objection_minutes, history, number, players
+            packlib.sample(),
+            minutes,
+            objection_minutes,
+            history,
+            number,
+            players,
+            reaction_minutes=reaction_minutes,
         )
         await post_challenge(
             interaction,
@@ -327,6 +340,7 @@ class EsperCog(commands.Cog):
             text_params=lambda lang: {
                 "minutes": minutes,
                 "objection_minutes": objection_minutes,
+                "reaction_minutes": reaction_minutes,
                 "players": players,
                 "season": number if number is not None else "—",
             },

@@ -42,6 +42,8 @@ ENTRY, PRECOMBAT, CTURN, SYNC, DEFEND, BLOCK, ROUND_END = (
     "round_end",
 )
 STEPS = (ENTRY, PRECOMBAT, CTURN, SYNC, DEFEND, BLOCK, ROUND_END)
+# Answers to what just happened, on the option ``reaction_minutes`` (the rest on ``minutes``).
+REACTIONS = (PRECOMBAT, SYNC, DEFEND, BLOCK)
 # Steps answered by the named seats only, or by several at once (``awaiting`` lists them).
 HAND = 7  # the basic hand limit
 COLUMNS = ("1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1", "8:1", "9:1", "10:1")

@@ -61,6 +61,9 @@ GOOD, EVIL, SPECIAL = "GOOD", "EVIL", "SPECIAL"
 INVADER, DEFENDER = "invader", "defender"
 DEFAULT_MINUTES = 10
 DEFAULT_OBJECTION_MINUTES = 3
+# A combat's reactions (sync, block, defence, [戦闘前]) ask every eligible seat, card or not: a
+# short deadline of their own keeps a round moving (README, Esper war: how long a round takes).
+DEFAULT_REACTION_MINUTES = 3
 EVIL_SURVIVAL_TURNS = 1000
 INFO_TO_END = 3  # a character or party holding this many info cards ends the planet stage
 PLANETS = 6
@@ -350,6 +353,7 @@ OPTION_KEYS = (
     "pack_hash",
     "minutes",
     "objection_minutes",
+    "reaction_minutes",
     "history",
     "turn_limit",
     "players",
@@ -361,7 +365,11 @@ def check_options(options: Mapping[str, Any]) -> None:
     for key in options:
         if key not in OPTION_KEYS:
             raise RuleError(E_OPTION, option=key, value="?")
-    for key, low, high in (("minutes", 1, 1440), ("objection_minutes", 1, 60)):
+    for key, low, high in (
+        ("minutes", 1, 1440),
+        ("objection_minutes", 1, 60),
+        ("reaction_minutes", 1, 60),
+    ):
         value = options.get(key)
         if value is not None and (not isinstance(value, int) or not low <= value <= high):
             raise RuleError(E_OPTION, option=key, value=str(value)[:16])
@@ -483,6 +491,8 @@ def post_group(state: EsperState) -> str | None:
 def step_seconds(state: EsperState) -> int | None:
     if state.step == OBJECTION:
         return int(state.options.get("objection_minutes", DEFAULT_OBJECTION_MINUTES)) * 60
+    if state.combat is not None and state.step in combats.REACTIONS:
+        return int(state.options.get("reaction_minutes", DEFAULT_REACTION_MINUTES)) * 60
     return int(state.options.get("minutes", DEFAULT_MINUTES)) * 60
 
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from bot.i18n import t
-from bot.ruleset import Event
+from bot.ruleset import Event, RuleError
+from cogs.esper import cog, rules
 from cogs.esper import combat as combats
 from cogs.esper import pack as packlib
-from cogs.esper import rules
 from cogs.esper.present import PRESENTER
 from tests.cogs.esper.test_combat import FIVE, fighting, play
 from tests.cogs.esper.test_rules import PACK, RandomDice, of, one, opened, rejected, table
@@ -219,3 +221,33 @@ def test_a_support_whose_target_died_is_skipped_in_its_dm_only() -> None:
     for word in ["c02a", *names("c02a")]:
         assert word not in text, word
     assert state.step == combats.CTURN and state.waiting == ["A"]
+
+
+# --- the reactions' deadline ----------------------------------------------------------------------
+
+
+def test_reaction_steps_run_on_their_own_short_deadline() -> None:
+    # A's sync attack on C: B is asked to sync, C to defend (reactions); turns keep ``minutes``
+    state = fighting(hands={"A": ["k05"], "B": [], "C": []})
+    state.options = {**state.options, "minutes": 20, "reaction_minutes": 2}
+    assert rules.step_seconds(opened(state)) == 20 * 60
+    state, _ = play(state, {"A": "card k05 C"})
+    assert state.step == combats.SYNC and rules.step_seconds(opened(state)) == 2 * 60
+    state, _ = play(state, {"B": "pass"})
+    assert state.step == combats.DEFEND and rules.step_seconds(opened(state)) == 2 * 60
+    del state.options["reaction_minutes"]
+    assert rules.step_seconds(opened(state)) == rules.DEFAULT_REACTION_MINUTES * 60
+    state, _ = play(state, {"C": "pass"}, rolls=[1, 1])
+    assert state.step == combats.CTURN and rules.step_seconds(opened(state)) == 20 * 60
+
+
+def test_the_reaction_deadline_is_an_option_of_the_lobby_checked_as_the_others() -> None:
+    history = cog.build_history([1, 2, 3, 4, 5], [], season_start=None)
+    options = cog.start_options(PACK, 10, 3, history, None, players=5, reaction_minutes=2)
+    assert options["reaction_minutes"] == 2
+    assert cog.start_options(PACK, 10, 3, history, None, players=5)["reaction_minutes"] == (
+        rules.DEFAULT_REACTION_MINUTES
+    )
+    for wrong in (0, 61, "2"):
+        with pytest.raises(RuleError):
+            rules.check_options({"reaction_minutes": wrong})
