@@ -1,5 +1,5 @@
 """What every ruleset's data-pack loader shares: the guarded TOML reader, the field checks, the
-collecting of errors, the canonical JSON and its hash.
+collecting of errors, the canonical JSON and its hash, and the cache of decoded packs.
 
 A ruleset's pack module keeps its own format (tables, cards, limits, message catalogue) and binds
 these checks to it through one :class:`Checks`: its message keys are ``prefix`` + a fixed name
@@ -32,9 +32,10 @@ import json
 import re
 import tomllib
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.ruleset import RuleError
 
@@ -43,6 +44,7 @@ QUOTE = 40  # at most this much of a bad value is quoted back in a message
 MAX_BYTES = 256 * 1024  # a pack file
 MAX_DEPTH = 8  # tables and arrays nested (the formats need 6)
 INT_BITS = 64  # TOML's integers are 64-bit: a longer one is no pack's number
+CACHE_SIZE = 16  # decoded packs a process keeps (each is 0.5-0.8 MB in memory)
 # What breaks a line, in Discord or in a terminal (a name is printed inside others' lines).
 LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 
@@ -121,6 +123,31 @@ class HasPack(Protocol):
 
 
 P = TypeVar("P", bound=HasPack)
+
+
+class PackCache(Generic[P]):
+    """Packs decoded lately, by hash: a stored pack is parsed once while it is in use, and at
+    most ``size`` are kept (the least recently used goes first), however many packs a process
+    meets (every server's upload, every game's embedded pack)."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._packs: OrderedDict[str, P] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._packs)
+
+    def get(self, key: str, decode: Callable[[], P]) -> P:
+        """The pack under ``key``, decoded by ``decode`` unless kept."""
+        pack = self._packs.get(key)
+        if pack is not None:
+            self._packs.move_to_end(key)
+            return pack
+        pack = decode()
+        self._packs[key] = pack
+        while len(self._packs) > self.size:
+            self._packs.popitem(last=False)
+        return pack
 
 
 def from_options(

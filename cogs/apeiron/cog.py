@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
+from bot import packs, replies
 from bot.checks import is_moderator, reader_lang
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
@@ -104,14 +104,13 @@ def pack_counts(pack: packlib.Pack, lang: str) -> str:
     )
 
 
-_server_packs: dict[str, packlib.Pack] = {}  # by hash: a stored pack is parsed once
+# By hash: a stored pack in use is parsed once, and the packs of servers no longer asking go.
+_server_packs: packs.PackCache[packlib.Pack] = packs.PackCache()
 
 
 def stored_pack(row: PackRow) -> packlib.Pack:
     """The pack a server stored (it passed a server pack's checks when it was uploaded)."""
-    if row.hash not in _server_packs:
-        _server_packs[row.hash] = packlib.from_json(json.loads(row.pack))
-    return _server_packs[row.hash]
+    return _server_packs.get(row.hash, lambda: packlib.from_json(json.loads(row.pack)))
 
 
 def _ability_text(card: Any, lang: str) -> str:

@@ -423,7 +423,7 @@ def load_file(path: Path | str, *, server: bool = True) -> Pack:
     return loads(Path(path).read_text("utf-8"), server=server)
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=packs.CACHE_SIZE)
 def decoded(text: str) -> Pack:
     """The pack of a stored state's ``pack`` (its JSON text): checked once per process and
     shared, since a game decodes the same pack at every step (a pack is never changed)."""

@@ -5,6 +5,7 @@ refused upload naming every bad field in English and Japanese with nothing store
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot import packs
 from bot.record import verify
 from cogs.apeiron import pack as packlib
 from cogs.apeiron import rules
@@ -307,3 +309,24 @@ async def test_a_card_name_is_one_line(duel, discord_locale, lang):
     else:
         assert "chest[1] i01：name_enは1行" in line, line
     assert await stored(duel) is None
+
+
+def live_packs() -> int:
+    """Apeiron packs still in memory, the starter's included."""
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, packlib.Pack))
+
+
+async def test_forty_servers_packs_do_not_stay_in_memory(duel):
+    """Every stored pack shown was parsed and kept until a restart (0.5-0.8 MB each)."""
+    mod = moderator(duel)
+    before = live_packs()
+    for n in range(40):
+        text = COMMUNITY.replace('name_en = "Guild Cup"', f'name_en = "Guild Cup {n}"', 1)
+        assert f"Guild Cup {n}" in said(await upload(mod, duel, text))
+        assert f"Guild Cup {n}" in said(await mod.slash(duel.channel, "apeiron pack show"))
+    assert live_packs() - before <= packs.CACHE_SIZE
+    # The latest is still kept: showing it again parses nothing.
+    kept = live_packs()
+    await mod.slash(duel.channel, "apeiron pack show")
+    assert live_packs() == kept
