@@ -224,6 +224,37 @@ def turn_message(
     return payload
 
 
+def continued_log(log: Iterable[str], lang: str) -> list[str]:
+    """A group's log as a new post takes it over from one that is gone (refused for good, or
+    deleted): its first line says so (once, however often the log moves), so that a reader
+    who saw the earlier post knows why the steps start again here."""
+    mark = t(lang, "game.group.continued")
+    lines = list(log)
+    if not lines:
+        return [mark]
+    if not lines[0].startswith(mark):
+        # one line, not a line before the log: a long log keeps its first line (limits.log_tail)
+        lines[0] = f"{mark} {lines[0]}"
+    return lines
+
+
+def continued_post(
+    payload: Mapping[str, Any], progress: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """A grouped post's latest version (``payload``, with the order ``progress`` its latest
+    edit showed) posted anew: its log says it continues (:func:`continued_log`), and it pings
+    nobody (the game's first post did)."""
+    lang = payload["lang"]
+    group = payload["group"]
+    log = limits.log_tail(continued_log(group["log"], lang), DESCRIPTION_LIMIT)
+    embed = dict(payload["embed"])
+    embed["description"] = limits.clip("\n".join(log), DESCRIPTION_LIMIT)
+    out = {**payload, "embed": embed, "group": {**group, "log": log}, "mentions": []}
+    if progress is not None:
+        out["progress"] = dict(progress)
+    return out
+
+
 def _stream_lines(streams: Iterable[StreamProof], lang: str) -> list[str]:
     lines = []
     for s in streams:

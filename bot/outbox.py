@@ -288,6 +288,9 @@ class OutboxSender:
                     await self._undeliverable(row.payload["undeliverable"])
             elif isinstance(exc, discord.Forbidden | discord.NotFound):
                 await self._failed(row, exc, retry=False)
+                if row.kind == "edit" and isinstance(exc, discord.NotFound):
+                    # The post is gone (deleted): a grouped post's log goes on in a new one.
+                    await self.bot.table.post_gone(row)
             elif is_bad_request(exc):
                 await self._refused(row, exc)
             else:

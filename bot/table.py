@@ -758,6 +758,11 @@ class Table:
             commitments.insert(0, secret)  # committed before the first draw, revealed at the end
         group = match.post_group()
         continued = await self._group_post(tx, game, group) if not first else None
+        earlier: dict[str, Any] | None = None
+        if continued is not None:
+            earlier = dict(continued.payload["group"])
+            if continued.status == "failed":  # refused for good: the log goes on in a new post
+                earlier["log"] = messages.continued_log(earlier["log"], lang)
         payload = messages.turn_message(
             match,
             lang=lang,
@@ -770,7 +775,7 @@ class Table:
             resolved_turn=resolved_turn,
             resolved_view=resolved_view,
             group=group,
-            earlier=None if continued is None else continued.payload["group"],
+            earlier=earlier,
         )
         nonce = outbox_nonce(game.id, "turn", game.version)
         # A post refused for good cannot be edited: its log goes on in a post of its own.
@@ -824,6 +829,43 @@ class Table:
                 nonce=outbox_nonce(game.id, "dm", game.version, seat),
                 now=now,
             )
+
+    async def post_gone(self, edit: OutboxRow) -> None:
+        """``edit`` found its post deleted (404: a moderator cleaning the channel). A grouped
+        post's log goes on in a new post that says so, showing the post's latest version (what
+        the edits that failed would have shown) and the order progress its latest edit did; the
+        group's later steps edit the new post. Once per post: its row is marked failed (a post
+        refused for good is the same case to :meth:`turn`). Any other post loses only the order
+        progress an edit would have shown."""
+        if edit.ref_id is None or edit.game_id is None:
+            return
+        async with self.repo.transaction() as tx:
+            game = await tx.get_game(edit.game_id)  # first: the game's row is what writers lock
+            post = await tx.get_outbox(edit.ref_id)
+            if game is None or post is None or post.status != "sent":
+                return
+            if post.kind != "channel" or "group" not in post.payload:
+                return
+            await tx.mark_failed(post.id, "deleted: its group goes on in a new post", retry_at=None)
+            edits = [
+                row
+                for row in await tx.outbox_for_game(game.id)
+                if row.kind == "edit" and row.ref_id == post.id
+            ]
+            latest = max(edits, key=lambda row: row.id).payload if edits else {}
+            progress = None if "refresh" in latest else latest.get("progress")
+            new = await tx.enqueue(
+                game_id=game.id,
+                kind="channel",
+                target_id=post.target_id,
+                payload=messages.continued_post(post.payload, progress),
+                nonce=outbox_nonce(game.id, "continued", post.id),
+                now=self.clock(),
+            )
+            if game.prompt_outbox_id == post.id:
+                game.prompt_outbox_id = new
+                await tx.update_game(game)
+        self._on_outbox()
 
     @staticmethod
     async def _group_post(tx: Transaction, game: GameRow, group: str | None) -> OutboxRow | None:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot import registry
@@ -26,6 +27,8 @@ def late_rounds(state: bids.BidsState) -> str | None:
 
 
 GROUPED = dataclasses.replace(BIDS, post_group=late_rounds)
+# How a post that takes over a group's log from one that is gone begins.
+CONTINUED = "↪️ *Continued"
 
 
 @pytest.fixture
@@ -161,10 +164,64 @@ async def test_a_group_whose_post_failed_for_good_gets_a_post_of_its_own(
         if lost:
             assert posts[-1].id != grouped and not refreshes
             log = posts[-1].payload["group"]["log"]
-            assert log[: len(before)] == before, "the log goes on in the new post"
+            # the log goes on in the new post, which says it continues one that is gone
+            assert log[0].startswith(CONTINUED) and log[0].endswith(before[0]), log
+            assert log[1 : len(before)] == before[1:]
             assert len(log) > len(before)
         else:
             assert posts[-1].id == grouped and [r.ref_id for r in refreshes] == [grouped]
         assert (await table.game(game.id)).prompt_outbox_id == posts[-1].id
     finally:
         await repo.close()
+
+
+@pytest.mark.parametrize("deleted", ["before the round's first answer", "before its last answer"])
+async def test_a_deleted_grouped_post_goes_on_in_a_new_post(three: Any, deleted: str) -> None:
+    """A moderator cleaning the channel mid-round deleted the grouped post: every later edit of it
+    failed (404) and was dropped, so the round's plays and its end never reached the channel."""
+    env, channel, members = three
+    ann = members[0]
+    await ann.slash(channel, "bids challenge", opponent1=members[1], opponent2=members[2])
+    invitation = channel.last_message
+    for member in members[1:]:
+        await member.click(invitation, label="Accept")
+    table = env.bot.table
+    (game,) = await table.games_here(channel.id)
+    role = channel.guild.create_role("Mods", permissions=discord.Permissions(manage_messages=True))
+    mod = channel.guild.add_member(env.create_user("mod"), roles=[role])
+
+    async def play(member: Any) -> None:
+        state = bids.from_json((await table.game(game.id)).state or {})
+        await member.send_dm(str(state.hands[game.seat_of(member.id)][0]))
+        await env.bot.outbox.idle()
+
+    for member in members:  # round 1: its result opens round 2 in a grouped post
+        await play(member)
+    grouped = turn_posts(channel)[-1]
+    assert "Round 2/3" in grouped.embeds[0].title
+    answers = members if deleted.startswith("before the round's first") else members[2:]
+    for member in members[: len(members) - len(answers)]:
+        await play(member)
+    await mod.delete(grouped)
+
+    for member in answers:  # the rest of round 2: its result reaches the channel all the same
+        await play(member)
+    posts = turn_posts(channel)
+    assert grouped.id not in [m.id for m in posts]
+    new = posts[-1]
+    embed = new.embeds[0]
+    description = embed.description or ""
+    assert "Round 3/3" in embed.title, embed.title
+    assert description.startswith(CONTINUED), description
+    assert "Round 1" in description and "Round 2" in description, description
+    assert any("0/3" in f.name for f in embed.fields), "the progress is round 3's"
+    assert f"pbp:p:{game.id}:2:1" in custom_ids(new), "its Proofs cover the whole log"
+    async with table.repo.read() as tx:
+        rows = await tx.outbox_for_game(game.id)
+    (row,) = [r for r in rows if r.message_id == new.id and r.kind == "channel"]
+    assert (await table.game(game.id)).prompt_outbox_id == row.id
+
+    await play(ann)  # the group goes on editing the new post
+    (again,) = [m for m in turn_posts(channel) if m.id == new.id]
+    assert any("1/3" in f.name for f in again.embeds[0].fields)
+    assert [m.id for m in turn_posts(channel)] == [m.id for m in posts], "no third post"
