@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
+from bot import limits, packs, replies
 from bot.checks import is_moderator, reader_lang
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
@@ -125,7 +125,8 @@ def start_options(
 
 # --- what the commands show (pure but for discord.Embed) ----------------------------------------
 
-_packs: dict[str, packlib.Pack] = {}  # by hash: each game embeds its pack; parse each one once
+# By hash: each game embeds its pack; one in use is parsed once, and those no longer asked for go.
+_packs: packs.PackCache[packlib.Pack] = packs.PackCache()
 
 
 def pack_of(game: GameRow) -> packlib.Pack:
@@ -134,9 +135,7 @@ def pack_of(game: GameRow) -> packlib.Pack:
     if source is None:
         return packlib.sample()
     digest = str(game.options.get("pack_hash") or packlib.pack_hash(source))
-    if digest not in _packs:
-        _packs[digest] = packlib.from_json(source)
-    return _packs[digest]
+    return _packs.get(digest, lambda: packlib.from_json(source))
 
 
 def sheet_name(pack: packlib.Pack, sheet_id: str, lang: str) -> str:

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import copy
+import gc
 import re
 from typing import Any
 
@@ -11,6 +13,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot import packs
 from bot.i18n import t
 from bot.i18n.translator import CatalogueTranslator
 from bot.ruleset import RuleError
@@ -141,6 +144,26 @@ def test_season_text_names_finished_games_characters_never_a_running_games():
     assert names["c02"].name_ja in ja and names["c02"].name_en not in ja
     assert "シーズン2" in ja
     assert cog.season_text(None, [], "en") == t("en", "esper.cog.season.none")
+
+
+def live_packs() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, packlib.Pack))
+
+
+def test_a_season_of_forty_packs_keeps_few_in_memory():
+    """``/esper season show`` opens every finished game's pack: each one parsed was kept until a
+    restart (0.5-0.8 MB each)."""
+    season = SeasonRow(GUILD, "esper", 1, started_at=0.0, started_by=77)
+    rows = []
+    for n in range(40):
+        source = copy.deepcopy(dict(PACK.source))
+        source["pack"]["name_en"] = f"Cup {n}"
+        options = {"pack": source, "pack_hash": packlib.pack_hash(source)}
+        rows.append(game(f"h{n}", {1: "c01"}, created=float(n), options=options))
+    before = live_packs()
+    assert "finished games: 40" in cog.season_text(season, rows, "en")
+    assert live_packs() - before <= packs.CACHE_SIZE
 
 
 def test_characters_pages_list_every_character():
