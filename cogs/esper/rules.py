@@ -11,7 +11,8 @@ One framework step is one of these (``state.step``):
 
 - ``deal``: every seat (then only the ``refuse-last`` ones) answers ``keep``, ``refuse`` or
   ``refuse-last``;
-- ``silhouette``, ``repick``: secret picks, revealed together; same picks pick again;
+- ``silhouette``, ``repick``: secret picks, revealed together; of the same picks one keeps
+  it (bound by an Ace, else drawn), the others pick again;
 - ``balance``, ``balance_card``: the larger side may change, then must follow a new playing card;
 - ``start``: ambush votes (EVIL silhouettes, withheld) and start planets (the others);
 - ``turn``: the active seat's supports and main action (and, optionally, what it does after the
@@ -522,7 +523,22 @@ def start_turn(
     elif state.step == BALANCE_CARD:
         for seat in state.waiting:
             events.append(Event("your_card", {"card": state.seats[seat].card}, to=(seat,)))
+    if state.step in (SILHOUETTE, REPICK, BALANCE_CARD):
+        # a new dict: the shallow copy above shares the caller's
+        state.pending = {**state.pending, "defaults": _draw_defaults(state, secret)}
     return state, _named(state, events)
+
+
+def _draw_defaults(state: EsperState, secret: Dice) -> dict[str, str]:
+    """Each asked seat's default silhouette, drawn from the secret stream among those its card
+    allows and nobody keeps yet (esper.md, Setup 3): a default of the own character, or of the
+    own alignment, would tell the table what the seat holds. Drawn when the step opens, so that
+    the default is an order like any other (the table seals its text at the deadline)."""
+    out = {}
+    for seat in state.waiting:
+        allowed = allowed_silhouettes(state, seat)
+        out[seat] = allowed[secret.roll(len(allowed)) - 1] if len(allowed) > 1 else allowed[0]
+    return out
 
 
 # --- orders --------------------------------------------------------------------------------------
@@ -716,15 +732,11 @@ def _check_deal(state: EsperState, seat: str, order: EsperOrder) -> EsperOrder:
 
 def allowed_silhouettes(state: EsperState, seat: str, card: str | None = None) -> list[str]:
     """The silhouettes the seat's playing card allows (Ace: its own; 10: its alignment's),
-    among those not taken by another seat (in the first pick nothing is taken yet)."""
+    among those not kept by another seat (in the first pick nothing is kept yet)."""
     s = state.seats[seat]
     card = s.card if card is None else card
     taken = set() if state.step == SILHOUETTE else _taken(state, seat)
-    out = _card_allows(state, seat, card, taken)
-    if not out and state.step == REPICK:
-        # every silhouette left was contested just now: those are free again
-        out = _card_allows(state, seat, card, taken - set(state.pending.get("contested", [])))
-    return out
+    return _card_allows(state, seat, card, taken)
 
 
 def _card_allows(state: EsperState, seat: str, card: str | None, taken: set[str]) -> list[str]:
@@ -746,11 +758,7 @@ def _card_allows(state: EsperState, seat: str, card: str | None, taken: set[str]
 
 
 def _taken(state: EsperState, seat: str) -> set[str]:
-    taken = {state.seats[o].silhouette for o in state.order if o != seat}
-    if state.step == REPICK:
-        taken |= set(state.pending.get("contested", []))
-    taken.discard(None)
-    return {t for t in taken if t is not None}
+    return {sil for o in state.order if o != seat and (sil := state.seats[o].silhouette)}
 
 
 def _check_silhouette(state: EsperState, seat: str, order: EsperOrder) -> EsperOrder:
@@ -1103,13 +1111,12 @@ def default_order(state: EsperState, seat: str) -> EsperOrder:
 
 
 def default_silhouette(state: EsperState, seat: str) -> str:
-    """The own character's, else the first free one of the own alignment (the card allowing)."""
+    """The one drawn for the seat when the step opened (:func:`_draw_defaults`). A step opened
+    before defaults were drawn (a game stored by an older version) falls back on the first
+    silhouette the card allows in the pack's order, which depends on the card alone."""
     allowed = allowed_silhouettes(state, seat)
-    own = state.seats[seat].sheet
-    if own in allowed:
-        return own
-    mine = [i for i in allowed if state.pack.sheets[i].alignment == state.seats[seat].alignment]
-    return (mine or allowed or [own])[0]
+    drawn = state.pending.get("defaults", {}).get(seat)
+    return drawn if drawn in allowed else allowed[0]
 
 
 def choices(state: EsperState, seat: str) -> list[ChoiceGroup]:
@@ -1380,19 +1387,15 @@ def _resolve_silhouettes(
         if shown is not None and not state.seats[seat].resigned:
             by_pick.setdefault(shown, []).append(seat)
     again: list[str] = []
-    contested: list[str] = []
     for sil, holders in by_pick.items():
         if len(holders) < 2:
             continue
+        # The one bound to it by an Ace keeps it, else one drawn from the secret stream: the
+        # channel learns who picks again, never why (a visible Ace rule would name the keeper's
+        # card and sheet). Every clash settles a seat, so re-picks end.
         bound = [h for h in holders if rank(state.seats[h].card) == "A" and _own(state, h) == sil]
-        if not bound and state.step == REPICK:
-            # a clash again in a re-pick: the earliest seat keeps it (decided: the same players
-            # could otherwise clash round the last free silhouettes for ever)
-            bound = holders[:1]
-        losers = [h for h in holders if h not in bound]
-        if not bound:
-            contested.append(sil)
-        again += losers
+        keeper = bound[0] if bound else holders[secret.roll(len(holders)) - 1]
+        again += [h for h in holders if h != keeper]
     events.append(Event("silhouettes", {"picks": {s: picks[s] for s in state.order if s in picks}}))
     if again:
         for seat in again:
@@ -1400,7 +1403,7 @@ def _resolve_silhouettes(
         again = [s for s in state.order if s in again]
         events.append(Event("repick", {"seats": again}))
         state.step, state.waiting = REPICK, again
-        state.pending = {"contested": sorted(contested)}
+        state.pending = {}
         return
     state.pending = {}
     _balance(state, events, first=True)

@@ -316,7 +316,10 @@ async def test_a_six_player_game_by_dm_with_a_refusal_an_objection_and_a_restart
     await settle(table)
     s = await state(table)
     assert s.step not in (rules.DEAL, rules.SILHOUETTE), s.step
-    assert {seat: s.seats[seat].silhouette for seat in s.order} == expected
+    # each default was drawn among what the card allows; two that clash keep one of them
+    again = s.waiting if s.step == rules.REPICK else []
+    for seat in s.order:
+        assert s.seats[seat].silhouette == (None if seat in again else expected[seat])
     after = posts_since(table, before)
     picks = [
         t("en", "esper.pick", seat=seat_label(table, seat), name=PACK.sheets[sil].name_en)

@@ -200,7 +200,7 @@ def to_turns(run: Run, start: Mapping[str, str] | None = None) -> None:
     """Deal and silhouettes by default; the ambush on P6-6 (the first defender as runner); every
     invader starts on P1 unless ``start`` says otherwise."""
     run.step()  # deal: all keep
-    run.step()  # silhouettes: own characters'
+    run.step({s: f"silhouette {run.state.seats[s].sheet}" for s in run.state.order})  # own
     assert run.state.step == rules.START
     runner = run.defenders()[0]
     orders = {s: f"ambush P6-6 runner {runner}" for s in run.defenders()}
@@ -394,7 +394,7 @@ def test_repicks_and_balancing() -> None:
     again = run.state.waiting
     run.open()
     taken = {run.state.seats[s].silhouette for s in run.state.order}
-    options = [i for i in free if i not in taken and i not in run.state.pending["contested"]]
+    options = [i for i in free if i not in taken]
     run.resolve({s: f"silhouette {options[i]}" for i, s in enumerate(again)})
     assert run.state.step == rules.BALANCE  # no defenders: the invaders may change
     run.open()

@@ -57,10 +57,11 @@ def new(players: int = 7, seed: int = 0, **options: object) -> tuple[EsperState,
 
 
 def opened(state: EsperState) -> EsperState:
-    """The state's next step, open for orders (a step that is open stays as it is)."""
+    """The state's next step, open for orders (a step that is open stays as it is); a
+    silhouette step draws its defaults from a seeded secret stream."""
     if state.open:
         return state
-    state, _ = rules.start_turn(state, none(), none())
+    state, _ = rules.start_turn(state, none(), RandomDice(99))
     return state
 
 
@@ -337,7 +338,7 @@ def test_when_all_keep_each_seat_gets_a_playing_card_from_the_shuffled_deck() ->
         len(PACK.ability_deck()) - 1
     )
     assert sorted(state.planets) == sorted(CARD_SPOTS)
-    state, events = rules.start_turn(state, none(), none())
+    state, events = rules.start_turn(state, none(), RandomDice(0))
     assert {(e.to, e.data["card"]) for e in of(events, "your_card")} == {
         ((s,), state.seats[s].card) for s in state.order
     }
@@ -379,57 +380,129 @@ def test_ace_binds_to_the_own_character_and_ten_to_the_own_alignment() -> None:
 def test_same_picks_pick_again_among_the_rest_but_an_ace_keeps_its_own() -> None:
     state = silhouettes({"A": "A♠"})
     own = {s: state.seats[s].sheet for s in state.order}
-    # A (Ace) and B both show A's character; C and D both show E's; E shows its own too
+    # A (Ace) and B both show A's character; C, D and E show E's (nobody bound to it by an Ace:
+    # the secret stream draws its keeper, here D)
     orders = {
         "A": f"silhouette {own['A']}",
         "B": f"silhouette {own['A']}",
         "C": f"silhouette {own['E']}",
         "D": f"silhouette {own['E']}",
         "E": f"silhouette {own['E']}",
+        "F": f"silhouette {own['F']}",
+        "G": f"silhouette {own['G']}",
     }
-    state, events = step(state, orders)
+    state, events = step(state, orders, secret=ScriptedDice([2]))
     assert one(events, "silhouettes").to is None  # revealed together, publicly
-    assert state.step == rules.REPICK and state.waiting == ["B", "C", "D", "E"]
-    assert dict(one(events, "repick").data) == {"seats": ["B", "C", "D", "E"]}
+    assert state.step == rules.REPICK and state.waiting == ["B", "C", "E"]
+    assert dict(one(events, "repick").data) == {"seats": ["B", "C", "E"]}  # who, never why
     assert state.seats["A"].silhouette == own["A"]  # bound by the Ace: keeps it
-    assert state.seats["F"].silhouette == own["F"] and state.seats["G"].silhouette == own["G"]
+    assert state.seats["D"].silhouette == own["E"]  # drawn
     state = opened(state)
-    # among the rest: neither the kept ones nor the one contested by nobody-bound pickers
+    # among the rest: never one another seat keeps
     for taken in (own["A"], own["E"], own["F"]):
         assert rejected(state, "C", f"silhouette {taken}") == rules.R_TAKEN
         assert taken not in rules.allowed_silhouettes(state, "C")
-    # E's default: its own character is contested, so the first free one of its alignment
-    free = [
-        i
-        for i in PACK.sheets
-        if PACK.sheets[i].alignment == state.seats["E"].alignment
-        and i not in (own["A"], own["E"], own["F"], own["G"])
-    ]
-    state, _ = step(state)
-    assert state.seats["E"].silhouette == free[0]
+    # the defaults were drawn among what is left
+    for seat in ("B", "C", "E"):
+        assert rules.default_silhouette(state, seat) in rules.allowed_silhouettes(state, seat)
+    free = [i for i in PACK.sheets if i not in (own["A"], own["E"], own["F"], own["G"])]
+    orders = {
+        "B": f"silhouette {free[0]}",
+        "C": f"silhouette {free[1]}",
+        "E": f"silhouette {free[2]}",
+    }
+    state, _ = step(state, orders)
     picked = [state.seats[s].silhouette for s in state.order]
     assert len(set(picked)) == 7 and state.step != rules.REPICK
 
 
-def test_a_clash_again_in_a_repick_goes_to_the_earliest_seat() -> None:
-    """Two seats that keep picking the same silhouette (two 10s of one alignment round its last
-    free silhouettes) could re-pick for ever: a clash in a re-pick goes to the earliest seat."""
+def test_a_clash_without_an_ace_is_kept_by_a_seat_drawn_and_the_channel_names_no_reason() -> None:
+    """B and C pick the same silhouette, neither bound to it by an Ace: the secret stream draws
+    the keeper (not the earlier seat, not the own character's holder); the channel says only
+    who picks again. A clash again in a re-pick is settled the same way."""
+    from cogs.esper import present
+
+    for draw, keeper, loser in ((1, "B", "C"), (2, "C", "B")):
+        state = silhouettes({"B": "7♠", "C": "Q♦"})
+        own = {s: state.seats[s].sheet for s in state.order}
+        orders = {s: f"silhouette {own[s]}" for s in state.order}
+        orders["B"] = orders["C"]  # C's own character: C would have kept it by the old rule
+        state, events = step(state, orders, secret=ScriptedDice([draw]))
+        assert state.seats[keeper].silhouette == own["C"] and state.seats[loser].silhouette is None
+        assert state.step == rules.REPICK and state.waiting == [loser]
+        public = [dict(e.data, type=e.type) for e in events if e.to is None]
+        for lang in ("en", "ja"):
+            text = " ".join(present.event_lines(public, lang, {}))
+            for word in ("Ace", "エース", "A♠", "draw", "kept", "keeps"):
+                assert word not in text, (word, text)
+    # a clash in a re-pick: drawn too, and every round settles a seat
     state = silhouettes({})
     own = {s: state.seats[s].sheet for s in state.order}
-    state, _ = step(state, {"B": f"silhouette {own['A']}"})
-    assert state.step == rules.REPICK and state.waiting == ["A", "B"]
+    orders = {s: f"silhouette {own[s]}" for s in state.order}
+    orders["B"] = orders["A"]
+    state, _ = step(state, orders, secret=ScriptedDice([2]))  # B keeps A's character
+    assert state.waiting == ["A"] and state.seats["B"].silhouette == own["A"]
     free = rules.allowed_silhouettes(opened(state), "A")
-    state, _ = step(state, {"A": f"silhouette {free[0]}", "B": f"silhouette {free[0]}"})
-    assert state.seats["A"].silhouette == free[0]  # every re-pick round settles a seat
-    assert state.step == rules.REPICK and state.waiting == ["B"]
-    state, _ = step(state)  # B's default: a free one
-    assert state.step != rules.REPICK and state.seats["B"].silhouette not in (None, free[0])
+    orders = {"A": f"silhouette {free[0]}"}
+    state, _ = step(state, orders)
+    assert state.step != rules.REPICK and state.seats["A"].silhouette == free[0]
 
 
-def test_default_silhouette_is_the_own_character() -> None:
+def test_a_default_silhouette_is_drawn_among_those_the_card_allows() -> None:
+    """No answer by the deadline: one drawn from the secret stream among the silhouettes the
+    seat's card allows and nobody keeps, posted like any pick (its order text is a pick)."""
     state = silhouettes({"C": "10♦", "D": "A♥"})
-    state, _ = step(state)
-    assert all(state.seats[s].silhouette == state.seats[s].sheet for s in state.order)
+    c, d = state.seats["C"], state.seats["D"]
+    defaults = {s: rules.default_silhouette(state, s) for s in state.order}
+    for seat, sil in defaults.items():
+        assert sil in rules.allowed_silhouettes(state, seat)
+        assert rules.default_order(state, seat).canonical() == f"silhouette {sil}"
+    assert PACK.sheets[defaults["C"]].alignment == c.alignment  # a 10: its alignment's
+    assert defaults["D"] == d.sheet  # an Ace: its own character, as any pick of it
+    # the same step opened with another secret stream draws other defaults
+    again = rules.start_turn(silhouettes_closed({"C": "10♦", "D": "A♥"}), none(), RandomDice(5))[0]
+    others = {s: rules.default_silhouette(again, s) for s in state.order}
+    assert others != defaults
+    state, events = step(state, secret=RandomDice(1))  # defaults may clash: a keeper is drawn
+    assert one(events, "silhouettes").data["picks"] == defaults  # posted like any pick
+
+
+def silhouettes_closed(cards: Mapping[str, str]) -> EsperState:
+    state, _ = advanced(7, rules.SILHOUETTE)
+    for seat in state.order:
+        state.seats[seat].card = cards.get(seat, "5♣")
+    return state
+
+
+def test_no_seats_default_is_its_own_character_more_often_than_chance() -> None:
+    """A whole-seat sweep over many seeded deals (5–11 players, every seat): a seat's default
+    silhouette equals its own character about as often as a draw among what its card allows
+    would (1 in the number allowed; an Ace always), never the near-certainty of a default that
+    names the character."""
+    hits: collections.Counter[str] = collections.Counter()
+    expected: collections.Counter[str] = collections.Counter()
+    variance: collections.Counter[str] = collections.Counter()
+    deals = 0
+    for seed in range(240):
+        players = rules.PLAYER_COUNTS[seed % len(rules.PLAYER_COUNTS)]
+        state, secret = advanced(players, rules.SILHOUETTE, seed)
+        state, _ = rules.start_turn(state, none(), secret)
+        deals += 1
+        for seat in state.order:
+            allowed = rules.allowed_silhouettes(state, seat)
+            own = state.seats[seat].sheet
+            drawn = rules.default_silhouette(state, seat)
+            assert drawn in allowed
+            p = (1 / len(allowed)) if own in allowed else 0.0
+            hits[seat] += drawn == own
+            expected[seat] += p
+            variance[seat] += p * (1 - p)
+    assert deals == 240
+    for seat in hits.keys() | expected.keys():
+        bound = expected[seat] + 4 * math.sqrt(variance[seat]) + 2
+        assert hits[seat] <= bound, (seat, hits[seat], expected[seat])
+    total, mean = sum(hits.values()), sum(expected.values())
+    assert total <= mean + 4 * math.sqrt(sum(variance.values())) + 2, (total, mean)
 
 
 # --- the balance ---------------------------------------------------------------------------------
@@ -472,7 +545,7 @@ def test_a_short_side_lets_the_larger_change_then_follow_a_new_card_then_stands(
     assert state.step == rules.BALANCE_CARD and state.waiting == larger
     assert [state.seats[s].card for s in larger] == ["A♠", "10♥", "7♦", "J♣", "Q♣"]
     assert state.deck[0] == "K♣"
-    state, events = rules.start_turn(state, none(), none())
+    state, events = rules.start_turn(state, none(), RandomDice(0))
     assert {e.to for e in of(events, "your_card")} == {(s,) for s in larger}  # privately
     # the new card must be followed: an Ace, its own character (an EVIL one nobody shows)
     ace = next(
@@ -516,7 +589,8 @@ def test_a_balance_that_evens_the_sides_goes_straight_to_the_start() -> None:
 
 def test_no_balance_when_both_sides_reach_the_evil_count() -> None:
     state = silhouettes()
-    state, events = step(state)  # own silhouettes: 3 defenders, 4 invaders
+    orders = {s: f"silhouette {state.seats[s].sheet}" for s in state.order}
+    state, events = step(state, orders)  # own silhouettes: 3 defenders, 4 invaders
     assert not of(events, "balance") and state.step == rules.START
 
 
