@@ -320,11 +320,13 @@ def _order_line(row: OrderRow, lang: str, *, whole: bool = False) -> str:
 
 
 def _groups(match: Match, seat: str, lang: str) -> list[dict[str, Any]]:
-    """A seat's choice groups with their labels in ``lang`` (an order view's buttons)."""
+    """A seat's choice groups with their labels in ``lang`` (an order view's buttons, or its
+    select menu when the group asks for one)."""
     return [
         {
             "name": g.name,
             "label": t(lang, g.label_key),
+            "select": g.select,
             "choices": [
                 {"token": c.token, "label": c.label(lang), "enabled": c.enabled} for c in g.choices
             ],
