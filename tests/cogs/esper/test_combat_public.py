@@ -10,13 +10,14 @@ turn's order is withheld: its words may name an ability or a card)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
 
 from bot.i18n import t
 from bot.ruleset import Event, RuleError
-from cogs.esper import cog, rules
+from cogs.esper import ai, cog, rules
 from cogs.esper import combat as combats
 from cogs.esper import pack as packlib
 from cogs.esper.present import PRESENTER
@@ -110,6 +111,19 @@ def test_nobody_yet_to_act_means_no_sync_step() -> None:
     state.step, state.waiting = combats.CTURN, ["A"]
     state, _ = play(state, {"A": "card k05 C"})
     assert state.step == combats.DEFEND and state.waiting == ["C"]
+
+
+def test_the_demo_ai_answers_a_pass_only_prompt() -> None:
+    state = fighting(
+        seats=("A", "B", "C", "D"), hands={"A": ["k02"], "B": [], "C": ["k25"], "D": ["k22"]}
+    )
+    state, _ = play(state, {"A": "card k02 C"})
+    state, _ = play(state, {"C": "escape k25 left"})
+    state = opened(state)
+    assert state.step == combats.BLOCK
+    for seat in rules.awaiting(state):  # nobody holds a teleport card
+        text = ai.choose(state, seat, random.Random(seat))
+        assert rules.parse(state, seat, text).canonical() == "pass", (seat, text)
 
 
 # --- [戦闘前] ----------------------------------------------------------------------------------
