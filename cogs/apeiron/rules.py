@@ -2392,7 +2392,7 @@ def summary(state: ApeironState) -> dict[str, Any]:
     panels: list[dict[str, Any] | str | None] = []
     for pos in fld.POSITIONS:
         slot = state.field[pos]
-        if not state.revealed and pos not in fld.MIDDLE:
+        if not decks_chosen(state) or (not state.revealed and pos not in fld.MIDDLE):
             panels.append(None)
         elif slot is None:
             panels.append("off")
@@ -2412,6 +2412,12 @@ def summary(state: ApeironState) -> dict[str, Any]:
         "chance_used": dict(state.chance_used),
         "extra_turn": {s: extra_count(state, s) for s in SEATS},
     }
+
+
+def decks_chosen(state: ApeironState) -> bool:
+    """Whether the deck step is over: no panel is seen before it (Setup, step 1 before step 2),
+    so a deck is chosen without knowing the field, and a game resigned in it never shows one."""
+    return all(seat in state.decks for seat in SEATS)
 
 
 def _public_cards(state: ApeironState) -> dict[str, dict[str, Any]]:
@@ -2469,7 +2475,7 @@ def view(state: ApeironState, seat: str | None) -> dict[str, Any]:
         out["outcome"] = {"seat": state.winner, "reason": state.ended}
     if seat in SEATS:
         you: dict[str, Any] = {"seat": seat}
-        if not state.revealed:
+        if decks_chosen(state) and not state.revealed:
             you["row"] = _panels(state, fld.ROWS[seat])
         if seat in state.decks:
             you["chest"] = list(state.decks[seat]["chest"])

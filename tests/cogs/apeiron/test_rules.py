@@ -102,14 +102,41 @@ def test_deck_and_deploy_steps_then_first_player() -> None:
     roundtrip(state)
 
 
-def test_public_view_hides_face_down_panels_and_chests() -> None:
-    secret = ScriptedDice([*range(16, 1, -1), *[1] * 9])
-    state = rules.new_game("g", ("A", "B"), {}, ScriptedDice([]), secret)
+def test_no_panel_is_seen_before_the_deck_step_is_over() -> None:
+    """Setup step 1 (decks) comes before step 2 (the middle row posted, each own row by DM): while
+    decks are chosen no view, board, DM or event shows a panel, so two fields look the same."""
+    from cogs.apeiron import board
+    from cogs.apeiron.present import private_lines
+
+    def game(panels: list[int]) -> rules.ApeironState:
+        secret = ScriptedDice([*panels, *[1] * 9])
+        state = rules.new_game("g", ("A", "B"), {}, ScriptedDice([]), secret)
+        state, events = rules.start_turn(state, ScriptedDice([]))
+        assert state.step == rules.DECK and events == []
+        return state
+
+    one, two = game(list(range(16, 1, -1))), game([1] * 15)
+    assert one.field != two.field
+    for seat in (None, "A", "B"):
+        views = [rules.view(s, seat) for s in (one, two)]
+        assert views[0] == views[1]
+        assert views[0]["panels"] == [None] * 9 and "row" not in views[0].get("you", {})
+        assert board.render(views[0], "en", {}) == board.render(views[1], "en", {})
+        if seat is not None:
+            for lang in ("en", "ja"):
+                assert private_lines(views[0], seat, lang) == private_lines(views[1], seat, lang)
+    assert rules.summary(one)["panels"] == [None] * 9
+    # resigned in the deck step: the end shows no panel either
+    over, _ = rules.resign(one, "A")
+    assert rules.view(over, None)["panels"] == [None] * 9
+    # the deck step over: the middle row in public, each seat's own row in its view only
+    state, _ = rules.resolve(one, {}, ScriptedDice([]), ScriptedDice([6, 5, 4, 3, 2] * 2))
+    state, events = rules.start_turn(state, ScriptedDice([]))
     public = rules.view(state, None)
-    assert public["panels"][2] is None and public["panels"][0] is not None  # pos 3 hidden, 1 shown
-    assert "you" not in public
-    mine = rules.view(state, "A")
-    assert [p["pos"] for p in mine["you"]["row"]] == [3, 4, 5]
+    shown = [i + 1 for i, p in enumerate(public["panels"]) if p is not None]
+    assert sorted(shown) == sorted(fld.MIDDLE) and "you" not in public
+    assert [p["pos"] for p in rules.view(state, "A")["you"]["row"]] == [3, 4, 5]
+    assert {e.to for e in events if e.type == "own_row"} == {("A",), ("B",)}
 
 
 # --- movement -----------------------------------------------------------------------------------
