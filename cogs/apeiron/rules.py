@@ -2139,7 +2139,9 @@ def _damage(
     events.append(
         Event("damage", {"seat": victim.seat, "unit": victim.id, "amount": amount, "hp": victim.hp})
     )
-    if by is not None and by.seat != victim.seat:
+    if by is not None and by.seat != victim.seat and living(state, by.seat) == [by]:
+        # only the last remaining unit's damage resets the extra-turn count (End): damage its
+        # side dealt before it dropped to one unit, even in the same activation, does not
         state.extra_hit[by.seat] = True
     if victim.hp == 0:
         _dies(state, victim, events)

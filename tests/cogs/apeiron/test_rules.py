@@ -328,6 +328,29 @@ def test_extra_turn_resets_on_damage() -> None:
     assert state.ended is None  # turn 4 is count 2
 
 
+def test_damage_dealt_before_the_side_drops_to_one_unit_does_not_reset_the_count() -> None:
+    """The soldier hits the tank on a lawless panel and falls to its strike back: A is down to
+    the archer, which has dealt nothing. Turn 1 is count turn 1 and A loses at the end of its
+    activation in turn 3 (the soldier's hit, before A dropped to one unit, resets nothing)."""
+    state = situation(
+        [("sol", "D4", "S"), ("arc", "A1", "S")],
+        [("tank", "D6", "N"), ("ghost", "I9", "N")],
+        field=grass_field(p1="lw@0"),
+    )
+    state.units["A"][0].hp = 1
+    state, events = play(state, "D4>D5 S attack D6")
+    assert [e["type"] for e in events if e["type"] in ("damage", "death")] == [
+        "damage",
+        "damage",
+        "death",
+    ]
+    assert "extra_turn_reset" not in [e["type"] for e in events]
+    assert state.extra["A"] == 1 and rules.summary(state)["extra_turn"]["A"] == 1
+    while state.ended is None:
+        state, _ = play(state, rules.default_order(state, state.active or "A").canonical())
+    assert (state.ended, state.winner, state.turn, state.active) == ("extra_turn", "B", 3, "A")
+
+
 @pytest.mark.parametrize(
     ("units_a", "hp_a", "units_b", "hp_b", "first", "winner", "by"),
     [
