@@ -91,10 +91,15 @@ def _ranked(state: ApeironState, seat: str, rng: Any) -> list[str]:
         trial = copy.deepcopy(state)
         me = rules.acting_unit(trial)
         me.square = end
-        base = -0.3 * _nearest(end, enemies) - 1.5 * sum(
-            rules._poison(state, s) for s in path if not rules.flying(state, unit)
+        # what the move costs, as the engine walks it (a flier ending on a gravity panel lands)
+        flies, lands = rules.flying(state, unit), rules.flying_at_end(state, unit, end)
+        poison = sum(
+            rules._poison(state, s)
+            for i, s in enumerate(path)
+            if not (lands if i == len(path) - 1 else flies)
         )
-        if state.objects.get(end) in ("bomb",) and not rules.flying(state, unit):
+        base = -0.3 * _nearest(end, enemies) - 1.5 * poison
+        if state.objects.get(end) in ("bomb",) and not lands:
             base -= 3
         actions = [""] if state.step == rules.MOVE else ["", *rules.action_texts(trial, seat, me)]
         for action in actions:

@@ -278,8 +278,18 @@ def attack_range(state: ApeironState, unit: UnitState) -> int:
     return max(value, 2)
 
 
-def move_points(state: ApeironState, unit: UnitState) -> int:
+def on_gravity(state: ApeironState, unit: UnitState) -> bool:
+    """Gravity is a standing state of every unit on a gravity panel (M 1, no flying while it is
+    there), not of the acting unit alone: a unit pushed or pulled onto the panel, or whose move
+    ends there, is grounded on arrival (so the final square's poison or bomb applies to a flier).
+    The acting unit's reading at its activation's start (``state.gravity``) holds for its move."""
     if state.gravity and unit.seat == state.active and unit.order == state.acting:
+        return True
+    return unit.square is not None and kind_at(state, unit.square) == "gravity"
+
+
+def move_points(state: ApeironState, unit: UnitState) -> int:
+    if on_gravity(state, unit):
         return 1
     value = unit_card(state, unit).move
     value += sum(e.delta or 0 for e in _passive(state, unit, "move"))
@@ -288,7 +298,7 @@ def move_points(state: ApeironState, unit: UnitState) -> int:
 
 
 def flying(state: ApeironState, unit: UnitState) -> bool:
-    if state.gravity and unit.seat == state.active and unit.order == state.acting:
+    if on_gravity(state, unit):
         return False
     value = unit_card(state, unit).flying
     for effect in _passive(state, unit, "flying"):
@@ -2169,6 +2179,12 @@ def _dies(
     )
 
 
+def flying_at_end(state: ApeironState, unit: UnitState, end: Square) -> bool:
+    """Whether ``unit``, flying as it starts its move, is still flying where the move ends (a
+    gravity panel grounds it there); the demo AI reads it too."""
+    return flying(state, unit) and kind_at(state, end) != "gravity"
+
+
 def _walk(
     state: ApeironState,
     unit: UnitState,
@@ -2179,12 +2195,16 @@ def _walk(
     assert unit.square is not None
     start = unit.square
     flies = flying(state, unit)
-    poison = 0
-    for square in path:
-        if not flies and _poison(state, square):
-            poison += 1
-    unit.square = path[-1] if path else start
-    end = unit.square
+    end = path[-1] if path else start
+    # a flier whose move ends on a gravity panel is grounded there: the end square's poison and
+    # bomb apply to it (the squares it passed over do nothing)
+    lands_flying = flying_at_end(state, unit, end)
+    poison = sum(
+        1
+        for i, square in enumerate(path)
+        if not (lands_flying if i == len(path) - 1 else flies) and _poison(state, square)
+    )
+    unit.square = end
     if state.trail is not None and path:
         state.trail["moves"].append([label(start), *(label(s) for s in path)])
     new_facing = fld.arrow(state.pack, state.field, end) or facing or unit.facing
@@ -2204,7 +2224,7 @@ def _walk(
     )
     if poison:
         _damage(state, unit, poison, events, None)
-    if unit.alive and not flies and path and state.objects.get(end) == "bomb":
+    if unit.alive and not lands_flying and path and state.objects.get(end) == "bomb":
         del state.objects[end]
         events.append(Event("bomb", {"square": label(end)}))
         _damage(state, unit, BOMB_DAMAGE, events, None)

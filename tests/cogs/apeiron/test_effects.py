@@ -150,6 +150,56 @@ def test_push_onto_poison_and_arrow_final_square() -> None:
     assert moved is not None and moved.hp == 3 and moved.facing == "S"
 
 
+@pytest.mark.parametrize(("obj", "hp"), [("bomb", 1), ("poison", 2)])
+def test_gravity_grounds_a_flier_pushed_onto_the_panel(obj: str, hp: int) -> None:
+    """Gravity is a standing state of every unit on the panel, not of the acting unit only: the
+    bird pushed onto a gravity panel (position 1) lands there, and the square's bomb or poison
+    applies to it."""
+    shover = unit("shover", abilities=[star("push", target="enemy", reach="adjacent", steps=1)])
+    bird = unit("bird", hp=3, power=1, move=3, flying=True)
+    state = situation(
+        [("shover", "B5", "E")],
+        [("bird", "C5", "W")],
+        pack=pack_with(shover, bird),
+        field=grass_field(p1="gv@0"),
+        objects={"D5": obj},
+    )
+    state, events = play(state, "ability C5; B5>B4 N")
+    moved = at(state, "D5")
+    assert moved is not None and moved.id == "bird" and moved.hp == hp
+    assert not rules.flying(state, moved) and rules.move_points(state, moved) == 1
+    if obj == "bomb":
+        assert "bomb" in types(events) and sq("D5") not in state.objects
+
+
+def test_a_flier_pushed_onto_a_bomb_elsewhere_flies_over_it() -> None:
+    shover = unit("shover", abilities=[star("push", target="enemy", reach="adjacent", steps=1)])
+    bird = unit("bird", hp=3, power=1, move=3, flying=True)
+    state = situation(
+        [("shover", "B5", "E")],
+        [("bird", "C5", "W")],
+        pack=pack_with(shover, bird),
+        objects={"D5": "bomb"},
+    )
+    state, events = play(state, "ability C5; B5>B4 N")
+    assert at(state, "D5").hp == 3 and "bomb" not in types(events)  # type: ignore[union-attr]
+
+
+def test_a_fliers_move_ending_on_a_gravity_panel_lands_on_its_bomb() -> None:
+    bird = unit("bird", hp=3, power=1, move=3, flying=True)
+    state = situation(
+        [("bird", "B5", "E")],
+        [("tank", "H8", "N")],
+        pack=pack_with(bird),
+        field=grass_field(p1="gv@0"),
+        objects={"C5": "bomb", "D5": "bomb"},
+    )
+    # it flies over C5's bomb (off the gravity panel), lands on D5's (on it)
+    state, events = play(state, "B5>C5>D5 E")
+    assert at(state, "D5").hp == 1 and types(events).count("bomb") == 1  # type: ignore[union-attr]
+    assert sq("C5") in state.objects and sq("D5") not in state.objects
+
+
 def test_pull_toward_the_actor_along_a_line_blocked_by_obstacles() -> None:
     hook = unit("hook", abilities=[star("pull", target="enemy", reach="line:4", steps=3)])
     state = situation(
