@@ -825,7 +825,7 @@ def _fight_at(k: Mind, spot: str, eager: float, chance: float, least: float = SU
 def _after(k: Mind) -> str:
     spot = k.me["spot"]
     if spot is not None and _fight_at(k, str(spot), k.rng.random(), FIGHT_PLANET):
-        return "fight"  # refused (skipped, the turn ends) after another main action
+        return "fight"  # refused when sent after another main action (then ``end``)
     if k.alignment == SPECIAL:
         return _declaration(k) or "end"
     if (

@@ -908,20 +908,40 @@ def _parse_turn(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOr
 
 
 def _dry_run(state: EsperState, seat: str, actions: Sequence[Action]) -> None:
-    """Check the actions the order does before anything random happens (its supports before
-    the main action, and the main action itself), on a copy of the state: each refusal names
-    what is wrong now. What follows the main action is checked when it happens."""
+    """Check the whole order when it is sent, on a copy of the state, so that a refusal goes to
+    its seat alone (esper.md, What the channel may depend on): the supports before the main
+    action and the main action itself fully; what follows the main action against all but
+    where the pieces will stand (the roll and the square decide that, in public). Nothing is
+    then skipped in public for a private reason (a sheet that cannot convert or declare, the
+    mind it lacks, an ability not held or not of that timing); what the move changes (a target
+    no longer on the spot) may still be, for all to see."""
     trial = copy.deepcopy(state)
     events: list[Event] = []
     phase = "before" if state.step == TURN else "after"
+    main = state.pending.get("main")  # the ``after`` step: the turn's main action, played
     for action in actions:
         if action.verb in ENDS:
+            if action.verb == "fight" and main not in ("move", "teleport", "pass"):
+                raise OrderRejected(R_FIGHT)
             return
         is_main = phase == "before" and _is_main(trial, seat, action)
-        _check_action(trial, seat, action, main=is_main)
+        _check_action(trial, seat, action, main=is_main, situational=phase != "planned")
         if is_main:
-            return  # what follows depends on the roll and the square
+            main, phase = action.verb, "planned"
+            _main_effects(trial, seat, action, events)
+            continue
         _do_support(trial, seat, action, _NoRolls(), events, check=False)
+
+
+def _main_effects(state: EsperState, seat: str, action: Action, events: list[Event]) -> None:
+    """What a main action does to the seat's own sheet, for the dry run of what follows it: the
+    mind and ESP power an ability costs (and its card spent), a recovery."""
+    if action.verb == "use":
+        ability = _abilities(state, seat)[action.args[0]]
+        target = action.args[1] if len(action.args) > 1 else None
+        _use(state, seat, ability, target, _NoRolls(), events)
+    elif action.verb == "recover":
+        _recover(state, seat, action.args[0], 1, events)
 
 
 class _NoRolls:
@@ -957,10 +977,16 @@ def _is_main(state: EsperState, seat: str, action: Action) -> bool:
     return action.verb in MAINS
 
 
-def _check_action(state: EsperState, seat: str, action: Action, *, main: bool) -> None:
+def _check_action(
+    state: EsperState, seat: str, action: Action, *, main: bool, situational: bool = True
+) -> None:
+    """Refuse what the rules forbid now. ``situational`` False: a support planned after the
+    main action, checked at submission against all but where the pieces stand (the spot, who
+    shares it, who is around the base), which the main action and the square may change."""
     s = state.seats[seat]
     verb, args = action.verb, action.args
-    if s.outside and verb not in ("infiltrate", "recover", "pass", "open", "declare"):
+    outside = s.outside and situational  # an infiltration may take it in before it acts
+    if outside and verb not in ("infiltrate", "recover", "pass", "open", "declare"):
         raise OrderRejected(base_stage.R_OUTSIDE)  # around the base: infiltrate or recover
     if verb == "infiltrate":
         base_stage.check_infiltrate(state, seat, args)
@@ -970,7 +996,10 @@ def _check_action(state: EsperState, seat: str, action: Action, *, main: bool) -
         return
     if verb == "convert":
         target = args[0]
-        _same_spot(state, seat, target)
+        if situational:
+            _same_spot(state, seat, target)
+        elif target == seat:
+            raise OrderRejected(R_SELF)
         if not sheet_of(state, seat).can_convert:
             raise OrderRejected(R_CONVERT_SPECIAL)
         if s.alignment in state.seats[target].tried_by:
@@ -989,7 +1018,7 @@ def _check_action(state: EsperState, seat: str, action: Action, *, main: bool) -
         if any(state.seats[o].alive and not state.seats[o].black_hole for o in others):
             raise OrderRejected(R_SOLO)
     elif verb == "use":
-        _check_use(state, seat, action, main=main)
+        _check_use(state, seat, action, main=main, situational=situational)
     elif verb == "move":
         _move_target(state, seat, args[0])
     elif verb == "teleport":
@@ -1041,7 +1070,9 @@ def _move_target(state: EsperState, seat: str, where: str) -> str:
     return f"{where}-0"
 
 
-def _check_use(state: EsperState, seat: str, action: Action, *, main: bool) -> Ability:
+def _check_use(
+    state: EsperState, seat: str, action: Action, *, main: bool, situational: bool = True
+) -> Ability:
     ability = _abilities(state, seat).get(action.args[0])
     if ability is None:
         raise OrderRejected(R_ABILITY, ability=action.args[0])
@@ -1060,12 +1091,15 @@ def _check_use(state: EsperState, seat: str, action: Action, *, main: bool) -> A
         if target is None or not target.startswith("P"):
             raise OrderRejected(R_TARGET, ability=ability.id)
     elif effect == "free":
-        if target is None or target not in state.seats or not state.seats[target].black_hole:
+        if target is None or target not in state.seats:
+            raise OrderRejected(R_TARGET, ability=ability.id)
+        if situational and not state.seats[target].black_hole:
             raise OrderRejected(R_TARGET, ability=ability.id)
     elif effect == "peek" or (effect == "recover" and ability.target == "spot"):
         if target is None or target not in state.seats:
             raise OrderRejected(R_TARGET, ability=ability.id)
-        _same_spot(state, seat, target)
+        if situational:
+            _same_spot(state, seat, target)
     elif target is not None:
         raise OrderRejected(R_TARGET, ability=ability.id)
     return ability

@@ -1091,6 +1091,32 @@ def test_a_special_cannot_declare_an_alignment_victory() -> None:
         rules.parse(opened(state), "C", "declare")
 
 
+def test_an_order_is_checked_whole_at_submission_and_refused_privately() -> None:
+    """What follows the main action is checked when the order is sent, against the seat's own
+    sheet, hand and mind: a SPECIAL's ``pass; declare`` is refused then (no public "C:
+    `declare` is skipped", which showed C SPECIAL), as are a conversion its sheet forbids, an
+    ability it does not hold or cannot pay for, and ``fight`` after a main action that allows
+    none. Only what the move changes (who stands where) is left to the moment it acts."""
+    # C: SPECIAL c16 (cannot convert) on P2-2 with A; B elsewhere
+    state = table("c04", "c02", "c16", "c08", "c10", active="C", spots={"A": "P2-2", "C": "P2-2"})
+    assert rejected(state, "C", "pass; declare") == rules.R_SPECIAL_DECLARE
+    assert rejected(state, "C", "move right; convert B; end") == rules.R_CONVERT_SPECIAL
+    assert rejected(state, "C", "pass; use c13a; end") == rules.R_ABILITY
+    state.seats["C"].sheet = "c13"  # SPECIAL, converts, +2 for 2 mind (of 2 left)
+    state.seats["C"].mind_lost = rules.sheet_of(state, "C").mind - 2
+    assert rules.parse(opened(state), "C", "move right; use c13a; end")
+    assert rejected(state, "C", "use c13a; pass; use c13a; end") == rules.R_USED
+    state.seats["C"].mind_lost += 1
+    assert rejected(state, "C", "move right; use c13a; end") == rules.R_COST
+    assert rejected(state, "C", "recover durability; fight") == rules.R_FIGHT
+    state.seats["C"].mind_lost -= 1
+    # what the move changes is checked when C acts, in public: B is not on P2-3
+    state, events = step(state, {"C": "move right; convert B; end"})
+    assert one(events, "skipped").data == {"seat": "C", "action": "convert B"}
+    assert one(events, "skipped_why").data["why"] == rules.R_SAME_SPOT
+    assert state.active != "C"
+
+
 def test_living_characters_in_a_black_hole_answer_a_solo_declaration() -> None:
     state = table(*FIVE, active="C", spots={"C": "P2-2"})
     for seat in "ABD":
