@@ -6,14 +6,16 @@ these checks to it through one :class:`Checks`: its message keys are ``prefix`` 
 (``apeiron.pack.`` + ``type``), so each ruleset's catalogue holds ``type``, ``missing``,
 ``unknown_key``, ``value``, ``range``, ``duplicate``, ``unknown_ref``, ``too_few``,
 ``one_line``, ``toml``, ``too_big``, ``too_deep`` and ``number`` under its prefix, with the
-parameters each check below passes. Pure: no discord, no storage.
+parameters each check below passes (and, for a format whose ids orders name, ``reserved.place``,
+``reserved.word``, ``reserved.number`` and ``reserved.seat``). Pure: no discord, no storage.
 
 A pack is data a stranger wrote, and every loader takes the same path through it, so that no
 ruleset's loader drifts from the others': :meth:`Checks.read` bounds the file's size, its
 nesting and its dotted keys *before* the parser sees it (the parser recurses, and its time grows
 with the square of a key's parts), then the parsed object's (:meth:`Checks.bounded`, which a
 record's embedded pack goes through too); names and texts are one line; a message quotes a bad
-value short and on one line (:func:`quote`).
+value short and on one line (:func:`quote`); an id or a name orders accept is never one of the
+order grammar's own words (:meth:`Checks.own_word`).
 
 >>> checks = Checks("demo.pack.", PackError, max_cards=2, max_name=8, max_text=20)
 >>> try:
@@ -37,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from bot.ruleset import RuleError
+from bot.ruleset import Ref, RuleError
 
 ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")  # a card's or a pack's id
 QUOTE = 40  # at most this much of a bad value is quoted back in a message
@@ -199,6 +201,10 @@ class Checks:
     unique_in_table: bool = False
     max_bytes: int = MAX_BYTES  # a pack file
     max_depth: int = MAX_DEPTH  # tables and arrays nested
+    # The ruleset's order grammar, ``reads_as(word) -> str | None``: what its orders would read
+    # a card's id or name as besides a card (``place``, ``word``, ``number``, ``seat``), or None.
+    # A reference, loaded when first asked: the grammar (rules) sits above the pack format.
+    grammar: Ref | None = None
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -439,11 +445,22 @@ class Checks:
             )
         return value
 
+    def own_word(self, word: str, where: str, field: str) -> None:
+        """Refuse an id or name that the ruleset's orders would read as something else than a
+        card (a square, an order word, a number, a seat): pack words live in their own namespace,
+        or an order naming one is refused or, re-read at resolution, lost."""
+        if self.grammar is None:
+            return
+        reading = self.grammar.load()(word)
+        if reading is not None:
+            raise self.fail(f"reserved.{reading}", where=where, field=field, value=quote(word))
+
     # --- across the pack -------------------------------------------------------------------------
 
     def unique_names(self, cards: Iterable[tuple[str, Named]]) -> None:
-        """Orders name a card by its id or either name: no word may name two cards
-        (``cards``: each with its ``where``)."""
+        """Orders name a card by its id or either name: no word may name two cards, nor read
+        as anything but a card in the ruleset's orders (:meth:`own_word`; ``cards``: each with
+        its ``where``)."""
         owner: dict[str, str] = {}
         for where, card in cards:
             for field, word in (
@@ -451,6 +468,7 @@ class Checks:
                 ("name_en", card.name_en),
                 ("name_ja", card.name_ja),
             ):
+                self.own_word(word, where, field)
                 key = word.casefold()
                 if owner.get(key, card.id) != card.id:
                     raise self.fail("duplicate", where=where, field=field, value=quote(word))

@@ -28,6 +28,7 @@ from typing import Any
 from bot import packs
 from bot.packs import canonical_json as canonical_json
 from bot.packs import pack_hash as pack_hash
+from bot.ruleset import Ref
 
 DATA = Path(__file__).resolve().parent / "data"
 STARTER = DATA / "starter.toml"
@@ -126,6 +127,8 @@ CHECK = packs.Checks(
     max_text=MAX_TEXT,
     count_field="count",
     unique_in_table=True,
+    # no id or name orders accept reads as a square, an order word, a number or a seat
+    grammar=Ref("cogs.apeiron.rules:reads_as"),
 )
 
 

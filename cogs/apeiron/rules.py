@@ -689,6 +689,31 @@ def _word(token: str) -> str:
     return KEYWORDS.get(token, token)
 
 
+def reads_as(word: str) -> str | None:
+    """What an order would read ``word`` as besides a card: ``place`` (a square, a path, a
+    panel), ``word`` (one of the grammar's words, either language), ``number`` or ``seat``;
+    None when it can only name a card. Orders name a unit by its id or either name, so the pack
+    loader refuses ids and names with a reading (:class:`bot.packs.Checks`): a unit ``a1`` made
+    ``A1 keep`` a move of the wrong unit, and its canonical text, re-read at resolution, lost the
+    order to the default. A word with a space is never one token of an order."""
+    token = _normal(word)
+    if not token or " " in token:
+        return None
+    words = {
+        *KEYWORDS, *FACING_WORDS, *KEEP_WORDS, *NO_ACTION_WORDS, *DIRECTION_WORDS, *KIND_WORDS,
+        *ACTIONS, *(w for w in PLACE_WORDS if " " not in w),
+    }  # fmt: skip
+    if token in words:
+        return "word"
+    if fld.parse_square(token) or _PANEL.fullmatch(token) or _PATH.match(token):
+        return "place"
+    if re.fullmatch(r"[+-]?[0-9]+", token):
+        return "number"
+    if token.upper() in SEATS:
+        return "seat"
+    return None
+
+
 def unit_id(pack: Pack, word: str) -> str | None:
     """A unit by id or either name, any case."""
     key = word.casefold()

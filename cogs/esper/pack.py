@@ -36,6 +36,7 @@ from bot import packs
 from bot.packs import ID
 from bot.packs import canonical_json as canonical_json
 from bot.packs import pack_hash as pack_hash
+from bot.ruleset import Ref
 
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLE = DATA / "sample.toml"
@@ -186,6 +187,8 @@ CHECK = packs.Checks(
     max_cards=MAX_CARDS,
     max_name=MAX_NAME,
     max_text=MAX_TEXT,
+    # no id or name orders accept reads as a spot, an order word, a number or a seat
+    grammar=Ref("cogs.esper.rules:reads_as"),
 )
 
 

@@ -657,6 +657,36 @@ def _planet_word(word: str) -> str:
     return f"P{m.group(1)}"
 
 
+def reads_as(word: str) -> str | None:
+    """What an order would read ``word`` as besides a card: ``place`` (a spot, a planet, a base
+    spot or path), ``word`` (one of the grammar's words, either language), ``number`` or
+    ``seat``; None when it can only name a card. Orders name a silhouette, an ability or a C card
+    by its id or either name, so the pack loader refuses ids and names with a reading
+    (:class:`bot.packs.Checks`). A word with a space or a separator is never one token."""
+    token = _normal(word)
+    if not token or re.search(r"[\s;、]", token):
+        return None
+    if re.search(r"惑星\s*[1-6]", token):  # read as the planet wherever it stands in a word
+        return "place"
+    low = token.lower()
+    spots = [w for w in low.replace("→", ">").split(">") if w]
+    if (
+        ring(token.upper()) is not None
+        or re.fullmatch(r"p[1-6](-0)?", low)
+        or (spots and all(base_stage.coords(w.upper()) is not None for w in spots))
+    ):
+        return "place"
+    words = {*WORDS, *WORDS.values(), *combats.WORDS, *combats.WORDS.values()}
+    words |= {*SUPPORTS, *MAINS, *ENDS, *combats.MAIN_VERBS, *combats.SUPPORT_VERBS}
+    if token in words or low in words:
+        return "word"
+    if re.fullmatch(r"[+-]?[0-9]+", low):
+        return "number"
+    if token.upper() in SEATS:
+        return "seat"
+    return None
+
+
 def silhouette_id(pack: Pack, word: str) -> str | None:
     """A sheet (silhouette) named by id or by name in either language (NFKC, case-insensitive)."""
     low = _normal(word).lower()
