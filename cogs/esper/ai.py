@@ -720,11 +720,11 @@ def _declaration(k: Mind) -> str | None:
     if k.alignment == SPECIAL:
         down = all(not k.seats[s]["alive"] or k.seats[s]["black_hole"] for s in others)
         return "declare-solo" if down else None
-    if k.me["declared"]:
-        return None
     living = [s for s in others if k.seats[s]["alive"]]
     if living and all(k.known(s) == k.alignment for s in living):
-        return "declare"
+        return "declare"  # again too, once those who objected are dealt with
+    if k.me["declared"]:
+        return None
     if k.alignment == GOOD and k.party_info() >= 2 and k.rng.random() < DECLARE_EARLY:
         return "declare"
     return None

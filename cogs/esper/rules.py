@@ -1037,7 +1037,9 @@ def _check_action(
     elif verb == "declare":
         if s.alignment == SPECIAL:  # "SPECIALキャラクターはアライメントの勝利宣言を行えない" (3.3)
             raise OrderRejected(R_SPECIAL_DECLARE)
-        if s.declared_turn is not None or state.pending.get("declared"):
+        # once a turn; again on a later turn of its own, once its objectors are dealt with
+        # (seed 3.3: "自分の勝利宣言に反対するものを処理していくことになる")
+        if state.pending.get("declared"):
             raise OrderRejected(R_DECLARED)
     elif verb == "declare-solo":
         if state.pending.get("declared"):
@@ -2071,7 +2073,8 @@ def _declare(state: EsperState, seat: str, solo: bool, resume: str, events: list
         # the living in a black hole may still object (only the dead cannot)
         events.append(Event("declared_solo", {"seat": seat, "voters": voters}))
     else:
-        s.declared_turn = state.turn
+        if s.declared_turn is None:  # the 1000 turns of EVIL survival count from the first
+            s.declared_turn = state.turn
         events.append(Event("declared", {"seat": seat, "alignment": s.alignment, "voters": voters}))
     if not voters:
         _declaration_stands(state, events)

@@ -557,7 +557,9 @@ def test_good_declares_when_every_other_living_character_is_known_good() -> None
         if o != seat:
             state.seats[o].sheet, state.seats[o].alignment, state.seats[o].open = "c03", GOOD, True
     assert ai.choose(state, seat, random.Random(0)) == "declare"
-    state.seats[seat].declared_turn = 0  # declared once already: plays on
+    state.seats[seat].declared_turn = 0  # declared on an earlier turn: again, on this one
+    assert ai.choose(state, seat, random.Random(0)) == "declare"
+    state.pending["declared"] = True  # declared this turn already: plays on
     assert ai.choose(state, seat, random.Random(0)) == "move right; end"
 
 

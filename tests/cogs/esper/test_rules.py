@@ -1025,6 +1025,26 @@ def test_an_objected_declaration_lets_play_go_on_with_the_sheet_open() -> None:
     assert rules.summary(state)["seats"]["A"]["open"] == "c04"  # stays open
 
 
+def test_a_declarer_may_declare_again_on_a_later_turn_once_a_turn() -> None:
+    """Seed 3.3: a player deals with those who object to its declaration; once they are dealt
+    with it declares again, on a later turn of its own (never twice in one turn)."""
+    state = table(*FIVE, spots={"A": "P2-2"})
+    state, _ = step(state, {"A": "declare"})
+    state, _ = step(state, {"D": "object"})
+    assert state.step == rules.TURN and state.waiting == ["A"]
+    assert rejected(state, "A", "pass; declare") == rules.R_DECLARED  # once a turn
+    state, _ = step(state, {"A": "pass; end"})
+    state.seats["D"].alive = False  # the objector, dealt with
+    while state.active != "A":
+        state, _ = step(state, {str(state.active): "pass; end"})
+    assert rules.summary(state)["seats"]["A"]["declared"]
+    state, events = step(state, {"A": "declare"})
+    assert one(events, "declared").data["voters"] == ["B", "C", "E"]
+    assert state.step == rules.OBJECTION and state.seats["A"].declared_turn == 0
+    state, events = step(state)  # nobody objects now
+    assert has(events, "declaration_unopposed") and state.declared_by == GOOD
+
+
 def test_an_unopposed_declaration_ends_the_game_with_grades() -> None:
     # A GOOD c04, B GOOD c03 (loses if c02 dies: not dealt), C SPECIAL c16 (loses with fewer
     # than 2 info: has 2), D, E EVIL
