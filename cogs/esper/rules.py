@@ -2030,6 +2030,8 @@ def _combat_due(state: EsperState, seat: str) -> bool:
     own = state.seats[seat].sheet
     if spot is None or state.seats[seat].outside:
         return False  # around the base nobody shares a spot
+    if state.pack.sheets[own].alignment != state.seats[seat].alignment:
+        return False  # converted: a silhouette shows the printed one ("同名かつ同アライメント")
     return any(
         o != seat
         and state.seats[o].alive

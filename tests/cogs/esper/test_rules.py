@@ -956,6 +956,20 @@ def test_a_check_ability_fires_only_when_ordered_first_in_the_turn() -> None:
     assert one(events, "check_target").data["target"] == 6
 
 
+def test_a_twin_combat_needs_a_silhouette_of_the_name_and_the_current_alignment() -> None:
+    """Meeting someone who shows one's own silhouette starts a combat ("俺は俺だが、お前はだれだ"),
+    but only while the character still has the alignment the silhouette shows
+    ("同名かつ同アライメント"): a converted character no longer meets its own silhouette."""
+    state = table(*FIVE, spots={"A": "P1-1", "B": "P1-2"})
+    state.seats["A"].silhouette, state.seats["B"].silhouette = "c05", "c04"  # B shows A's
+    twin, events = step(state, {"A": "move right; end"}, secret=RandomDice(2))
+    start = one(events, "combat_start").data
+    assert start["why"] == "twin" and start["seats"] == ["A", "B"] and twin.combat is not None
+    state.seats["A"].alignment = EVIL  # converted: the same meeting is no twin
+    state, events = step(state, {"A": "move right; end"}, secret=RandomDice(2))
+    assert not of(events, "combat_start") and state.combat is None and state.active != "A"
+
+
 # --- parties -------------------------------------------------------------------------------------
 
 
