@@ -193,23 +193,20 @@ def _verify(args: argparse.Namespace) -> int:
 def _migrate_db(args: argparse.Namespace) -> int:
     """Copy a whole database to another backend (bot/storage/migrate.py), with the per-table
     counts and checksums of both sides; any refusal is one line and exit 1."""
-    from bot.storage.migrate import MigrateError, display_url, migrate
+    from bot.storage.migrate import MigrateError, migrate
+    from bot.storage.urls import mask
 
     lang = args.cli_lang
-    print(
-        t(
-            lang,
-            "cli.migrate.copying",
-            source=display_url(args.source),
-            target=display_url(args.target),
-        )
-    )
+    print(t(lang, "cli.migrate.copying", source=mask(args.source), target=mask(args.target)))
     try:
         report = asyncio.run(migrate(args.source, args.target, force=args.force))
     except MigrateError as exc:
         if exc.report is not None:
             _print_tables(lang, exc.report)
-        print(t(lang, exc.key, **exc.params), file=sys.stderr)
+        reason = t(lang, exc.key, **exc.params)
+        # A URL's own reason (bot/storage/urls.py) names the option, not the command.
+        prefix = "migrate-db: " if exc.key.startswith("db_url.") else ""
+        print(prefix + reason, file=sys.stderr)
         return 1
     if report.replaced:
         print(t(lang, "cli.migrate.replaced"))

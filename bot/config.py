@@ -12,7 +12,7 @@ from dotenv import dotenv_values, load_dotenv
 
 from bot.i18n import t
 from bot.ratebudget import DISCORD_GLOBAL_LIMIT
-from bot.storage import POSTGRES_SCHEMES
+from bot.storage.urls import DatabaseUrlError, parse
 
 DEFAULT_DATABASE_URL = "sqlite:///data/bot.sqlite3"
 LANGUAGES = ("en", "ja")
@@ -43,15 +43,13 @@ def cli_language(env_file: str | Path | None = ".env") -> str:
 
 def _database_url(value: str) -> str:
     """A URL the bot can open (SQLite, or PostgreSQL for several shard processes), refused before
-    anything starts otherwise. The message names the scheme only: a server URL carries a
-    password."""
+    anything starts otherwise, in one line (bot/storage/urls.py: the password masked)."""
     url = (value or DEFAULT_DATABASE_URL).strip()
-    if url.startswith(("sqlite://", *POSTGRES_SCHEMES)):
-        return url
-    if "://" not in url:  # a bare path: no scheme, so no password to keep out of the message
-        raise ConfigError("config.error.database_path", path=url)
-    scheme = url.split("://", 1)[0].lower()
-    raise ConfigError("config.error.database_scheme", scheme=scheme, default=DEFAULT_DATABASE_URL)
+    try:
+        parse(url, what="DATABASE_URL")
+    except DatabaseUrlError as exc:
+        raise ConfigError(exc.key, **exc.params) from None
+    return url
 
 
 def _log_level(value: str) -> str:

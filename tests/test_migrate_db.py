@@ -28,7 +28,7 @@ import pytest
 from bot import registry
 from bot.record import verify
 from bot.storage import SqliteRepository
-from bot.storage.migrate import TableSummary, migrate_repositories, summarize
+from bot.storage.migrate import TableSummary, migrate_repositories, schema, summarize
 from bot.table import Player, Table
 from cogs.league.season import FINISHED, Options
 from cogs.league.service import LeagueService
@@ -177,12 +177,12 @@ class Community:
         self.running.append(second)
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k not in ("LOCALE", "DATABASE_URL")}
     environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
     return subprocess.run(
         [sys.executable, "-m", "bot", "migrate-db", *args],
-        cwd=ROOT,
+        cwd=cwd,
         env=environ,
         capture_output=True,
         text=True,
@@ -475,3 +475,205 @@ def test_a_flag_checksums_the_same_as_its_integer() -> None:
     third = TableSummary()
     third.add(("g-0001", 1, None, 1.5, 2**62 + 1))
     assert third.total != first.total
+
+
+# --- identity, not spelling; one transaction on the target (issue 31) -------------------------
+
+
+def file_sum(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def refused_line(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("migrate-db: "), line
+    return line
+
+
+async def test_the_same_sqlite_file_however_written_is_refused_untouched(tmp_path: Path) -> None:
+    """``--force`` onto the source itself once dropped every table and said "Copied 0 rows"."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db = folder / "bot.sqlite3"
+    repo = await small_sqlite(db)
+    rows = summaries(await summarize(repo))
+    await repo.close()
+    assert rows["games"][0] == 1 and rows["outbox"][0] > 0
+    (folder / "link.sqlite3").symlink_to(db)
+    os.link(db, folder / "hard.sqlite3")
+    before = file_sum(db)
+    source = f"sqlite:///{db}"
+    spellings = [
+        (f"sqlite:///{folder}/./bot.sqlite3", ROOT),
+        (f"sqlite:///{folder}//bot.sqlite3", ROOT),
+        (f"sqlite:///{folder}/../data/bot.sqlite3", ROOT),
+        ("sqlite:///bot.sqlite3", folder),  # relative to where the command runs
+        (f"sqlite:///{folder}/link.sqlite3", ROOT),
+        (f"sqlite:///{folder}/hard.sqlite3", ROOT),
+    ]
+    for target, cwd in spellings:
+        for args in (("--from", source, "--to", target), ("--from", target, "--to", source)):
+            line = refused_line(run_cli(*args, "--force", cwd=cwd))
+            assert "name the same database" in line, (target, line)
+            assert file_sum(db) == before, f"{target} touched the database"
+    check = SqliteRepository(db)
+    await check.open()
+    try:
+        assert summaries(await summarize(check)) == rows
+    finally:
+        await check.close()
+
+
+@pytest.mark.parametrize("target", ["sqlite:///", "sqlite://", "sqlite:////", "sqlite://:memory:"])
+def test_a_target_with_no_file_is_refused(tmp_path: Path, target: str) -> None:
+    """``--to sqlite:///`` once "succeeded" into a temporary database that vanished at exit."""
+    db = tmp_path / "bot.sqlite3"
+    db.touch()
+    line = refused_line(run_cli("--from", f"sqlite:///{db}", "--to", target))
+    assert "--to" in line and ("no SQLite file" in line or "in memory" in line), line
+
+
+async def odd_source(path: Path) -> dict[str, tuple[int, int]]:
+    """A database whose last table (``states``) holds a value no target stores: the copy fails
+    after every other table has been written."""
+    repo = await small_sqlite(path, games=2)
+    await repo.conn.execute("UPDATE states SET version = version + 0.5")
+    found = summaries(await summarize(repo))
+    await repo.close()
+    return found
+
+
+async def test_a_failure_half_way_leaves_the_target_as_it_was(tmp_path: Path) -> None:
+    assert schema()[-1].name == "states", "the failure is meant to come last"
+    source = tmp_path / "odd.sqlite3"
+    await odd_source(source)
+
+    # A target that did not exist: still none afterwards (no empty database left behind).
+    fresh = tmp_path / "new" / "bot.sqlite3"
+    line = refused_line(run_cli("--from", f"sqlite:///{source}", "--to", f"sqlite:///{fresh}"))
+    assert "a value the schema does not store" in line
+    assert not fresh.exists() and not any(fresh.parent.iterdir())
+
+    # An empty target: empty afterwards.
+    empty = SqliteRepository(tmp_path / "empty.sqlite3")
+    await empty.open()
+    await empty.close()
+    refused_line(
+        run_cli("--from", f"sqlite:///{source}", "--to", f"sqlite:///{tmp_path / 'empty.sqlite3'}")
+    )
+    empty = SqliteRepository(tmp_path / "empty.sqlite3")
+    await empty.open()
+    try:
+        assert all(rows == 0 for rows, _ in summaries(await summarize(empty)).values())
+    finally:
+        await empty.close()
+
+    # A target with rows replaced by --force: its old rows, all of them, afterwards.
+    held = await small_sqlite(tmp_path / "held.sqlite3", games=1)
+    old = summaries(await summarize(held))
+    await held.close()
+    line = refused_line(
+        run_cli(
+            "--from",
+            f"sqlite:///{source}",
+            "--to",
+            f"sqlite:///{tmp_path / 'held.sqlite3'}",
+            "--force",
+        )
+    )
+    assert "a value the schema does not store" in line
+    held = SqliteRepository(tmp_path / "held.sqlite3")
+    await held.open()
+    try:
+        assert summaries(await summarize(held)) == old
+    finally:
+        await held.close()
+
+
+def postgres_spellings(backend: Backend) -> list[str]:
+    """One schema of the test server, written four ways (host name and its case, default port,
+    scheme, an escaped database name, an extra parameter): the same database each time."""
+    assert backend.schema is not None
+    path = f"/test?search_path={backend.schema}"
+    return [
+        f"postgresql://postgres@127.0.0.1:5432{path}",
+        f"postgresql://postgres@localhost{path}",
+        f"postgres://postgres@127.0.0.1{path}&application_name=other",
+        f"postgresql://postgres@LOCALHOST:5432/%74est?search_path={backend.schema}",
+    ]
+
+
+@ON_POSTGRES
+async def test_the_same_postgresql_schema_however_written_is_refused_untouched(
+    backend: Backend, tmp_path: Path
+) -> None:
+    assert backend.url == "postgresql://postgres@127.0.0.1:5432/test", "the spellings assume it"
+    source = await small_sqlite(tmp_path / "one.sqlite3")
+    target = await backend.open()
+    await migrate_repositories(source, target)
+    await source.close()
+    before = summaries(await summarize(target))
+    assert before["games"][0] == 1
+    urls = postgres_spellings(backend)
+    for first, second in itertools.permutations(urls, 2):
+        line = refused_line(run_cli("--from", first, "--to", second, "--force"))
+        assert "name the same database" in line, (first, second, line)
+        assert summaries(await summarize(target)) == before, (first, second)
+
+
+@ON_POSTGRES
+async def test_a_failed_replacement_on_postgresql_keeps_the_old_rows(
+    backend: Backend, tmp_path: Path
+) -> None:
+    source = await small_sqlite(tmp_path / "one.sqlite3")
+    target = await backend.open()
+    await migrate_repositories(source, target)
+    await source.close()
+    before = summaries(await summarize(target))
+    await odd_source(tmp_path / "odd.sqlite3")
+    line = refused_line(
+        run_cli(
+            "--from",
+            f"sqlite:///{tmp_path / 'odd.sqlite3'}",
+            "--to",
+            target_url(backend),
+            "--force",
+        )
+    )
+    assert "a value the schema does not store" in line
+    assert summaries(await summarize(target)) == before
+    [(triggers,)] = await backend.execute(  # the ledger's refusals are still armed
+        "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'roster_ledger'::regclass "
+        "AND NOT tgisinternal"
+    )
+    assert triggers > 0
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("postgresql://user:hunter2@[::1/db", "IPv6"),
+        ("postgresql://user:hunter2@[::1", "IPv6"),
+        ("postgresql://user:hunter2@host:notaport/db", "“notaport”"),
+        ("postgresql://user:hunter2@host:70000/db", "“70000”"),
+        ("postgresql://user@127.0.0.1:1/db?password=hunter2&sslmode=disable", "127.0.0.1:1/db"),
+        ("postgresql://user@127.0.0.1:1/db?sslpassword=hunter2", "PostgreSQL at 127.0.0.1:1/db"),
+        ("host:notaport", "not a path"),
+        ("mysql://user:hunter2@host/db", "“mysql”"),
+    ],
+)
+async def test_odd_urls_are_one_line_and_never_show_the_password(
+    tmp_path: Path, url: str, says: str
+) -> None:
+    db = tmp_path / "bot.sqlite3"
+    await (await small_sqlite(db)).close()
+    other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    for args in (("--from", f"sqlite:///{db}", "--to", url), ("--from", url, "--to", other)):
+        proc = run_cli(*args)
+        line = refused_line(proc)
+        assert says in line, line
+        assert "hunter2" not in proc.stdout + proc.stderr
+        if "hunter2" in url:  # the "Copying … → …" line shows where, the password masked
+            assert proc.stdout.startswith("Copying ") and "***" in proc.stdout

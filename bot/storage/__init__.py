@@ -25,8 +25,7 @@ from bot.storage.base import (
     VersionConflict,
 )
 from bot.storage.sqlite import SqliteRepository
-
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+from bot.storage.urls import POSTGRES_SCHEMES, DatabaseUrlError, parse
 
 
 def open_repository(database_url: str) -> Repository:
@@ -38,22 +37,16 @@ def open_repository(database_url: str) -> Repository:
       parameters, e.g. ``?sslmode=require`` or a server setting such as ``?search_path=pbp``,
       pass through)
 
-    Anything else raises :class:`StorageError` naming the accepted forms.
+    Anything else raises :class:`~bot.storage.urls.DatabaseUrlError` (a :class:`StorageError`)
+    saying in one line what is wrong (bot/storage/urls.py reads every URL).
     """
-    url = database_url.strip()
-    if url.startswith("sqlite:///"):
-        return SqliteRepository(url.removeprefix("sqlite:///"))
-    if url.startswith("sqlite://"):
-        return SqliteRepository(url.removeprefix("sqlite://") or ":memory:")
-    if url.startswith(POSTGRES_SCHEMES):
-        # Imported here: an SQLite bot never loads asyncpg.
-        from bot.storage.postgres import PostgresRepository
+    parsed = parse(database_url)
+    if parsed.kind == "sqlite":
+        return SqliteRepository(parsed.path)
+    # Imported here: an SQLite bot never loads asyncpg.
+    from bot.storage.postgres import PostgresRepository
 
-        return PostgresRepository(url)
-    raise StorageError(
-        f"unsupported DATABASE_URL scheme {url.split(':', 1)[0]!r}: use sqlite:///path.sqlite3 "
-        "or postgresql://user@host:5432/database"
-    )
+    return PostgresRepository(parsed.text)
 
 
 __all__ = [
@@ -61,6 +54,7 @@ __all__ = [
     "POSTGRES_SCHEMES",
     "ClaimStore",
     "DatabaseUnavailable",
+    "DatabaseUrlError",
     "DiceStore",
     "GameRow",
     "GameStore",

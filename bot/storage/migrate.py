@@ -17,7 +17,17 @@ allowed, so it is copied with its triggers in place.
 
 A target that holds rows is refused: rows of two communities are never mixed. ``force=True``
 (``--force``) *replaces* such a target: the schema's tables are dropped whole (the ledger with
-them: dropping a table fires no row trigger) and rebuilt by the migrations before the copy.
+them: dropping a table fires no row trigger) and rebuilt by the migrations, in the copy's own
+transaction, so a replacement that fails half-way leaves the old rows in place.
+
+Which database a URL names is decided by what it is, not how it is written (bot/storage/urls.py
+reads every URL): an SQLite file by its real path and its inode (``/./``, ``//``, a symlink, a
+hard link), PostgreSQL first by host, port, database and ``search_path`` with the defaults filled
+in, then, once both are open and before anything is written, by the server's own identity
+(``pg_control_system()``'s system identifier, the server's start time, the database and the
+schema). The same database on both ends is refused, untouched. An SQLite URL with no file
+(``sqlite:///``, ``:memory:``) is refused too: the copy would vanish when the command ends. A
+target file the command created is removed again when the move fails.
 
 What was copied is checked by reading it back from the target's tables before the commit (a
 difference rolls the whole copy back): per table a row count and a checksum over a canonical
@@ -29,19 +39,21 @@ work (SQLite → PostgreSQL, PostgreSQL → SQLite, and like to like).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from bot.storage.base import DatabaseUnavailable, Repository, StorageError
 from bot.storage.sql import numbered_migrations
-from bot.storage.sqlite import SqliteRepository, statements
+from bot.storage.sqlite import SqliteRepository, apply_migrations, statements
+from bot.storage.urls import DatabaseUrl, DatabaseUrlError, mask, parse
 
 # Each side's own bookkeeping, not data: written by the side's own migrations.
 NOT_COPIED = frozenset({"schema_migrations", "sqlite_sequence"})
@@ -222,7 +234,12 @@ class Side:
     async def continue_after(self, table: str, column: str, value: int) -> None:
         raise NotImplementedError
 
-    async def drop_schema(self, tables: Sequence[str]) -> None:
+    async def rebuild_schema(self, tables: Sequence[str]) -> None:
+        """Drop the schema's tables and build them again empty, inside :meth:`writing`."""
+        raise NotImplementedError
+
+    async def identity(self) -> tuple[Any, ...]:
+        """Which database this connection reached, as the database itself says."""
         raise NotImplementedError
 
     @staticmethod
@@ -326,10 +343,19 @@ class SqliteSide(Side):
                 "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", (table, value)
             )
 
-    async def drop_schema(self, tables: Sequence[str]) -> None:
-        async with self.writing():
-            for table in [*reversed(tables), "schema_migrations"]:  # children first
-                await self.sqlite.conn.execute(f"DROP TABLE IF EXISTS {_quote(table)}")
+    async def rebuild_schema(self, tables: Sequence[str]) -> None:
+        for table in [*reversed(tables), "schema_migrations"]:  # children first
+            await self.sqlite.conn.execute(f"DROP TABLE IF EXISTS {_quote(table)}")
+        await apply_migrations(self.sqlite.conn)
+
+    async def identity(self) -> tuple[Any, ...]:
+        # The main database's file as SQLite opened it: a hard link has the same inode.
+        rows = await self._all("PRAGMA database_list")
+        path = next((row[2] for row in rows if row[1] == "main"), "")
+        if not path:  # in memory or temporary: a database of its own
+            return ("sqlite", id(self.sqlite))
+        info = os.stat(path)
+        return ("sqlite", info.st_dev, info.st_ino)
 
 
 def _pragma(table: str) -> str:
@@ -432,7 +458,7 @@ class PostgresSide(Side):
             value,
         )
 
-    async def drop_schema(self, tables: Sequence[str]) -> None:
+    async def rebuild_schema(self, tables: Sequence[str]) -> None:
         # The migrations' functions too: rebuilding would otherwise find them there.
         functions = sorted(
             {
@@ -441,11 +467,22 @@ class PostgresSide(Side):
                 for name in CREATE_FUNCTION.findall(script)
             }
         )
-        async with self.writing():
-            for table in [*reversed(tables), "schema_migrations"]:
-                await self.conn.execute(f"DROP TABLE IF EXISTS {_quote(table)} CASCADE")
-            for function in functions:
-                await self.conn.execute(f"DROP FUNCTION IF EXISTS {_quote(function)} CASCADE")
+        for table in [*reversed(tables), "schema_migrations"]:
+            await self.conn.execute(f"DROP TABLE IF EXISTS {_quote(table)} CASCADE")
+        for function in functions:
+            await self.conn.execute(f"DROP FUNCTION IF EXISTS {_quote(function)} CASCADE")
+        await self.repo.apply_migrations(self.conn)  # type: ignore[attr-defined]
+
+    async def identity(self) -> tuple[Any, ...]:
+        # The cluster (its system identifier; its start time tells a clone from its original),
+        # then the database and the schema this connection's search_path settles on.
+        row = (
+            await self._fetch(
+                "SELECT (SELECT system_identifier FROM pg_control_system()), "
+                "pg_postmaster_start_time(), current_database(), current_schema()"
+            )
+        )[0]
+        return ("postgresql", *tuple(row))
 
 
 def side_of(repo: Repository) -> Side:
@@ -459,16 +496,6 @@ def side_of(repo: Repository) -> Side:
 
 
 # --- the move ------------------------------------------------------------------------------------
-
-
-def display_url(url: str) -> str:
-    """``url`` without its password (what the report and the errors print)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)
-    user = (parts.username or "") + ":***"
-    return urlunsplit(parts._replace(netloc=f"{user}@{netloc[-1]}"))
 
 
 async def summarize(repo: Repository) -> dict[str, TableSummary]:
@@ -512,20 +539,35 @@ async def migrate_repositories(
             source=_span(source_versions),
             target=_span(target_versions),
         )
-    held = {s.name: n for s in specs if (n := await dst.count(s.name))}
-    report = Report(display_url(source_url), display_url(target_url))
-    if held:
-        if not force:
-            rows = ", ".join(f"{name} {count}" for name, count in held.items())
-            raise MigrateError("cli.migrate.target_not_empty", rows=rows)
-        await dst.drop_schema([s.name for s in specs])
-        await target.close()
-        await target.open()  # the migrations rebuild the tables, empty
-        dst = side_of(target)
-        report.replaced = True
-
+    if await src.identity() == await dst.identity():
+        raise MigrateError("cli.migrate.same_database", where=mask(target_url))
+    report = Report(mask(source_url), mask(target_url))
     copied: dict[str, TableSummary] = {}
-    async with dst.writing(), src.snapshot():
+    # One transaction on the target, from the count of what it holds to the read-back: a
+    # refusal or a failure anywhere leaves it as it was (its old rows too, under --force).
+    async with dst.writing():
+        held = {s.name: n for s in specs if (n := await dst.count(s.name))}
+        if held:
+            if not force:
+                rows = ", ".join(f"{name} {count}" for name, count in held.items())
+                raise MigrateError("cli.migrate.target_not_empty", rows=rows)
+            await dst.rebuild_schema([s.name for s in specs])
+            report.replaced = True
+        await _copy(src, dst, specs, copied)
+        # Read back from the target's tables before the commit: a difference rolls it all back.
+        written = {s.name: await _summary(dst, s) for s in specs}
+        report.tables = [TableReport(s.name, copied[s.name], written[s.name]) for s in specs]
+        if not report.ok:
+            differ = ", ".join(t.table for t in report.tables if not t.ok)
+            raise MigrateError("cli.migrate.mismatch", tables=differ).attach(report)
+    return report
+
+
+async def _copy(
+    src: Side, dst: Side, specs: list[TableSpec], copied: dict[str, TableSummary]
+) -> None:
+    """Every table of ``src`` (one snapshot) into ``dst`` (inside its open write)."""
+    async with src.snapshot():
         for spec in specs:
             types = await dst.columns(spec.name)
             coerce = [Side.coercer(types[c]) for c in spec.columns]
@@ -541,13 +583,6 @@ async def migrate_repositories(
             if spec.identity is not None:
                 mark = await src.high_water(spec.name, spec.identity)
                 await dst.continue_after(spec.name, spec.identity, mark)
-        # Read back from the target's tables before the commit: a difference rolls it all back.
-        written = {s.name: await _summary(dst, s) for s in specs}
-        report.tables = [TableReport(s.name, copied[s.name], written[s.name]) for s in specs]
-        if not report.ok:
-            differ = ", ".join(t.table for t in report.tables if not t.ok)
-            raise MigrateError("cli.migrate.mismatch", tables=differ).attach(report)
-    return report
 
 
 async def _summary(side: Side, spec: TableSpec) -> TableSummary:
@@ -566,43 +601,57 @@ async def migrate(source_url: str, target_url: str, *, force: bool = False) -> R
     """Open both URLs (as ``DATABASE_URL`` takes them) and move ``source_url``'s data."""
     from bot.storage import open_repository
 
-    if source_url.strip() == target_url.strip():
-        raise MigrateError("cli.migrate.same_database")
-    path = _sqlite_path(source_url)
-    if path is not None and not Path(path).is_file():
+    source, target = _url(source_url, "--from"), _url(target_url, "--to")
+    if _same(source, target):
+        raise MigrateError("cli.migrate.same_database", where=target.masked)
+    if source.kind == "sqlite" and not Path(source.path).is_file():
         # Opening it would create an empty database and copy nothing.
-        raise MigrateError("cli.migrate.no_source", path=path)
+        raise MigrateError("cli.migrate.no_source", path=source.path)
+    # A target file this command creates is removed again if the move fails: as it was.
+    created = target.kind == "sqlite" and not os.path.lexists(target.path)
     repos: list[Repository] = []
+    moved = False
     try:
-        for url in (source_url, target_url):
-            try:
-                repo = open_repository(url)
-            except StorageError as exc:
-                raise MigrateError(
-                    "cli.migrate.bad_url", url=display_url(url), reason=str(exc)
-                ) from None
+        for url in (source, target):
+            repo = open_repository(url.text)
             try:
                 await repo.open()
             except DatabaseUnavailable as exc:
                 raise MigrateError("cli.migrate.unavailable", reason=str(exc)) from exc
             except (ValueError, OSError) as exc:  # asyncpg's refusal of a malformed URL
                 reason = " ".join(str(exc).split())
-                raise MigrateError(
-                    "cli.migrate.bad_url", url=display_url(url), reason=reason
-                ) from None
+                raise MigrateError("cli.migrate.bad_url", url=url.masked, reason=reason) from None
             repos.append(repo)
-        return await migrate_repositories(
-            repos[0], repos[1], force=force, source_url=source_url, target_url=target_url
+        report = await migrate_repositories(
+            repos[0], repos[1], force=force, source_url=source.text, target_url=target.text
         )
+        moved = True
+        return report
     finally:
         for repo in repos:
             await repo.close()
+        if created and not moved:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(target.path + suffix)
 
 
-def _sqlite_path(url: str) -> str | None:
-    url = url.strip()
-    if url.startswith("sqlite:///"):
-        return url.removeprefix("sqlite:///")
-    if url.startswith("sqlite://") and url != "sqlite://:memory:":
-        return url.removeprefix("sqlite://")
-    return None
+def _url(text: str, side: str) -> DatabaseUrl:
+    try:
+        url = parse(text, what=side)
+    except DatabaseUrlError as exc:
+        raise MigrateError(exc.key, **exc.params) from None
+    if url.memory:
+        raise MigrateError("cli.migrate.no_path", side=side, url=url.masked)
+    return url
+
+
+def _same(source: DatabaseUrl, target: DatabaseUrl) -> bool:
+    """The same database however it is written (the server's own word on PostgreSQL comes once
+    both are open: ``localhost`` and ``127.0.0.1`` only differ in spelling)."""
+    if source.identity() == target.identity():
+        return True
+    if source.kind == target.kind == "sqlite":
+        with contextlib.suppress(OSError):  # a hard link: another name, the same file
+            return os.path.samefile(source.path, target.path)
+    return False

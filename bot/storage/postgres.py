@@ -28,7 +28,6 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
@@ -47,6 +46,7 @@ from bot.storage.sql import (
     SqlSeasons,
     numbered_migrations,
 )
+from bot.storage.urls import DatabaseUrlError, mask, parse
 
 log = logging.getLogger(__name__)
 
@@ -137,10 +137,10 @@ class PostgresTransaction(
 
 def _where(url: str) -> str:
     """Host, port and database of ``url``, without the user or password."""
-    parsed = urlsplit(url)
-    host = parsed.hostname or "localhost"
-    port = f":{parsed.port}" if parsed.port else ""
-    return f"{host}{port}{parsed.path or ''}"
+    try:
+        return parse(url).where
+    except DatabaseUrlError:
+        return mask(url)
 
 
 def _reason(exc: BaseException) -> str:
@@ -216,6 +216,12 @@ class PostgresRepository(Repository):
             await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {_quote(self.schema)}")
         finally:
             await conn.close()  # the session lock ends with the session
+
+    async def apply_migrations(self, conn: Any) -> None:
+        """The pending migrations on ``conn``, inside its open transaction if it has one (each
+        migration is then a savepoint): migrate-db rebuilds a replaced schema in the copy's own
+        transaction."""
+        await self._migrate(conn)
 
     async def _migrate(self, conn: Any) -> None:
         lock = "hashtextextended('pbp:migrations:' || COALESCE(current_schema(), ''), 0)"

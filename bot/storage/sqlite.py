@@ -62,6 +62,27 @@ def migrations() -> list[tuple[int, str]]:
     return numbered_migrations("migrations")
 
 
+async def apply_migrations(conn: aiosqlite.Connection) -> None:
+    """The pending migrations, inside the caller's open transaction (the bot's start, and
+    migrate-db rebuilding a replaced schema in the copy's own transaction)."""
+    async with conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
+    ):
+        pass
+    async with conn.execute("SELECT version FROM schema_migrations") as cur:
+        applied = {row[0] for row in await cur.fetchall()}
+    for number, sql in migrations():
+        if number in applied:
+            continue
+        # Statement by statement (executescript would commit the open transaction).
+        for statement in statements(sql):
+            async with conn.execute(statement):
+                pass
+        async with conn.execute("INSERT INTO schema_migrations (version) VALUES (?)", (number,)):
+            pass
+
+
 class SqliteTransaction(
     SqlClaims,
     SqlGames,
@@ -175,28 +196,11 @@ class SqliteRepository(Repository):
 
     async def _migrate(self) -> None:
         conn = self.conn
-        async with conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations "
-            "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
-        ):
-            pass
         # BEGIN IMMEDIATE before reading what is applied: a second process (or repository)
         # opening the same file at once waits here, then finds everything applied.
         await self._run(conn, "BEGIN IMMEDIATE")
         try:
-            async with conn.execute("SELECT version FROM schema_migrations") as cur:
-                applied = {row[0] for row in await cur.fetchall()}
-            for number, sql in migrations():
-                if number in applied:
-                    continue
-                # Statement by statement (executescript would commit the open transaction).
-                for statement in statements(sql):
-                    async with conn.execute(statement):
-                        pass
-                async with conn.execute(
-                    "INSERT INTO schema_migrations (version) VALUES (?)", (number,)
-                ):
-                    pass
+            await apply_migrations(conn)
         except BaseException:
             await self._run(conn, "ROLLBACK")
             raise
