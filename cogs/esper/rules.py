@@ -184,7 +184,11 @@ class SeatState:
     refusals: int = 0  # public count of refusals of either kind
     refused_sheets: list[str] = field(default_factory=list)  # sheets this player refused here
     tried_by: list[str] = field(default_factory=list)  # sides that tried to convert it
-    declared_turn: int | None = None  # the normal turn it declared (EVIL survival counts from it)
+    declared_turn: int | None = None  # the normal turn it first declared
+    # the normal turn it first declared EVIL's victory (the 1000 turns of EVIL survival count
+    # from it, whatever alignment a later conversion gives it: the claim was public, a
+    # conversion's result is not)
+    evil_declared: int | None = None
     bonus: int = 0  # on the next ESP level check
     used: list[str] = field(default_factory=list)  # abilities used this turn
     seen: dict[str, str] = field(default_factory=dict)  # seat -> sheet id seen (peek, views)
@@ -2075,8 +2079,10 @@ def _declare(state: EsperState, seat: str, solo: bool, resume: str, events: list
         # the living in a black hole may still object (only the dead cannot)
         events.append(Event("declared_solo", {"seat": seat, "voters": voters}))
     else:
-        if s.declared_turn is None:  # the 1000 turns of EVIL survival count from the first
+        if s.declared_turn is None:
             s.declared_turn = state.turn
+        if s.alignment == EVIL and s.evil_declared is None:
+            s.evil_declared = state.turn
         events.append(Event("declared", {"seat": seat, "alignment": s.alignment, "voters": voters}))
     if not voters:
         _declaration_stands(state, events)
@@ -2131,10 +2137,9 @@ def _next_turn(state: EsperState, dice: Dice, events: list[Event], *, count: boo
         _finish(state, ALL_DOWN, events)
         return
     for seat in state.order:
-        turn_declared = state.seats[seat].declared_turn
+        turn_declared = state.seats[seat].evil_declared
         if (
             state.seats[seat].alive
-            and state.seats[seat].alignment == EVIL
             and turn_declared is not None
             and state.turn - turn_declared >= EVIL_SURVIVAL_TURNS
         ):

@@ -1100,6 +1100,30 @@ def test_an_evil_declaration_and_the_thousand_turn_survival() -> None:
     assert state.grades == {"A": "C", "B": "C", "C": "A", "D": "A", "E": "A"}
 
 
+def test_the_evil_survival_clock_follows_the_public_claim_not_a_later_conversion() -> None:
+    """Whether the game ends 1000 turns after an EVIL declaration depends on the claim, said
+    aloud, not on the declarer's current alignment: a conversion's result is told only to the
+    two concerned, and the game's end would tell it to everyone."""
+    state = table("c04", "c02", "c14", "c08", "c10", active="D", spots={"D": "P2-2"})
+    state.seats["D"].silhouette = "c05"
+    state, _ = step(state, {"D": "declare"})
+    state, _ = step(state, {"A": "object"})
+    state, _ = step(state, {"D": "pass; end"})
+    state.seats["D"].alignment = GOOD  # converted since, in secret
+    state.turn = rules.EVIL_SURVIVAL_TURNS - 1
+    state, _ = step(state, {state.active or "": "pass; end"})
+    assert state.ended == rules.EVIL_SURVIVAL
+    # a GOOD declarer converted to EVIL afterwards starts no clock
+    state = table(*FIVE, spots={"A": "P2-2"})
+    state, _ = step(state, {"A": "declare"})
+    state, _ = step(state, {"D": "object"})
+    state, _ = step(state, {"A": "pass; end"})
+    state.seats["A"].alignment = EVIL
+    state.turn = rules.EVIL_SURVIVAL_TURNS + 5
+    state, _ = step(state, {state.active or "": "pass; end"})
+    assert state.ended is None
+
+
 def test_solo_declaration_only_for_a_special_when_all_others_are_down() -> None:
     state = table(*FIVE, active="C", spots={"C": "P2-2"})
     assert rejected(state, "C", "declare-solo") == rules.R_SOLO  # others alive
