@@ -733,6 +733,12 @@ def _play(
         rec.setup, rec.game_id, 0, dicelib.PRE, None, 0
     )
     try:
+        # A record's options are any JSON: the ruleset's own check says what is wrong with them
+        # before anything reads them (a new game, and every later step that consults them).
+        rules.check_options(rec.options)
+    except RuleError as exc:
+        raise RecordError(_reason(exc), turn=0, step=label) from None
+    try:
         state = rules.new_game(rec.game_id, rec.seats, rec.options, setup_dice, secret)
     except _SecretDraw:
         raise WithheldError(WITHHELD_SECRET, turn=0, step=label) from None

@@ -5,20 +5,28 @@ each with one clear line and a non-zero exit, never a traceback, and ``replay``/
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot import dice as dicelib
+from bot import registry
 from bot.__main__ import main
 from bot.i18n import t
 from bot.record import MAX_RECORD_BYTES, RecordError, load_record, replay, verify
 from bot.ruleset import RuleError
+from cogs.apeiron import rules as apeiron
 from cogs.arena import rules as arena
 from cogs.dungeon import rules as dungeon
+from cogs.esper import rules as esper
 from cogs.tactics import rules as tactics
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -233,3 +241,150 @@ def test_load_record_names_the_catalogue_message() -> None:
         load_record("1" * 5000)
     assert caught.value.key == "record.load.long_number"
     assert load_record(b'{"a": 1}') == {"a": 1}
+
+
+# --- options a ruleset reads later: checked before use (issue 31, finding 10) -----------------
+
+ESPER_OPENING = Path(__file__).parent / "data" / "esper-opening.json"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def esper_opening(options: dict[str, Any]) -> dict[str, Any]:
+    """The first step (the deal) of a seeded five-player Esper demo (``python -m bot demo esper
+    --players 5 --seed 1 --record …``, cut after turn 1, its ``result`` dropped), with
+    ``options``: the deal's parser reads each seat's ``history``."""
+    rec = json.loads(ESPER_OPENING.read_text("utf-8"))
+    rec["options"] = options
+    return rec
+
+
+def cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in ("LOCALE",)}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *argv],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_esper_opening_verifies_untouched(capsys, tmp_path) -> None:
+    assert main(["verify", str(write(tmp_path, esper_opening({})))]) == 0
+    assert "FAILED" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("history", "seat"),
+    [
+        ({"A": 5}, "A"),
+        ({"B": [1, 2]}, "B"),
+        ({"A": {"season": 5}}, "A"),
+        ({"C": {"season": [1, {}]}}, "C"),
+        ({"A": {"previous": ["c01"]}}, "A"),
+    ],
+)
+def test_an_esper_history_of_the_wrong_shape_is_refused_in_one_line(
+    history: dict[str, Any], seat: str, tmp_path: Path
+) -> None:
+    """``python -m bot verify|replay`` once ended in an AttributeError or a TypeError."""
+    path = write(tmp_path, esper_opening({"history": history}))
+    said = t("en", "esper.error.option", option="history", value=seat)
+    replayed = cli("replay", str(path))
+    assert replayed.returncode == 1 and "Traceback" not in replayed.stderr, replayed.stderr
+    assert replayed.stderr.splitlines() == [f"replay: setup: {said}"]
+    verified = cli("verify", str(path))
+    assert verified.returncode == 1 and "Traceback" not in verified.stderr, verified.stderr
+    assert f"FAILED  replay: setup: {said}" in verified.stdout.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("options", "option"),
+    [
+        ({"players": [1]}, "players"),
+        ({"players": True}, "players"),
+        ({"season": {"x": 1}}, "season"),
+        ({"minutes": True}, "minutes"),
+        ({"turn_limit": "9"}, "turn_limit"),
+    ],
+)
+def test_other_esper_options_of_the_wrong_type(options, option, capsys, tmp_path) -> None:
+    line = one_line(capsys, "replay", str(write(tmp_path, esper_opening(options))))
+    assert line.startswith(f"replay: setup: The option {option} is not valid"), line
+
+
+# Every option each ruleset reads; a ruleset added to the registry is added here.
+OPTION_NAMES: dict[str, list[str]] = {
+    "arena": ["obstacles"],
+    "tactics": ["map", "cost_cap", "tie_break", "turns", "rosters"],
+    "dungeon": ["scenario", "level", "rules", "classes"],
+    "esper": list(esper.OPTION_KEYS),
+    "apeiron": list(apeiron.OPTION_KEYS),
+}
+NAMES_SEEN = ["A", "B", "C", "c01", "s01", "poison", "grass-1", "knight", "oracle", "hp", "brute"]
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 40)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6)
+    | st.sampled_from(NAMES_SEEN),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from([*NAMES_SEEN, "season", "previous", "master", "units", "preset"])
+            | st.text(max_size=3),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+def test_every_ruleset_is_swept() -> None:
+    assert set(OPTION_NAMES) == set(registry.rulesets())
+
+
+@pytest.mark.parametrize("ruleset", sorted(OPTION_NAMES))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_options_check_options_accepts_never_crash_the_engine(ruleset: str, data) -> None:
+    """Whatever JSON a record's options hold, ``check_options`` refuses it with a sentence in
+    both languages, or the engine reads it without an exception: a new game, four steps of
+    every choice parsed and the default orders resolved, the state saved and loaded."""
+    spec = registry.get(ruleset)
+    rules = spec.engine
+    options = data.draw(st.dictionaries(st.sampled_from(OPTION_NAMES[ruleset]), JSON_VALUES))
+    try:
+        rules.check_options(options)
+    except RuleError as exc:
+        for lang in ("en", "ja"):
+            line = t(lang, exc.key, **exc.params)
+            assert line != exc.key and "\n" not in line
+        return
+    secret = dicelib.DiceStream(b"s" * 32, "secret")
+    try:
+        state = rules.new_game("g-1", list(spec.seats.for_demo()), options, _dice(0), secret)
+        for step in range(4):
+            if rules.outcome(state).finished:
+                break
+            state, _ = rules.start_turn(state, _dice(step + 1), secret)
+            orders = {}
+            for seat in rules.awaiting(state):
+                for group in rules.choices(state, seat):
+                    for choice in group.choices:
+                        with contextlib.suppress(RuleError):
+                            rules.parse(state, seat, choice.token)
+                orders[seat] = rules.default_order(state, seat)
+            state, _ = rules.resolve(state, orders, _dice(step + 50), secret)
+            state = rules.from_json(rules.to_json(state))
+    except RuleError:
+        pass  # refused as the game goes (a field no unit fits), never a crash
+
+
+def _dice(n: int) -> dicelib.DiceStream:
+    return dicelib.DiceStream(bytes([n]) * 32, f"step {n}")

@@ -367,29 +367,53 @@ OPTION_KEYS = (
 
 
 def check_options(options: Mapping[str, Any]) -> None:
+    """A record's options are any JSON: every option this engine reads later is checked here,
+    shape included (``history`` of the wrong shape once crashed verify and replay)."""
     for key in options:
         if key not in OPTION_KEYS:
-            raise RuleError(E_OPTION, option=key, value="?")
+            raise RuleError(E_OPTION, option=str(key)[:32], value="?")
     for key, low, high in (
         ("minutes", 1, 1440),
         ("objection_minutes", 1, 60),
         ("reaction_minutes", 1, 60),
+        ("turn_limit", 0, None),
+        ("players", 0, None),
+        ("season", 1, None),
     ):
         value = options.get(key)
-        if value is not None and (not isinstance(value, int) or not low <= value <= high):
+        if value is not None and (
+            not isinstance(value, int)
+            or isinstance(value, bool)
+            or value < low
+            or (high is not None and value > high)
+        ):
             raise RuleError(E_OPTION, option=key, value=str(value)[:16])
-    limit = options.get("turn_limit")
-    if limit is not None and (not isinstance(limit, int) or limit < 0):
-        raise RuleError(E_OPTION, option="turn_limit", value=str(limit)[:16])
     history = options.get("history", {})
     if not isinstance(history, Mapping):
         raise RuleError(E_OPTION, option="history", value="?")
+    for seat, entry in history.items():
+        if not _history_entry(entry):
+            raise RuleError(E_OPTION, option="history", value=str(seat)[:16])
     pack = _pack_of(options)
     players = options.get("players")
     if players is not None:
-        reason = packlib.dealable(pack, int(players))
+        reason = packlib.dealable(pack, players)
         if reason is not None:
             raise RuleError(reason, players=players)
+
+
+def _history_entry(entry: Any) -> bool:
+    """One seat's ``history`` as the cog writes it (cog.build_history): ``{"season": [sheet
+    ids], "previous": a sheet id or null}``; none at all reads as empty (:func:`history`)."""
+    if entry is None:
+        return True
+    if not isinstance(entry, Mapping):
+        return False
+    season, previous = entry.get("season"), entry.get("previous")
+    listed = season is None or (
+        isinstance(season, list) and all(isinstance(sheet, str) for sheet in season)
+    )
+    return listed and (previous is None or isinstance(previous, str))
 
 
 def composition(pack: Pack, players: int) -> tuple[int, int, int]:
