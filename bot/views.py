@@ -1,8 +1,11 @@
 """Persistent, stateless components: every button carries what it needs in its ``custom_id``.
 
-``pbp:o:<game>:<turn>:<token>/<token>…`` builds an order one choice group at a time (buttons work
+``pbp:o:<game>:<turn>:<pick>/<pick>…`` builds an order one choice group at a time (buttons work
 after a restart: nothing lives in memory; ``pbp:s:…`` is the same for a group offered as a select
-menu, the chosen token being the option's value), ``pbp:c:<game>:<accept|decline>`` answers a
+menu, the chosen pick being the option's value). A pick is a choice's place in its group, never
+its token: a token may hold a pack's ids (an Apeiron deck order lists fourteen), and Discord
+refuses a ``custom_id`` or an option's value over 100 characters; the click reads the tokens
+back from the engine's choices (:func:`chosen_tokens`). ``pbp:c:<game>:<accept|decline>`` answers a
 challenge, ``pbp:b:<game>:<turn>`` opens a ruleset's own order builder, and
 ``pbp:p:<game>:<turn>`` (under every turn post) shows that step's proofs in full;
 ``pbp:p:<game>:<turn>:<since>`` those of the steps ``since``…``turn`` (a post that a run of steps
@@ -29,27 +32,67 @@ if TYPE_CHECKING:
     from bot.storage import GameRow
 
 
-def order_custom_id(game_id: str, turn: int, tokens: list[str]) -> str:
-    return f"pbp:o:{game_id}:{turn}:{'/'.join(tokens)}"
+def order_custom_id(game_id: str, turn: int, picks: Sequence[int], kind: str = "o") -> str:
+    """An order button's (``o``) or menu's (``s``) id: the game, the turn, and each group's pick
+    so far (the chosen choice's place in its group)."""
+    return f"pbp:{kind}:{game_id}:{turn}:{'/'.join(str(pick) for pick in picks)}"
+
+
+MAX_PICK = 999  # no group offers more choices (a message holds 25 buttons, a menu 25 options)
+
+
+def parse_picks(text: str) -> list[int] | None:
+    """``0/3/1`` -> [0, 3, 1]; None for anything an order id never carries (a token of an id
+    from before picks, a forged word, a number no group reaches)."""
+    picks = []
+    for part in text.split("/") if text else ():
+        if not (part.isascii() and part.isdigit()) or int(part) > MAX_PICK:
+            return None
+        picks.append(int(part))
+    return picks
+
+
+def parse_order_id(custom_id: str) -> tuple[str, str, int, list[int] | None] | None:
+    """An order button's or menu's id: (``o`` or ``s``, game, turn, picks: None when they do not
+    parse); None when it is no order id at all."""
+    match = ORDER_ID.fullmatch(custom_id)
+    if match is None:
+        return None
+    return match["kind"], match["game"], int(match["turn"]), parse_picks(match["picks"])
+
+
+def chosen_tokens(groups: Sequence[ChoiceGroup], picks: Sequence[int] | None) -> list[str]:
+    """The tokens the picks stand for in the groups the engine offers now. A pick no group
+    offers, or a disabled one (no button of ours sends either: an id of an older form, a forged
+    one), is refused as out of date."""
+    if picks is None or len(picks) > len(groups):
+        raise RuleError("order.out_of_date")
+    tokens = []
+    for group, pick in zip(groups, picks, strict=False):
+        if not 0 <= pick < len(group.choices) or not group.choices[pick].enabled:
+            raise RuleError("order.out_of_date")
+        tokens.append(group.choices[pick].token)
+    return tokens
 
 
 def _buttons_for(
-    game_id: str, turn: int, prefix: list[str], group: dict[str, Any]
+    game_id: str, turn: int, prefix: list[int], group: dict[str, Any], room: int = limits.COMPONENTS
 ) -> list[discord.ui.Item[Any]]:
+    """A group's buttons (at most ``room``), or its select menu."""
     if group.get("select"):
         select = OrderSelect.make(game_id, turn, prefix, group)
         return [select] if select is not None else []
     items: list[discord.ui.Item[Any]] = []
-    for choice in limits.choices(group["choices"], limits.COMPONENTS):
+    for pick, choice in limits.choices(enumerate(group["choices"]), room):
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=limits.clip(choice["label"], limits.BUTTON_LABEL),
             style=discord.ButtonStyle.primary
             if choice["enabled"]
             else discord.ButtonStyle.secondary,
             disabled=not choice["enabled"],
-            custom_id=order_custom_id(game_id, turn, [*prefix, choice["token"]]),
+            custom_id=order_custom_id(game_id, turn, [*prefix, pick]),
         )
-        items.append(OrderButton(button, game_id, turn, [*prefix, choice["token"]]))
+        items.append(OrderButton(button, game_id, turn, [*prefix, pick]))
     return items
 
 
@@ -58,7 +101,10 @@ def build_view(spec: dict[str, Any]) -> discord.ui.View:
     registered in :data:`VIEW_KINDS`)."""
     view = discord.ui.View(timeout=None)
     if spec.get("kind") == "orders" and spec.get("groups"):
-        for item in _buttons_for(spec["game"], spec["turn"], [], spec["groups"][0]):
+        # the builder's button keeps its place: 25 choices (an Apeiron event's options) and the
+        # builder made 26 components, and the prompt was never sent
+        room = limits.COMPONENTS - (1 if spec.get("builder") else 0)
+        for item in _buttons_for(spec["game"], spec["turn"], [], spec["groups"][0], room):
             view.add_item(item)
     if spec.get("kind") == "orders" and spec.get("builder"):
         view.add_item(BuilderButton.make(spec["game"], spec["turn"], spec["builder"]))
@@ -112,22 +158,27 @@ def _localized_groups(groups: list[ChoiceGroup], lang: str) -> list[dict[str, An
     ]
 
 
-def _order_id(match: re.Match[str]) -> tuple[str, int, list[str]]:
-    """An order button's or menu's id: its game, its turn and the tokens chosen so far."""
-    return match["game"], int(match["turn"]), [tok for tok in match["tokens"].split("/") if tok]
+# An order button's (``o``) or menu's (``s``) id; the picks are parsed apart (parse_picks), so
+# that an id of an older form or a forged one is answered "out of date" rather than ignored.
+ORDER_ID = re.compile(r"pbp:(?P<kind>[os]):(?P<game>[^:]+):(?P<turn>\d+):(?P<picks>[^:]*)")
+
+
+def _order_id(match: re.Match[str]) -> tuple[str, int, list[int] | None]:
+    """An order button's or menu's id: its game, its turn and the picks made so far."""
+    return match["game"], int(match["turn"]), parse_picks(match["picks"])
 
 
 class OrderButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"pbp:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<tokens>[^:]*)",
+    template=r"pbp:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<picks>[^:]*)",
 ):
     def __init__(
-        self, item: discord.ui.Button[Any], game_id: str, turn: int, tokens: list[str]
+        self, item: discord.ui.Button[Any], game_id: str, turn: int, picks: list[int] | None
     ) -> None:
         super().__init__(item)
         self.game_id = game_id
         self.turn = turn
-        self.tokens = tokens
+        self.picks = picks
 
     @classmethod
     async def from_custom_id(
@@ -141,18 +192,18 @@ class OrderButton(
         return cls(item, *_order_id(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await answer_choice(interaction, self.game_id, self.turn, self.tokens)
+        await answer_choice(interaction, self.game_id, self.turn, self.picks)
 
 
 class OrderSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"pbp:s:(?P<game>[^:]+):(?P<turn>\d+):(?P<tokens>[^:]*)",
+    template=r"pbp:s:(?P<game>[^:]+):(?P<turn>\d+):(?P<picks>[^:]*)",
 ):
-    """A choice group as a select menu: the tokens chosen so far in its id, the group's tokens
-    as its options' values."""
+    """A choice group as a select menu: the picks made so far in its id, the group's enabled
+    choices as its options, each valued by its pick."""
 
     def __init__(
-        self, item: discord.ui.Select[Any], game_id: str, turn: int, prefix: list[str]
+        self, item: discord.ui.Select[Any], game_id: str, turn: int, prefix: list[int] | None
     ) -> None:
         super().__init__(item)
         self.game_id = game_id
@@ -161,22 +212,21 @@ class OrderSelect(
 
     @classmethod
     def make(
-        cls, game_id: str, turn: int, prefix: list[str], group: dict[str, Any]
+        cls, game_id: str, turn: int, prefix: list[int], group: dict[str, Any]
     ) -> OrderSelect | None:
+        enabled = ((p, c) for p, c in enumerate(group["choices"]) if c["enabled"])
         options = [
             discord.SelectOption(
-                label=limits.clip(choice["label"], limits.SELECT_OPTION),
-                value=choice["token"],
+                label=limits.clip(choice["label"], limits.SELECT_OPTION), value=str(pick)
             )
-            for choice in limits.choices(c for c in group["choices"] if c["enabled"])
-            if len(choice["token"]) <= limits.SELECT_OPTION
+            for pick, choice in limits.choices(enabled)
         ]
         if not options:
             return None
         select: discord.ui.Select[Any] = discord.ui.Select(
             placeholder=limits.clip(group["label"], limits.SELECT_PLACEHOLDER),
             options=options,
-            custom_id=f"pbp:s:{game_id}:{turn}:{'/'.join(prefix)}",
+            custom_id=order_custom_id(game_id, turn, prefix, "s"),
         )
         return cls(select, game_id, turn, prefix)
 
@@ -192,18 +242,19 @@ class OrderSelect(
         return cls(item, *_order_id(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        chosen = [str(v) for v in self.item.values[:1]]
-        await answer_choice(interaction, self.game_id, self.turn, [*self.prefix, *chosen])
+        chosen = parse_picks("/".join(str(v) for v in self.item.values[:1]))
+        picks = None if self.prefix is None or chosen is None else [*self.prefix, *chosen]
+        await answer_choice(interaction, self.game_id, self.turn, picks)
 
 
 async def answer_choice(
-    interaction: discord.Interaction[Any], game_id: str, turn: int, tokens: list[str]
+    interaction: discord.Interaction[Any], game_id: str, turn: int, picks: list[int] | None
 ) -> None:
     """A button pressed or an option chosen: the next group, or the order sealed (and the turn
     resolved if it was the last one awaited, after the player has the acknowledgement)."""
     bot: RefereeBot = interaction.client
     async with bot.table.foreground.serving():
-        result = await _answer(interaction, bot, game_id, turn, tokens)
+        result = await _answer(interaction, bot, game_id, turn, picks)
     if result is not None and result.complete:  # the player does not wait for the resolution
         await bot.table.resolve_if_ready(game_id)
 
@@ -213,7 +264,7 @@ async def _answer(
     bot: RefereeBot,
     game_id: str,
     turn: int,
-    tokens: list[str],
+    picks: list[int] | None,
 ) -> SubmitResult | None:
     """The next choice group's buttons, or the sealed order's acknowledgement (its result)."""
     lang = reader_lang(interaction)
@@ -222,10 +273,11 @@ async def _answer(
         game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
         match = bot.table.states.match(game)
         groups = match.engine.choices(match.state, seat)
-        if len(tokens) < len(groups):
+        tokens = chosen_tokens(groups, picks)
+        if picks is not None and len(tokens) < len(groups):
             view = discord.ui.View(timeout=None)
             spec = _localized_groups(groups, lang)[len(tokens)]
-            for item in _buttons_for(game_id, turn, tokens, spec):
+            for item in _buttons_for(game_id, turn, picks, spec):
                 view.add_item(item)
             chosen = replies.chosen_so_far(groups, tokens, lang)
             text = t(lang, "order.pick_next", chosen=chosen, group=spec["label"])
@@ -380,9 +432,11 @@ class _GameTurnButton(
     # Each subclass has its own template; this one (never registered) only names the groups.
     template=r"pbp:[a-z]:(?P<game>[^:]+):(?P<turn>\d+)",
 ):
-    """A persistent button whose custom id carries a game id and a turn (``game``, ``turn``)."""
+    """A persistent button whose custom id carries a game id and a turn (``game``, ``turn``).
+    ``turn`` is None when the id's number is none a game reaches (a forged one): the click is
+    answered as out of date (:func:`out_of_date`)."""
 
-    def __init__(self, item: discord.ui.Button[Any], game_id: str, turn: int) -> None:
+    def __init__(self, item: discord.ui.Button[Any], game_id: str, turn: int | None) -> None:
         super().__init__(item)
         self.game_id = game_id
         self.turn = turn
@@ -396,7 +450,13 @@ class _GameTurnButton(
         /,
     ) -> Self:
         assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
-        return cls(item, match["game"], int(match["turn"]))
+        return cls(item, match["game"], limits.id_number(match["turn"]))
+
+
+async def out_of_date(interaction: discord.Interaction[Any]) -> None:
+    """The answer to a component whose id does not parse back to anything the bot offers (a
+    number out of the game's range, a step that does not exist): short, private."""
+    await replies.refuse(interaction, RuleError("component.out_of_date"), reader_lang(interaction))
 
 
 class BuilderButton(
@@ -419,6 +479,9 @@ class BuilderButton(
         bot: RefereeBot = interaction.client
         lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        if self.turn is None:
+            await out_of_date(interaction)
+            return
         try:
             game, seat = await bot.table.seat_for_click(
                 self.game_id, interaction.user.id, self.turn
@@ -431,6 +494,15 @@ class BuilderButton(
             await replies.refuse(interaction, exc, lang)
             return
         await builder(interaction, game, seat)
+
+
+def proofs_steps(turn: str, since: str | None) -> tuple[int | None, int | None]:
+    """A Proofs button's ``turn`` and ``since`` as numbers; (None, None) for anything no post of
+    ours carries (a number past any game's, ``since`` after ``turn``): out of date."""
+    last, first = limits.id_number(turn), None if since is None else limits.id_number(since)
+    if last is None or (since is not None and (first is None or first > last)):
+        return None, None
+    return last, first
 
 
 class ProofsButton(
@@ -446,7 +518,7 @@ class ProofsButton(
     MAX_STEPS = 20
 
     def __init__(
-        self, item: discord.ui.Button[Any], game_id: str, turn: int, since: int | None = None
+        self, item: discord.ui.Button[Any], game_id: str, turn: int | None, since: int | None = None
     ) -> None:
         super().__init__(item, game_id, turn)
         self.since = since
@@ -460,8 +532,7 @@ class ProofsButton(
         /,
     ) -> Self:
         assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
-        since = match["since"]
-        return cls(item, match["game"], int(match["turn"]), None if since is None else int(since))
+        return cls(item, match["game"], *proofs_steps(match["turn"], match["since"]))
 
     @classmethod
     def make(cls, game_id: str, turn: int, label: str, *, since: int | None = None) -> ProofsButton:
@@ -475,6 +546,7 @@ class ProofsButton(
         return cls(button, game_id, turn, since)
 
     def steps(self) -> range:
+        assert self.turn is not None, "steps() of a parsed id"
         first = self.turn if self.since is None else max(self.since, self.turn - self.MAX_STEPS + 1)
         return range(min(first, self.turn), self.turn + 1)
 
@@ -482,11 +554,16 @@ class ProofsButton(
         bot: RefereeBot = interaction.client
         lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        if self.turn is None:
+            await out_of_date(interaction)
+            return
         try:
             game = await bot.table.game(self.game_id)
             # As /game export: an id tried from elsewhere gets the answer an unknown one would.
             if not can_read(interaction, game):
                 raise TableError("table.no_such_game", game=self.game_id)
+            if self.turn > game.turn:  # a step the game has not reached: no post carries it
+                raise RuleError("component.out_of_date")
             proofs = [await bot.table.proofs(self.game_id, step) for step in self.steps()]
         except RuleError as exc:
             await replies.refuse(interaction, exc, lang)

@@ -11,7 +11,10 @@ picks of unit, square and facing; an item drawn or an event's choice, their few 
 
 Nothing lives in memory: the draft is the message's own text and every component's
 ``custom_id`` says what it picks (``ab:<game>:<turn>:<what>[:<arg>]``), so a builder left open
-survives a restart, and a click on a builder of an earlier step is refused as stale.
+survives a restart, and a click on a builder of an earlier step is refused as stale. Ids and
+option values carry squares, facings and places in a list (a preset's number, a unit's place in
+the seat's deck), never a pack's ids: whatever a pack's ids, none passes Discord's 100
+characters.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from bot.checks import reader_lang
 from bot.i18n import t
 from bot.render.squaregrid import label
 from bot.ruleset import RuleError
+from bot.views import out_of_date
 from cogs.apeiron import field as fld
 from cogs.apeiron import rules
 from cogs.apeiron.present import PRESENTER, facing_word
@@ -68,7 +72,9 @@ class BuilderSelect(
     template=r"ab:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>(?!(?:seal|undo|clear|back)$)[a-z]+)"
     r"(?::(?P<arg>[^ ]*))?",
 ):
-    def __init__(self, item: discord.ui.Select[Any], game: str, turn: int, what: str, arg: str):
+    def __init__(
+        self, item: discord.ui.Select[Any], game: str, turn: int | None, what: str, arg: str
+    ):
         super().__init__(item)
         self.game_id, self.turn, self.what, self.arg = game, turn, what, arg
 
@@ -85,7 +91,7 @@ class BuilderSelect(
     ) -> BuilderSelect:
         custom_id = _cid(game, turn, what, arg) if arg else _cid(game, turn, what)
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id[:100],
+            custom_id=custom_id,
             placeholder=placeholder[:150],
             options=options[:MAX_OPTIONS],
             min_values=1,
@@ -97,7 +103,8 @@ class BuilderSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
     ) -> BuilderSelect:
-        return cls(item, match["game"], int(match["turn"]), match["what"], match["arg"] or "")
+        turn = limits.id_number(match["turn"])
+        return cls(item, match["game"], turn, match["what"], match["arg"] or "")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _handle(interaction, self.game_id, self.turn, self.what, self.arg, self.item.values)
@@ -107,7 +114,9 @@ class BuilderButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ab:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>seal|undo|clear|back)",
 ):
-    def __init__(self, item: discord.ui.Button[Any], game: str, turn: int, what: str) -> None:
+    def __init__(
+        self, item: discord.ui.Button[Any], game: str, turn: int | None, what: str
+    ) -> None:
         super().__init__(item)
         self.game_id, self.turn, self.what = game, turn, what
 
@@ -128,7 +137,7 @@ class BuilderButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
     ) -> BuilderButton:
-        return cls(item, match["game"], int(match["turn"]), match["what"])
+        return cls(item, match["game"], limits.id_number(match["turn"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _handle(interaction, self.game_id, self.turn, self.what, "", [])
@@ -172,6 +181,12 @@ def _select(
     ctx: _Context, what: str, options: list[discord.SelectOption], key: str, arg: str = ""
 ) -> BuilderSelect:
     return BuilderSelect.make(ctx.game.id, ctx.game.turn, what, options, t(ctx.lang, key), arg=arg)
+
+
+def _add(view: discord.ui.View, select: BuilderSelect) -> None:
+    """A menu, unless it has nothing to offer (Discord refuses a select without options)."""
+    if select.item.options:
+        view.add_item(select)
 
 
 def _buttons(ctx: _Context, view: discord.ui.View, *names: str) -> discord.ui.View:
@@ -225,7 +240,7 @@ def _dest_view(ctx: _Context, column: str = "") -> discord.ui.View:
     if len(paths) > MAX_OPTIONS and not column:
         columns = sorted({end[0] for _, end, _ in paths})
         options = [discord.SelectOption(label=c, value=c) for c in columns]
-        view.add_item(_select(ctx, "col", options, "apeiron.builder.pick_column"))
+        _add(view, _select(ctx, "col", options, "apeiron.builder.pick_column"))
         return _buttons(ctx, view, "clear")
     chosen = [p for p in paths if not column or p[1][0] == column]
     options = [
@@ -236,7 +251,7 @@ def _dest_view(ctx: _Context, column: str = "") -> discord.ui.View:
         )
         for _, end, shown in chosen[:MAX_OPTIONS]
     ]
-    view.add_item(_select(ctx, "dest", options, "apeiron.builder.pick_dest"))
+    _add(view, _select(ctx, "dest", options, "apeiron.builder.pick_dest"))
     return _buttons(ctx, view, "back" if column else "clear")
 
 
@@ -253,7 +268,7 @@ def _facing_view(ctx: _Context, dest: str) -> discord.ui.View:
         )
         options.append(discord.SelectOption(label=shown[:100], value=facing))
     view = discord.ui.View(timeout=None)
-    view.add_item(_select(ctx, "face", options, "apeiron.builder.pick_facing", arg=dest))
+    _add(view, _select(ctx, "face", options, "apeiron.builder.pick_facing", arg=dest))
     return _buttons(ctx, view, "back")
 
 
@@ -300,9 +315,7 @@ def _action_view(ctx: _Context, dest: str, facing: str) -> discord.ui.View:
         for i, (line, shown) in enumerate(_action_options(ctx, dest, facing))
     ]
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        _select(ctx, "act", options, "apeiron.builder.pick_action", arg=f"{dest}.{facing}")
-    )
+    _add(view, _select(ctx, "act", options, "apeiron.builder.pick_action", arg=f"{dest}.{facing}"))
     return _buttons(ctx, view, "back")
 
 
@@ -324,16 +337,15 @@ def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
             )
             for i, preset in enumerate(ctx.view.get("presets") or (), 1)
         ]
-        view.add_item(_select(ctx, "deck", options, "apeiron.builder.pick_deck"))
+        _add(view, _select(ctx, "deck", options, "apeiron.builder.pick_deck"))
     elif ctx.step == rules.DEPLOY_STEP and len(lines) < rules.DEPLOY:
         used = {line.split()[0] for line in lines}
-        deck = (ctx.view.get("decks") or {}).get(ctx.seat) or []
         options = [
-            discord.SelectOption(label=ctx.name(u)[:100], value=u, description=u)
-            for u in deck
+            discord.SelectOption(label=ctx.name(u)[:100], value=str(i), description=u[:100])
+            for i, u in enumerate(_deck(ctx))
             if u not in used
         ]
-        view.add_item(_select(ctx, "unit", options, "apeiron.builder.pick_unit"))
+        _add(view, _select(ctx, "unit", options, "apeiron.builder.pick_unit"))
     elif ctx.step in (rules.PLAY, rules.MOVE) and not lines:
         return _dest_view(ctx)
     elif ctx.step in (rules.PLACE, rules.OPTION) and not lines:
@@ -348,8 +360,21 @@ def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
                 n = int(choice.token.split()[1])
                 shown = f"{n}. {listed[n - 1]}" if n <= len(listed) else shown
             options.append(discord.SelectOption(label=shown[:100], value=choice.token))
-        view.add_item(_select(ctx, "pick", options, "apeiron.builder.pick_option"))
+        _add(view, _select(ctx, "pick", options, "apeiron.builder.pick_option"))
     return _buttons(ctx, view, "seal", "undo", "clear")
+
+
+def _deck(ctx: _Context) -> list[str]:
+    """The seat's units, in its deck's order: a deployment pick names one by its place here."""
+    return list((ctx.view.get("decks") or {}).get(ctx.seat) or [])
+
+
+def _deck_unit(ctx: _Context, place: str) -> str | None:
+    """The unit at ``place`` (``"3"``) in the seat's deck; None for a place it has not."""
+    deck = _deck(ctx)
+    if not (place.isascii() and place.isdigit() and int(place) < len(deck)):
+        return None
+    return deck[int(place)]
 
 
 def _free_squares(ctx: _Context, lines: Sequence[str]) -> list[str]:
@@ -374,28 +399,29 @@ def _square_ok(ctx: _Context, square: str) -> bool:
 
 
 def _deploy_squares_view(
-    ctx: _Context, unit: str, lines: Sequence[str], row: str = ""
+    ctx: _Context, place: str, lines: Sequence[str], row: str = ""
 ) -> discord.ui.View:
+    """The squares for the unit at ``place`` in the seat's deck (more than 25: a row first)."""
     squares = _free_squares(ctx, lines)
     view = discord.ui.View(timeout=None)
     if len(squares) > MAX_OPTIONS and not row:
         rows = sorted({sq[1:] for sq in squares})
         options = [discord.SelectOption(label=r, value=r) for r in rows]
-        view.add_item(_select(ctx, "row", options, "apeiron.builder.pick_row", arg=unit))
+        _add(view, _select(ctx, "row", options, "apeiron.builder.pick_row", arg=place))
         return _buttons(ctx, view, "back")
     chosen = [sq for sq in squares if not row or sq[1:] == row]
     options = [discord.SelectOption(label=sq, value=sq) for sq in chosen[:MAX_OPTIONS]]
-    view.add_item(_select(ctx, "place", options, "apeiron.builder.pick_square", arg=unit))
+    _add(view, _select(ctx, "place", options, "apeiron.builder.pick_square", arg=place))
     return _buttons(ctx, view, "back")
 
 
-def _deploy_facing_view(ctx: _Context, unit: str, square: str) -> discord.ui.View:
+def _deploy_facing_view(ctx: _Context, place: str, square: str) -> discord.ui.View:
     options = [
         discord.SelectOption(label=facing_word(ctx.lang, f)[:100], value=f) for f in fld.FACINGS
     ]
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        _select(ctx, "dface", options, "apeiron.builder.pick_facing", arg=f"{unit}.{square}")
+    _add(
+        view, _select(ctx, "dface", options, "apeiron.builder.pick_facing", arg=f"{place}.{square}")
     )
     return _buttons(ctx, view, "back")
 
@@ -425,8 +451,9 @@ def _next(
     if what == "place":
         return _deploy_facing_view(ctx, arg, value)
     if what == "dface":
-        unit, square = arg.split(".")
-        return [*lines, f"{unit} {square} {value}"]
+        place, square = arg.split(".")
+        unit = _deck_unit(ctx, place)
+        return lines if unit is None else [*lines, f"{unit} {square} {value}"]
     if what == "col":
         return _dest_view(ctx, value)
     if what == "dest":
@@ -442,16 +469,66 @@ def _next(
     return lines
 
 
+def _values(view: discord.ui.View, what: str, arg: str) -> set[str] | None:
+    """The values of the view's menu ``what`` with ``arg``; None if it has no such menu."""
+    for item in view.children:
+        if isinstance(item, BuilderSelect) and (item.what, item.arg) == (what, arg):
+            return {option.value for option in item.item.options}
+    return None
+
+
+def _offered(ctx: _Context, what: str, arg: str, lines: Sequence[str]) -> set[str] | None:
+    """What the builder offers now in its menu ``what`` with ``arg``, rebuilt from the step, the
+    draft and the picks the arg carries; None when no menu of this step has that id. A click is
+    taken only for a value found here: a forged id or value (a preset 99, a destination in the
+    deck step, an action id without its dot, a row of 99) is out of date, never an error."""
+    if not ctx.awaited():
+        return None
+    if what in ("deck", "unit", "pick"):
+        return _values(_main_view(ctx, lines), what, arg)
+    if ctx.step == rules.DEPLOY_STEP:
+        place, dot, square = arg.partition(".")
+        units = _values(_main_view(ctx, lines), "unit", "") or set()
+        if place not in units:
+            return None
+        free = set(_free_squares(ctx, lines))
+        if what == "row" and not dot:
+            return _values(_deploy_squares_view(ctx, place, lines), "row", place)
+        if what == "place" and not dot:
+            return free
+        if what == "dface" and dot and square in free:
+            return set(fld.FACINGS)
+        return None
+    if ctx.step in (rules.PLAY, rules.MOVE) and not lines:
+        ends = {end for _, end, _ in _paths(ctx)}
+        if what == "col" and not arg:
+            return _values(_dest_view(ctx), "col", "")
+        if what == "dest" and not arg:
+            return ends
+        dest, dot, facing = arg.partition(".")
+        if dest not in ends:
+            return None
+        facings = _values(_facing_view(ctx, dest), "face", dest) or set()
+        if what == "face" and not dot:
+            return facings
+        if what == "act" and dot and facing in facings:
+            return _values(_action_view(ctx, dest, facing), "act", arg)
+    return None
+
+
 async def _handle(
     interaction: discord.Interaction[Any],
     game_id: str,
-    turn: int,
+    turn: int | None,
     what: str,
     arg: str,
     values: Sequence[str],
 ) -> None:
     bot: RefereeBot = interaction.client
     lang = reader_lang(interaction)
+    if turn is None:  # a number no game reaches: no builder of ours carries it
+        await out_of_date(interaction)
+        return
     try:
         game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
     except RuleError as exc:
@@ -459,6 +536,11 @@ async def _handle(
         return
     ctx = _Context(game, seat, lang)
     lines = draft_of(interaction.message.content if interaction.message else "")
+    if what not in BUTTONS:
+        offered = _offered(ctx, what, arg, lines)
+        if offered is None or not values or values[0] not in offered:
+            await out_of_date(interaction)
+            return
     if what == "seal":
         await _seal(interaction, bot, ctx, lines)
         return

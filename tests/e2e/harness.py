@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -33,12 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import catalogue, t
 from tests.fakediscord import FakeDiscord, Interaction, Message
 
 ROOT = Path(__file__).resolve().parents[2]
-# An order button (``pbp:o:…``, tokens to send) or a ruleset's sheet-builder button (``pbp:b:…``).
+# An order button (``pbp:o:…``, its picks: each the chosen choice's place in its group) or a
+# ruleset's sheet-builder button (``pbp:b:…``).
 ORDER_BUTTON = re.compile(
-    r"^pbp:(?:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<tokens>[^:]*)|b:(?P<bgame>[^:]+):(?P<bturn>\d+))$"
+    r"^pbp:(?:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<picks>[^:]*)|b:(?P<bgame>[^:]+):(?P<bturn>\d+))$"
 )
 ACK = re.compile(
     r"Order (sealed|replaced) for (?P<game>\S+), turn (?P<turn>\d+)"
@@ -215,13 +218,41 @@ class Prompt:
     content: str
     buttons: list[tuple[str, str, bool]]  # (custom_id, label, disabled)
 
-    def tokens(self, *, enabled_only: bool = True) -> list[str]:
+    def tokens(self, words: dict[str, str], *, enabled_only: bool = True) -> list[str]:
+        """The order words of the order buttons, read from their labels as a player reads them
+        (``words``: label -> token; a button's id carries its place in its group, not its
+        words)."""
         found = []
-        for custom_id, _label, disabled in self.buttons:
+        for custom_id, label, disabled in self.buttons:
             match = ORDER_BUTTON.match(custom_id)
-            if match and match["tokens"] is not None and not (enabled_only and disabled):
-                found.append(match["tokens"])
+            if match and match["picks"] is not None and not (enabled_only and disabled):
+                found.append(words[label])
         return found
+
+
+def button_words(tokens: dict[str, str]) -> dict[str, str]:
+    """label (English) -> token, from token -> the label's catalogue key."""
+    return {t("en", key): token for token, key in tokens.items()}
+
+
+@functools.cache
+def arena_moves() -> dict[str, str]:
+    from cogs.arena import rules as arena
+
+    return button_words({m: arena._label_key("move", m) for m in arena.MOVES})
+
+
+@functools.cache
+def dungeon_choices() -> dict[str, str]:
+    """A card's button (``dungeon.card.<id>``), an option's and the pass."""
+    keys = catalogue("en")
+    tokens = {
+        f"card {k.removeprefix('dungeon.card.')}": k for k in keys if k.startswith("dungeon.card.")
+    }
+    tokens |= {
+        f"option {k.rsplit('.', 1)[1]}": k for k in keys if k.startswith("dungeon.choice.option.")
+    }
+    return button_words({**tokens, "pass": "dungeon.choice.pass"})
 
 
 Player = Callable[[Prompt, random.Random, set[str]], str]
@@ -230,7 +261,7 @@ Player = Callable[[Prompt, random.Random, set[str]], str]
 def arena_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str:
     """One move among the enabled move buttons, one turn; never a text refused before."""
     turns = ["none", "left", "right"]
-    options = [f"{m} {t}" for m in prompt.tokens() for t in turns]
+    options = [f"{m} {t}" for m in prompt.tokens(arena_moves()) for t in turns]
     options = [o for o in options if o not in refused] or ["stay none"]
     charges = [o for o in options if o.startswith("charge")]
     return rng.choice(charges if charges and rng.random() < 0.7 else options)
@@ -253,7 +284,7 @@ def tactics_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str
 def dungeon_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str:
     """A co-op party member: a random card of the round's picks (the buttons), then the first
     enabled choice on each step, ``pass`` when nothing else is left; the bot runs the monsters."""
-    options = [o for o in prompt.tokens() if o not in refused]
+    options = [o for o in prompt.tokens(dungeon_choices()) if o not in refused]
     if "card picks" in prompt.content:
         return rng.choice(options) if options else "pass"
     return options[0] if options else "pass"

@@ -12,10 +12,23 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from bot import packs
 from cogs.apeiron import pack as packlib
 from cogs.apeiron import rules
-from tests.cogs.apeiron.test_flow import actor, components, handle, start, state
+from tests.cogs.apeiron.test_flow import (
+    actor,
+    build_deployment,
+    components,
+    handle,
+    open_builder,
+    pick,
+    seal,
+    start,
+    state,
+)
 from tests.cogs.apeiron.test_server_pack import (
     COMMUNITY,
     moderator,
@@ -27,6 +40,7 @@ from tests.cogs.apeiron.test_server_pack import (
 from tests.cogs.game.sim import dms, setup_duel
 
 UNIT_IDS = [f"u{n:02d}" for n in range(1, 31)]
+CHEST_IDS = [f"i{n:02d}" for n in range(1, 13)] + [f"e{n:02d}" for n in range(1, 11)]
 
 
 @pytest.fixture
@@ -36,11 +50,11 @@ def duel(simcord_env, sim_clock):
 
 def renamed(ids: dict[str, str], text: str = COMMUNITY) -> str:
     """The community pack with cards' ids changed everywhere they are written (their tables,
-    the presets' lists)."""
-    for old, new in ids.items():
+    the presets' lists), all at once (a new id may be an old one's)."""
+    for old in ids:
         assert f'"{old}"' in text, old
-        text = text.replace(f'"{old}"', f'"{new}"')
-    return text
+    pattern = re.compile('"(' + "|".join(map(re.escape, ids)) + ')"')
+    return pattern.sub(lambda m: f'"{ids[m[1]]}"', text)
 
 
 def named(field: str, old: str, new: str, text: str = COMMUNITY) -> str:
@@ -158,13 +172,16 @@ async def play_by_buttons(duel: Any, rng: random.Random, max_steps: int = 300) -
         game = await duel.bot.table.game(duel.game_id)
         turn = game.turn
         for seat in rules.awaiting(s):
+            if seat in await sealed_orders(duel, turn):
+                continue  # in already (by the builder)
             await order_by_buttons(duel, seat, turn, rng)
             orders = await sealed_orders(duel, turn)
-            if seat in orders:  # not yet resolved
+            if seat in orders:  # the order is stored under the step until it resolves
                 text = orders[seat]
                 assert rules.parse(s, seat, text).canonical() == text, (seat, text)
         await duel.bot.outbox.idle()
-        assert (await duel.bot.table.game(duel.game_id)).turn > turn, "the step did not resolve"
+        after = await duel.bot.table.game(duel.game_id)
+        assert after.turn > turn or after.status == "finished", "the step did not resolve"
     raise AssertionError("the game did not end")
 
 
@@ -194,3 +211,90 @@ def test_reads_as_is_the_grammars_own_reading():
     for word in ("u01", "j1", "a10", "p10", "Sentinel", "Iron Golem", "森守"):
         assert rules.reads_as(word) is None, word
     assert re.fullmatch(r"[a-z]", "b") and rules.reads_as("B") == "seat"
+
+
+# --- ids as long as the format allows ------------------------------------------------------------
+
+# Every unit and chest card with an id of 32 characters, the format's limit: the deck prompt's
+# buttons carried a whole deck order (fourteen ids, 470 characters) and Discord refused it.
+LONG = {old: (old + "-" + "x" * 32)[:32] for old in UNIT_IDS + CHEST_IDS}
+
+
+def all_components(duel: Any) -> list[dict[str, Any]]:
+    return [c for seat in "AB" for m in dms(actor(duel, seat)) for c in components(m)]
+
+
+async def test_thirty_two_character_ids_keep_every_prompt_and_button_sendable(duel, lang="en"):
+    """Neither player could start the game by DM: the deck prompt was never sent. Now both do,
+    Alice by the prompt's buttons, Bob by the order builder (whose ids were cut at 100
+    characters), and the game is played to its end by the buttons."""
+    assert all(len(new) == 32 for new in LONG.values())
+    result = await upload(moderator(duel), duel, renamed(LONG))
+    assert await stored(duel) is not None, said(result)
+    await start(duel, turn_limit=2)
+    s = await state(duel)
+    assert s.step == rules.DECK
+    turn = (await duel.bot.table.game(duel.game_id)).turn
+    await order_by_buttons(duel, "A", turn, random.Random(1))
+    builder = await open_builder(duel, "B", lang)
+    builder = await pick(duel, "B", builder, "2")  # the second preset
+    assert LONG["u02"] in builder.content
+    await seal(duel, "B", builder, lang)
+    await duel.bot.outbox.idle()
+    s = await state(duel)
+    assert s.step == rules.DEPLOY_STEP, s.step
+    assert s.decks["A"]["units"][0] == LONG["u01"] and s.decks["B"]["units"][0] == LONG["u02"]
+    done = await build_deployment(duel, "B", lang)
+    assert LONG["u02"] in done.content and "Order sealed" in done.content
+    await play_by_buttons(duel, random.Random(2))
+    found = all_components(duel)
+    assert found and all(len(c.get("custom_id", "")) <= 100 for c in found)
+    values = [o["value"] for c in found for o in c.get("options", ())]
+    assert all(len(v) <= 100 for v in values)
+
+
+# --- Hypothesis: any valid pack plays by the buttons ---------------------------------------------
+
+ID_TEXT = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=32)
+VALID_ID = ID_TEXT.filter(lambda s: packs.ID.fullmatch(s) is not None and not rules.reads_as(s))
+# A name: any printable text on one line, up to the format's limit.
+NAME = st.text(
+    alphabet=st.characters(categories=("L", "M", "N", "P", "S", "Zs")),
+    min_size=1,
+    max_size=packlib.MAX_NAME,
+).filter(lambda s: bool(s.strip()) and not rules.reads_as(s))
+UNIT_NAMES = [u.name_en for u in packlib.loads(COMMUNITY).units.values()]
+
+
+@st.composite
+def hostile_packs(draw: st.DrawFn) -> str:
+    """The community pack with every unit's and chest card's id drawn anew, and some units'
+    English names; what the upload would refuse (a name twice, say) is drawn again."""
+    ids = draw(st.lists(VALID_ID, min_size=52, max_size=52, unique=True), label="ids")
+    text = renamed(dict(zip(UNIT_IDS + CHEST_IDS, ids, strict=True)))
+    names = draw(st.lists(NAME, max_size=6, unique_by=str.casefold), label="names")
+    for old, new in zip(UNIT_NAMES, names, strict=False):
+        text = named("name_en", old, new.replace("\\", "\\\\").replace('"', '\\"'), text)
+    try:
+        packlib.loads(text)
+    except packlib.PackError:
+        st.assume(False)  # kept valid by the upload rules (an id equal to a name, say)
+    return text
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(text=hostile_packs(), seed=st.integers(0, 2**16))
+async def test_any_valid_pack_plays_to_its_end_by_dm_buttons(duel, text, seed):
+    """Whatever ids and names a pack the upload accepts has, a whole game by the DM buttons
+    meets no refused component and loses no order (each sealed order reads back as itself)."""
+    if not hasattr(duel, "mod"):  # one duel serves every example (a game after another)
+        duel.mod = moderator(duel)
+    result = await upload(duel.mod, duel, text)
+    row = await stored(duel)
+    assert row is not None and row.hash == packlib.loads(text).hash, said(result)
+    await start(duel, turn_limit=1)
+    await play_by_buttons(duel, random.Random(seed))

@@ -159,11 +159,12 @@ async def test_a_three_way_combat_with_a_sync_by_dm_a_deadline_and_a_restart(
     else:  # from the select menu of its cards in the DM that asks it
         asked = last_dm(table.members[helper])
         (menu,) = [c for c in components(asked) if c.get("type") == 3]
-        assert [o["value"] for o in menu["options"]] == ["pass", "sync k01"]
+        # the options' values are the choices' places in the group, never a card's id
+        assert [o["value"] for o in menu["options"]] == ["0", "1"]
         name = "念動弾" if lang_of(helper) == "ja" else "Psi Bolt"
-        assert any(name in o["label"] for o in menu["options"]), menu["options"]
+        (card,) = [o for o in menu["options"] if name in o["label"]]
         result = await table.members[helper].user.select(
-            asked, ["sync k01"], custom_id=menu["custom_id"]
+            asked, [card["value"]], custom_id=menu["custom_id"]
         )
         sealed = "命令を封印しました" if lang_of(helper) == "ja" else "Order sealed for"
         assert sealed in str(result.response.content), result.response.content
