@@ -42,6 +42,10 @@ COMPONENTS = 25  # buttons in one message (five rows of five)
 BUTTON_LABEL = 80
 SELECT_OPTION = 100  # a select option's label and value
 SELECT_PLACEHOLDER = 150
+CUSTOM_ID = 100  # a component's custom_id
+# A number a component's id carries (a turn, a place in a list) is at most this: no game gets
+# near it, and a forged one beyond it (2**63 overflows the database's integers) is no id of ours.
+ID_NUMBER = 10**9
 
 ELLIPSIS = "…"
 BLANK = "\u200b"  # a field's name and value must not be empty: a zero-width space stands in
@@ -293,6 +297,15 @@ def pack(items: Iterable[str], limit: int, sep: str = "\n") -> list[str]:
     if current:
         chunks.append(current)
     return chunks
+
+
+def id_number(text: str | None, most: int = ID_NUMBER) -> int | None:
+    """A number read from a component's ``custom_id`` or a menu's value: ASCII digits, at most
+    ``most``; None for anything else, which the component answers as out of date."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > len(str(most)):
+        return None
+    value = int(text)
+    return value if value <= most else None
 
 
 def choices(items: Iterable[T], limit: int = CHOICES) -> list[T]:
