@@ -52,13 +52,13 @@ def parse_picks(text: str) -> list[int] | None:
     return picks
 
 
-def parse_order_id(custom_id: str) -> tuple[str, str, int, list[int] | None] | None:
-    """An order button's or menu's id: (``o`` or ``s``, game, turn, picks: None when they do not
-    parse); None when it is no order id at all."""
+def parse_order_id(custom_id: str) -> tuple[str, str, int | None, list[int] | None] | None:
+    """An order button's or menu's id: (``o`` or ``s``, game, turn, picks: the turn or the picks
+    None when they do not parse); None when it is no order id at all."""
     match = ORDER_ID.fullmatch(custom_id)
     if match is None:
         return None
-    return match["kind"], match["game"], int(match["turn"]), parse_picks(match["picks"])
+    return match["kind"], *_order_id(match)
 
 
 def chosen_tokens(groups: Sequence[ChoiceGroup], picks: Sequence[int] | None) -> list[str]:
@@ -163,9 +163,10 @@ def _localized_groups(groups: list[ChoiceGroup], lang: str) -> list[dict[str, An
 ORDER_ID = re.compile(r"pbp:(?P<kind>[os]):(?P<game>[^:]+):(?P<turn>\d+):(?P<picks>[^:]*)")
 
 
-def _order_id(match: re.Match[str]) -> tuple[str, int, list[int] | None]:
-    """An order button's or menu's id: its game, its turn and the picks made so far."""
-    return match["game"], int(match["turn"]), parse_picks(match["picks"])
+def _order_id(match: re.Match[str]) -> tuple[str, int | None, list[int] | None]:
+    """An order button's or menu's id: its game, its turn (None past any game's: a forged id)
+    and the picks made so far."""
+    return match["game"], limits.id_number(match["turn"]), parse_picks(match["picks"])
 
 
 class OrderButton(
@@ -173,7 +174,7 @@ class OrderButton(
     template=r"pbp:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<picks>[^:]*)",
 ):
     def __init__(
-        self, item: discord.ui.Button[Any], game_id: str, turn: int, picks: list[int] | None
+        self, item: discord.ui.Button[Any], game_id: str, turn: int | None, picks: list[int] | None
     ) -> None:
         super().__init__(item)
         self.game_id = game_id
@@ -203,7 +204,7 @@ class OrderSelect(
     choices as its options, each valued by its pick."""
 
     def __init__(
-        self, item: discord.ui.Select[Any], game_id: str, turn: int, prefix: list[int] | None
+        self, item: discord.ui.Select[Any], game_id: str, turn: int | None, prefix: list[int] | None
     ) -> None:
         super().__init__(item)
         self.game_id = game_id
@@ -248,11 +249,14 @@ class OrderSelect(
 
 
 async def answer_choice(
-    interaction: discord.Interaction[Any], game_id: str, turn: int, picks: list[int] | None
+    interaction: discord.Interaction[Any], game_id: str, turn: int | None, picks: list[int] | None
 ) -> None:
     """A button pressed or an option chosen: the next group, or the order sealed (and the turn
     resolved if it was the last one awaited, after the player has the acknowledgement)."""
     bot: RefereeBot = interaction.client
+    if turn is None:  # a number no game reaches: no button of ours carries it
+        await out_of_date(interaction)
+        return
     async with bot.table.foreground.serving():
         result = await _answer(interaction, bot, game_id, turn, picks)
     if result is not None and result.complete:  # the player does not wait for the resolution

@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import t
 from tests.cogs.forge import forge_click
-from tests.cogs.game.sim import setup_duel, start_duel, turn_posts
+from tests.cogs.game.sim import last_dm, setup_duel, start_duel, turn_posts
 
 OUT_OF_DATE = "⚠️ " + t("en", "component.out_of_date")
 
@@ -41,3 +41,14 @@ async def test_forged_proofs_and_builder_buttons_are_out_of_date(duel, discord_l
     # The real button answers as before.
     real = await duel.alice.click(post, custom_id=f"pbp:p:{game}:0")
     assert real.ephemeral and real.response.content.startswith(f"🔎 **Proofs of {game}")
+
+
+async def test_a_forged_order_button_turn_is_out_of_date(duel):
+    await start_duel(duel)
+    prompt = last_dm(duel.alice)
+    game = duel.game_id
+    for custom_id in (f"pbp:o:{game}:{2**63}:0", f"pbp:o:{game}:{'9' * 60}:"):
+        result = await forge_click(duel.alice_dm, prompt, custom_id, like="pbp:o:")
+        assert result.ephemeral and result.response.content == OUT_OF_DATE, custom_id
+    async with duel.bot.table.repo.read() as tx:
+        assert await tx.orders_for_turn(game, 1) == {}, "nothing was sealed"
