@@ -25,7 +25,7 @@ from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
 from bot.ruleset import RuleError
 from bot.table import Player
-from bot.views import VIEW_KINDS
+from bot.views import VIEW_KINDS, out_of_date
 from cogs.league import board, season
 from cogs.league.ante import open_antes
 from cogs.league.rulesets import ROSTER_RULES, for_ruleset
@@ -88,11 +88,14 @@ class LeaguePick(
         lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         unit = interaction.data.get("values", [""])[0]  # type: ignore[union-attr]
+        # A draft pick's number, read as every number in an id is (a forged "abc" raised).
+        number = limits.id_number(self.ref)
+        if self.what == "draft" and number is None:
+            await out_of_date(interaction)
+            return
         try:
-            if self.what == "draft":
-                league = await service.draft_pick(
-                    self.league_id, interaction.user.id, unit, int(self.ref)
-                )
+            if number is not None and self.what == "draft":
+                league = await service.draft_pick(self.league_id, interaction.user.id, unit, number)
             else:
                 league = await service.declare_ante(
                     self.league_id, self.ref, interaction.user.id, unit

@@ -19,6 +19,7 @@ from bot import limits, replies
 from bot.checks import reader_lang
 from bot.i18n import t
 from bot.ruleset import RuleError
+from bot.views import out_of_date
 from cogs.tactics import master, rules, units
 from cogs.tactics.present import PRESENTER, unit_label
 
@@ -85,7 +86,9 @@ class BuilderSelect(
 ):
     """Every select of the builder; ``what`` says which step of a line it picks."""
 
-    def __init__(self, item: discord.ui.Select[Any], game: str, turn: int, what: str, arg: str):
+    def __init__(
+        self, item: discord.ui.Select[Any], game: str, turn: int | None, what: str, arg: str
+    ):
         super().__init__(item)
         self.game_id, self.turn, self.what, self.arg = game, turn, what, arg
 
@@ -115,7 +118,8 @@ class BuilderSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
     ) -> BuilderSelect:
-        return cls(item, match["game"], int(match["turn"]), match["what"], match["arg"] or "")
+        turn = limits.id_number(match["turn"])
+        return cls(item, match["game"], turn, match["what"], match["arg"] or "")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _handle(interaction, self.game_id, self.turn, self.what, self.arg, self.item.values)
@@ -125,7 +129,9 @@ class BuilderButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tb:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>seal|undo|clear|back)",
 ):
-    def __init__(self, item: discord.ui.Button[Any], game: str, turn: int, what: str) -> None:
+    def __init__(
+        self, item: discord.ui.Button[Any], game: str, turn: int | None, what: str
+    ) -> None:
         super().__init__(item)
         self.game_id, self.turn, self.what = game, turn, what
 
@@ -146,7 +152,7 @@ class BuilderButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
     ) -> BuilderButton:
-        return cls(item, match["game"], int(match["turn"]), match["what"])
+        return cls(item, match["game"], limits.id_number(match["turn"]), match["what"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _handle(interaction, self.game_id, self.turn, self.what, "", [])
@@ -356,16 +362,69 @@ async def open_builder(interaction: discord.Interaction[Any], game: GameRow, sea
     await replies.respond(interaction, _message(ctx, []), view=_main_view(ctx, []), ephemeral=True)
 
 
+def _values(view: discord.ui.View, what: str, arg: str) -> set[str] | None:
+    """The values of the view's menu ``what`` with ``arg``; None if it has no such menu."""
+    for item in view.children:
+        if isinstance(item, BuilderSelect) and (item.what, item.arg) == (what, arg):
+            return {option.value for option in item.item.options}
+    return None
+
+
+def _deploy_free(ctx: _Context, lines: Sequence[str]) -> list[str]:
+    """The seat's deployment squares no unit stands on and no draft line took."""
+    taken = {line.split()[1] for line in lines if len(line.split()) > 1}
+    zone = (ctx.view["map"].get("zones") or {}).get(ctx.seat) or []
+    occupied = {u.get("square") for u in ctx.units.values()}
+    return [sq for sq in zone if sq not in taken and sq not in occupied]
+
+
+def _summon_free(ctx: _Context) -> list[str]:
+    """The seat's deployment squares no unit on the board stands on (where a summon may go)."""
+    zone = (ctx.view["map"].get("zones") or {}).get(ctx.seat) or []
+    occupied = {u.get("square") for u in ctx.units.values() if u.get("status") == "board"}
+    return [sq for sq in zone if sq not in occupied]
+
+
+def _offered(ctx: _Context, what: str, arg: str, lines: Sequence[str]) -> set[str] | None:
+    """What the builder offers now in its menu ``what`` with ``arg``, rebuilt from the step, the
+    draft and the picks the arg carries; None when no menu of this step has that id. A click is
+    taken only for values found here: a forged id or value is out of date, never an error."""
+    main = _main_view(ctx, lines)
+    if what in ("master", "pool", "deploy", "unit", "summon"):
+        return _values(main, what, arg)
+    uid, dot, rest = arg.partition(".")
+    squares: list[str] | None = None
+    if what in ("place", "colplace") and uid in (_values(main, "deploy", "") or ()):
+        squares = _deploy_free(ctx, lines)
+    elif what in ("summonto", "colsummonto") and uid in (_values(main, "summon", "") or ()):
+        squares = _summon_free(ctx)
+    elif what in ("dest", "coldest", "act") and uid in (_values(main, "unit", "") or ()):
+        squares = list(ctx.rules.reachable(ctx.state, uid))
+    if squares is None or (dot and what != "act"):
+        return None
+    if what.startswith("col"):
+        return set(_columns(squares))
+    if what != "act":
+        return set(squares)
+    origin, _, dest = rest.partition(".")
+    if origin != ctx.units[uid].get("square") or dest not in squares:
+        return None
+    return _values(_actions_view(ctx, uid, origin, dest), "act", arg)
+
+
 async def _handle(
     interaction: discord.Interaction[Any],
     game_id: str,
-    turn: int,
+    turn: int | None,
     what: str,
     arg: str,
     values: Sequence[str],
 ) -> None:
     bot: RefereeBot = interaction.client
     lang = reader_lang(interaction)
+    if turn is None:  # a number no game reaches: no builder of ours carries it
+        await out_of_date(interaction)
+        return
     try:
         game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
     except RuleError as exc:
@@ -373,6 +432,11 @@ async def _handle(
         return
     ctx = _Context(game, seat, lang)
     lines = draft_of(interaction.message.content if interaction.message else "")
+    if what not in ("seal", "undo", "clear", "back"):
+        offered = _offered(ctx, what, arg, lines)
+        if offered is None or not values or not set(values) <= offered:
+            await out_of_date(interaction)
+            return
     if what == "seal":
         await _seal(interaction, bot, ctx, lines)
         return
@@ -412,10 +476,7 @@ def _next(
             chosen = [master.presets()[0].id]
         return [" ".join(["roster", *chosen, *values])]
     if what == "deploy":
-        taken = {line.split()[1] for line in lines if len(line.split()) > 1}
-        zone = (ctx.view["map"].get("zones") or {}).get(ctx.seat) or []
-        occupied = {u.get("square") for u in ctx.units.values()}
-        free = [sq for sq in zone if sq not in taken and sq not in occupied]
+        free = _deploy_free(ctx, lines)
         return _squares_view(ctx, "place", value, free, t(lang, "tactics.builder.pick_square"))
     if what in ("place", "colplace"):
         if what == "colplace":
@@ -435,9 +496,7 @@ def _next(
         action = "" if value == "wait" else f" {value}"
         return [*lines, f"{uid}{move}{action}"]
     if what == "summon":
-        zone = (ctx.view["map"].get("zones") or {}).get(ctx.seat) or []
-        occupied = {u.get("square") for u in ctx.units.values() if u.get("status") == "board"}
-        free = [sq for sq in zone if sq not in occupied]
+        free = _summon_free(ctx)
         return _squares_view(ctx, "summonto", value, free, t(lang, "tactics.builder.pick_square"))
     if what in ("summonto", "colsummonto"):
         if what == "colsummonto":
@@ -450,12 +509,7 @@ def _column_pick(
     ctx: _Context, what: str, arg: str, column: str, lines: list[str]
 ) -> discord.ui.View | list[str]:
     """After a column was chosen: the squares of that column the earlier question allowed."""
-    if what == "dest":
-        squares = ctx.rules.reachable(ctx.state, arg)
-    else:
-        zone = (ctx.view["map"].get("zones") or {}).get(ctx.seat) or []
-        occupied = {u.get("square") for u in ctx.units.values() if u.get("status") == "board"}
-        squares = [sq for sq in zone if sq not in occupied]
+    squares = ctx.rules.reachable(ctx.state, arg) if what == "dest" else _summon_free(ctx)
     in_column = [sq for sq in squares if re.match(r"[A-Z]+", sq)[0] == column]  # type: ignore[index]
     return _squares_view(ctx, what, arg, in_column, t(ctx.lang, "tactics.builder.pick_square"))
 

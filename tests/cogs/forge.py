@@ -17,10 +17,18 @@ from simcord.components import walk_components
 from simcord.enums import ComponentType
 
 
-def _component(actor: Any, message: Any, types: tuple[int, ...], like: str) -> dict[str, Any]:
+def _component(
+    actor: Any, message: Any, types: tuple[int, ...], like: str, custom_id: str
+) -> dict[str, Any]:
+    """The component to forge from: the one that has ``custom_id`` already (only its values are
+    forged then), else the first whose id starts with ``like``."""
     stored = _visible_message(actor, message)
-    for component in walk_components(stored.components):
-        if component.get("type") in types and str(component.get("custom_id", "")).startswith(like):
+    found = [c for c in walk_components(stored.components) if c.get("type") in types]
+    for component in found:
+        if component.get("custom_id") == custom_id:
+            return component
+    for component in found:
+        if str(component.get("custom_id", "")).startswith(like):
             return component
     raise AssertionError(f"no component {like!r} on the message to forge from")
 
@@ -28,7 +36,7 @@ def _component(actor: Any, message: Any, types: tuple[int, ...], like: str) -> d
 async def forge_click(actor: Any, message: Any, custom_id: str, *, like: str = "") -> Any:
     """Press a button whose id is ``custom_id``: the message's first button (whose id starts
     with ``like``) is given that id."""
-    button = _component(actor, message, (ComponentType.BUTTON,), like)
+    button = _component(actor, message, (ComponentType.BUTTON,), like, custom_id)
     kept = dict(button)
     button["custom_id"] = custom_id
     button.pop("disabled", None)
@@ -44,7 +52,7 @@ async def forge_select(
 ) -> Any:
     """Choose ``values`` in a menu whose id is ``custom_id``: the message's first menu (whose id
     starts with ``like``) is given that id, and those values among its options."""
-    menu = _component(actor, message, (ComponentType.STRING_SELECT,), like)
+    menu = _component(actor, message, (ComponentType.STRING_SELECT,), like, custom_id)
     kept = dict(menu)
     menu["custom_id"] = custom_id
     have = {option["value"] for option in menu.get("options") or []}
