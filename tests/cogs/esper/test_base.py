@@ -221,7 +221,7 @@ def test_the_end_shows_where_the_unfound_key_installations_were() -> None:
 
 def test_the_evil_survival_counts_in_the_base_too() -> None:
     state = based(spots={"A": "C3", "B": "A3", "C": "A6", "D": "A1", "E": "A2"})
-    state.seats["D"].declared_turn = 0
+    state.seats["D"].declared_turn = state.seats["D"].evil_declared = 0  # EVIL D declared
     state.turn = rules.EVIL_SURVIVAL_TURNS - 1
     state, _ = play(state, {"A": "pass; end"})
     assert state.ended == rules.EVIL_SURVIVAL
