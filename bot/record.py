@@ -313,7 +313,15 @@ class Check:
 
 
 def _reason(error: RuleError | dicelib.DiceError) -> str:
-    return t("en", error.key, **error.params)
+    """The refusal's sentence, on one line: a value it quotes from the record (an option, an
+    order's word) shows a line break or a terminal's control character escaped."""
+    return t("en", error.key, **{k: _printable(v) for k, v in error.params.items()})
+
+
+def _printable(value: Any) -> Any:
+    if not isinstance(value, str) or value.isprintable():
+        return value
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in value)
 
 
 def _unhex(value: Any) -> bytes | None:

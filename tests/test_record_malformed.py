@@ -22,6 +22,7 @@ from bot import registry
 from bot.__main__ import main
 from bot.i18n import t
 from bot.record import MAX_RECORD_BYTES, RecordError, load_record, replay, verify
+from bot.record import _reason as record_reason
 from bot.ruleset import RuleError
 from cogs.apeiron import rules as apeiron
 from cogs.arena import rules as arena
@@ -309,6 +310,8 @@ def test_an_esper_history_of_the_wrong_shape_is_refused_in_one_line(
         ({"season": {"x": 1}}, "season"),
         ({"minutes": True}, "minutes"),
         ({"turn_limit": "9"}, "turn_limit"),
+        ({"minutes": "1\n2\x1b[2J"}, "minutes"),  # a line break, a terminal's control
+        ({"history": {"A\nB": 5}}, "history"),
     ],
 )
 def test_other_esper_options_of_the_wrong_type(options, option, capsys, tmp_path) -> None:
@@ -363,8 +366,9 @@ def test_options_check_options_accepts_never_crash_the_engine(ruleset: str, data
         rules.check_options(options)
     except RuleError as exc:
         for lang in ("en", "ja"):
-            line = t(lang, exc.key, **exc.params)
-            assert line != exc.key and "\n" not in line
+            assert t(lang, exc.key, **exc.params) != exc.key
+        # As replay and verify say it: one line, whatever the option quoted holds.
+        assert "\n" not in record_reason(exc) and record_reason(exc).isprintable()
         return
     secret = dicelib.DiceStream(b"s" * 32, "secret")
     try:
