@@ -1079,8 +1079,9 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         if usable:
             lines.append(t(lang, "esper.ask.usable"))
             lines += ["- " + ability_line(a, lang) for a in usable]
-        if any(a.get("timing") == "check" for a in usable):
-            lines.append(t(lang, "esper.ask.check"))  # nothing fires unordered
+        checks = [a.get("id") for a in usable if a.get("timing") == "check"]
+        if checks:
+            lines.append(t(lang, "esper.ask.check", id=checks[0]))  # nothing fires unordered
         return lines
     return []
 
