@@ -16,6 +16,7 @@ presenter words.
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -466,6 +467,17 @@ class RulesetSpec(Generic[StateT, OrderT]):
     own, the default): while the open step's key stays the same, the table edits that post (its
     log grows, its board and prompt move on) instead of posting again, so a run of quick steps
     (a combat round answered seat by seat) is one message in a busy channel, not ten.
+
+    ``hidden_twin(state, rng)`` (optional, for a ruleset with hidden facts; the bot never calls
+    it) gives a state that differs from ``state`` only in hidden facts the public cannot tell
+    apart: its public view ``view(…, None)`` the same, and so is every hidden number the rules
+    make public through a roll's result (two seats' secret hands swapped, face-down cards
+    permuted), drawn with ``rng`` (a :class:`random.Random`); None when there is none. It must
+    not change ``state``. The conformance suite's noninterference check
+    (``tests/test_noninterference.py``) plays both on with the same orders and dice and requires
+    the same public transcript (channel posts, boards, buttons, who is awaited, when steps
+    close) while their public views agree: what the bot does may depend on public facts and on
+    what the players chose to do, never on a hidden fact.
     """
 
     key: str
@@ -484,3 +496,4 @@ class RulesetSpec(Generic[StateT, OrderT]):
     step_seconds: Callable[[StateT], int | None] | None = None
     adjudicate: Callable[[StateT], tuple[StateT, list[Event]]] | None = None
     post_group: Callable[[StateT], str | None] | None = None
+    hidden_twin: Callable[[StateT, random.Random], StateT | None] | None = None

@@ -17,7 +17,10 @@ below knows a game:
 4. words: every event has a sentence in both catalogues, and the presenter's texts render in both
    languages with no ``{placeholder}`` and no bare catalogue key left;
 5. outcomes: always an :class:`~bot.ruleset.Outcome`; finished only when nobody is awaited; a
-   finished game's ``winner`` is a seat, ``"draw"``, a co-operative result or a list of seats.
+   finished game's ``winner`` is a seat, ``"draw"``, a co-operative result or a list of seats;
+6. noninterference (``tests/test_noninterference.py``, on this module's ``play`` machinery): a
+   ruleset that defines ``hidden_twin`` behaves alike in public in two games that differ only in
+   hidden facts.
 
 Short games (Hypothesis draws the seed and the number of players) check one property per test,
 so a failure's name says which ruleset and which property; a few whole games then check the end

@@ -10,7 +10,7 @@ bot only.
 from __future__ import annotations
 
 from bot.ruleset import Ref, RulesetSpec, SeatSpec
-from cogs.apeiron import rules
+from cogs.apeiron import rules, twin
 from cogs.apeiron.present import PRESENTER
 from cogs.apeiron.rules import ApeironState, Order
 
@@ -29,4 +29,5 @@ RULESET: RulesetSpec[ApeironState, Order] = RulesetSpec(
     withheld=rules.withheld,
     step_seconds=rules.step_seconds,
     adjudicate=rules.adjudicate,
+    hidden_twin=twin.hidden_twin,
 )

@@ -9,7 +9,7 @@ Part 1 plays the deal and the planet stage; what would start a combat is logged 
 from __future__ import annotations
 
 from bot.ruleset import Ref, RulesetSpec, SeatSpec
-from cogs.esper import rules
+from cogs.esper import rules, twin
 from cogs.esper.present import PRESENTER
 from cogs.esper.rules import EsperOrder, EsperState
 
@@ -25,5 +25,6 @@ RULESET: RulesetSpec[EsperState, EsperOrder] = RulesetSpec(
     withheld=rules.withheld,
     step_seconds=rules.step_seconds,
     adjudicate=rules.adjudicate,
+    hidden_twin=twin.hidden_twin,
     post_group=rules.post_group,
 )

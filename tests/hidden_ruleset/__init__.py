@@ -37,4 +37,5 @@ RULESET: RulesetSpec[rules.BidsState, rules.Play] = RulesetSpec(
     withheld=rules.withheld,
     step_seconds=rules.step_seconds,
     adjudicate=rules.adjudicate,
+    hidden_twin=rules.hidden_twin,
 )

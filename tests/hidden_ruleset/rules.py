@@ -528,3 +528,35 @@ def from_json(obj: Mapping[str, Any]) -> BidsState:
         ended,
         winner,
     )
+
+
+# --- the noninterference check's hook ------------------------------------------------------------
+
+
+def hidden_twin(state: BidsState, rng: Any) -> BidsState | None:
+    """A state the public cannot tell from ``state`` (``RulesetSpec.hidden_twin``), drawn with
+    ``rng`` (a ``random.Random``): two seats of different teams swap teams, or two seats swap one
+    card of their hands (the counts, all that is public of a hand, stay). None: there is none
+    (the game is over, or nobody holds a card to swap)."""
+    if state.finished:
+        return None
+    seats = active(state)
+    teams = [(x, y) for x in seats for y in seats if x < y and state.teams[x] != state.teams[y]]
+    cards = [
+        (x, y, a, b)
+        for x in seats
+        for y in seats
+        if x < y
+        for a in state.hands[x]
+        for b in state.hands[y]
+    ]
+    if teams and (not cards or rng.random() < 0.5):
+        x, y = rng.choice(teams)
+        return replace(state, teams={**state.teams, x: state.teams[y], y: state.teams[x]})
+    if not cards:
+        return None
+    x, y, a, b = rng.choice(cards)
+    hands = dict(state.hands)
+    hands[x] = tuple(sorted(b if c == a else c for c in hands[x]))
+    hands[y] = tuple(sorted(a if c == b else c for c in hands[y]))
+    return replace(state, hands=hands)
