@@ -18,8 +18,8 @@ from bot.ruleset import addressees
 
 if TYPE_CHECKING:
     from bot.match import Match
+    from bot.proofs import Proofs, StreamProof
     from bot.storage.base import GameRow, OrderRow, StreamRow
-    from bot.table import Proofs, StreamProof
 
 EMBED_COLOUR = 0xC8A24A
 FINISHED_COLOUR = 0x5B8C5A

@@ -24,7 +24,8 @@ from bot import faults, messages, registry
 from bot.i18n import normalize_lang, strip_invisible
 from bot.match import Match, StateCache
 from bot.priority import Foreground
-from bot.record import build_record, players_digest
+from bot.proofs import Proofs, step_proofs
+from bot.record import build_record
 from bot.ruleset import INPUTS_REVEALED, Event, Order, OrderRejected, Outcome, RuleError
 from bot.storage import (
     ACTIVE_STATUSES,
@@ -80,43 +81,6 @@ class RollStream:
     @property
     def commitment(self) -> str:
         return dicelib.commitment(self.seed)
-
-
-@dataclass(frozen=True)
-class StreamProof:
-    """A dice stream as far as it is public: its commitment always, its seed once revealed."""
-
-    phase: str
-    commitment: str
-    seed: str | None = None
-    orders_digest: str | None = None
-
-
-@dataclass(frozen=True)
-class OrderProof:
-    """A sealed order as far as it is public: its receipt always; its text and salt once its
-    step is resolved, unless the ruleset withholds it."""
-
-    seat: str
-    receipt: str
-    text: str | None = None
-    salt: str | None = None
-    defaulted: bool = False
-
-
-@dataclass(frozen=True)
-class Proofs:
-    """What a turn post's "Proofs" button shows in full (:meth:`Table.proofs`): only what is
-    public, by the rules the match record follows (``bot.record.build_record``)."""
-
-    game_id: str
-    turn: int  # the step the post resolved (0: the game's setup)
-    step: str | None  # the ruleset's label of that step
-    streams: list[StreamProof]
-    orders: list[OrderProof]
-    next_streams: list[StreamProof]  # the step the post opened: commitments only
-    secret: StreamProof | None
-    players_digest: str | None  # with the setup (the first post binds the players to seats)
 
 
 def is_blank(text: str) -> bool:
@@ -1164,34 +1128,7 @@ class Table:
             game = await self._require(tx, game_id)
             streams = await tx.streams(game_id)
             orders = await tx.orders_for_turn(game_id, turn) if turn > 0 else {}
-        secret = next((s for s in streams if s.phase == dicelib.SECRET), None)
-        own = [s for s in streams if s.turn == turn and s.phase != dicelib.SECRET]
-        after = [s for s in streams if s.turn == turn + 1 and s.phase != dicelib.SECRET]
-        # A step's orders are public once it is resolved (every stream of it revealed), as in
-        # the match record; before that (the open step) only their receipts are.
-        resolved = bool(own) and all(s.revealed for s in own)
-
-        def stream(row: StreamRow) -> StreamProof:
-            if not row.revealed:
-                return StreamProof(row.phase, row.commitment)
-            return StreamProof(row.phase, row.commitment, row.seed, row.orders_digest)
-
-        def order(row: OrderRow) -> OrderProof:
-            if not resolved or row.withheld:
-                return OrderProof(row.seat, row.receipt)
-            return OrderProof(row.seat, row.receipt, row.text, row.salt, row.defaulted)
-
-        players = {s.seat: s.name for s in game.seats}
-        return Proofs(
-            game_id=game.id,
-            turn=turn,
-            step=next((s.step for s in own if s.step), None),
-            streams=[stream(s) for s in own],
-            orders=[order(orders[seat]) for seat in game.seat_order if seat in orders],
-            next_streams=[StreamProof(s.phase, s.commitment) for s in after],
-            secret=stream(secret) if secret is not None else None,
-            players_digest=players_digest(game.id, game.seat_order, players) if turn == 0 else None,
-        )
+        return step_proofs(game, streams, orders, turn)
 
     async def export(self, game_id: str) -> dict[str, Any]:
         """The match record (``shared/spec/match-record.md``) with seeds, commitments, receipts."""
