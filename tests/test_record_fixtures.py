@@ -36,7 +36,7 @@ def test_record_still_verifies(name: str, capsys: pytest.CaptureFixture[str]) ->
 
 def test_every_ruleset_has_a_fixture() -> None:
     rulesets = {json.loads((RECORDS / f"{n}.json").read_text("utf-8"))["ruleset"] for n in FIXTURES}
-    assert {"arena", "tactics", "dungeon"} <= rulesets
+    assert {"arena", "tactics", "dungeon", "apeiron", "esper"} <= rulesets
 
 
 DEMO_OUTPUTS = json.loads((RECORDS.parent / "demo-seed7.sha256.json").read_text("utf-8"))
@@ -47,6 +47,7 @@ DEMO_OUTPUTS = json.loads((RECORDS.parent / "demo-seed7.sha256.json").read_text(
     [(r, lang) for r, by_lang in sorted(DEMO_OUTPUTS["outputs"].items()) for lang in by_lang],
 )
 async def test_a_seeded_demo_draws_the_same_boards(ruleset: str, lang: str, tmp_path: Path) -> None:
-    await demo.play(ruleset, out=tmp_path, seed=DEMO_OUTPUTS["seed"], lang=lang)
+    players = DEMO_OUTPUTS.get("players", {}).get(ruleset)  # a ruleset's count, where pinned
+    await demo.play(ruleset, out=tmp_path, seed=DEMO_OUTPUTS["seed"], lang=lang, players=players)
     made = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(tmp_path.iterdir())}
     assert made == DEMO_OUTPUTS["outputs"][ruleset][lang]
