@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.dice import Dice, shuffle
@@ -407,14 +408,27 @@ def square(state: core.EsperState, seat: str, events: list[Event]) -> None:
     if evil and not card.evil:
         return
     if evil:
-        events.append(Event("base_trap", {"seat": seat, "effect": card.effect, "n": card.n}))
+        # The card stays face down: only its holder hears what it did, and the channel sees only
+        # what it changed in public (damage, info, ability cards), never a recovery of nothing.
+        events.append(
+            Event("base_trap", {"seat": seat, "effect": card.effect, "n": card.n}, to=(seat,))
+        )
+        effects: list[Event] = []
+        core.card_effect(state, seat, spot, card.effect, card.n, effects)
+        events += [e if _changes_public(e) else replace(e, to=(seat,)) for e in effects]
     else:
         if spot not in state.base_up:
             state.base_up.append(spot)
         events.append(Event("square", {"seat": seat, "spot": spot, "card": card_id}))
-    core.card_effect(state, seat, spot, card.effect, card.n, events)
+        core.card_effect(state, seat, spot, card.effect, card.n, events)
     if (card.once or card.effect == "info") and not evil:
         state.base_spent.append(spot)
+
+
+def _changes_public(event: Event) -> bool:
+    """Whether a hidden card's effect ``event`` records a public change (a recovery of nothing
+    changes none, and would name the card)."""
+    return event.to is None and not (event.type == "recovered" and event.data["n"] == 0)
 
 
 def keys_left(state: core.EsperState) -> int:

@@ -159,12 +159,24 @@ def test_base_cards_turn_face_up_for_invaders_and_never_for_evil() -> None:
     assert "C4" in rules.summary(state)["base"]["up"]
     assert state.active == "D"  # B and C are nowhere in the base: no turn
     state, events = play(state, {"D": "move D3; end"})  # EVIL on an evil card: hurt, unseen
-    trap = one(events, "base_trap").data
-    assert trap == {"seat": "D", "effect": "damage", "n": 1} and state.seats["D"].damage == 1
+    trap = one(events, "base_trap")
+    assert trap.data == {"seat": "D", "effect": "damage", "n": 1} and state.seats["D"].damage == 1
+    assert trap.to == ("D",)  # the card stays face down: only D hears what worked on it
+    assert one(events, "damaged").to is None  # the damage itself is public
     assert "D3" not in rules.summary(state)["base"]["up"] and not of(events, "square")
     state, events = play(state, {"E": "move E3; end"})  # a turret ignores EVIL
     assert not of(events, "base_trap") and state.seats["E"].damage == 0
     assert "E3" not in rules.summary(state)["base"]["up"]
+
+
+def test_a_hidden_card_that_changes_nothing_public_says_nothing_in_public() -> None:
+    # Found by the noninterference check: "A hidden base card works on D: recovers 1" with
+    # nothing to recover named a face-down card's effect, though no public fact changed.
+    state = based(spots={"A": "A1", "D": "D4", "E": "E4"}, cards={"D3": "b08"}, active="D")
+    state, events = play(state, {"D": "move D3; end"})  # an evil recovery card, D unhurt
+    assert state.seats["D"].damage == 0 and "D3" not in rules.summary(state)["base"]["up"]
+    assert of(events, "base_trap") and all(e.to == ("D",) for e in of(events, "base_trap"))
+    assert all(e.to == ("D",) for e in of(events, "recovered"))
 
 
 # --- key installations and the endings -----------------------------------------------------------
