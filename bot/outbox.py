@@ -32,7 +32,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -40,7 +40,9 @@ from bot import faults, limits, messages, registry
 from bot.storage import OutboxRow, Repository
 
 if TYPE_CHECKING:
-    from bot.client import RefereeBot
+    from discord.http import HTTPClient
+
+    from bot.table import Table
 
 log = logging.getLogger(__name__)
 CANNOT_DM = 50007
@@ -162,10 +164,23 @@ def is_bad_request(exc: discord.HTTPException) -> bool:
     return exc.status == BAD_REQUEST and exc.code != CANNOT_DM
 
 
+class Host(Protocol):
+    """What the sender needs of the bot that builds it (``bot.client.RefereeBot``): the table
+    whose messages it posts and the Discord client's calls it posts with. Named by its shape so
+    that the sender does not import the client (the client imports the sender)."""
+
+    table: Table
+    http: HTTPClient
+
+    def get_channel(self, id: int, /) -> object: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
+
 class OutboxSender:
-    def __init__(
-        self, bot: RefereeBot, repo: Repository, renderer: BoardRenderer | None = None
-    ) -> None:
+    def __init__(self, bot: Host, repo: Repository, renderer: BoardRenderer | None = None) -> None:
         self.bot = bot
         self.repo = repo
         self.renderer = renderer or BoardRenderer()

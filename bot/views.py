@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 import discord
 
@@ -25,11 +25,18 @@ from bot import limits, messages, registry, replies
 from bot.checks import can_read, reader_lang
 from bot.i18n import t
 from bot.ruleset import ChoiceGroup, RuleError
-from bot.table import Player, SubmitResult, TableError
+from bot.table import Player, SubmitResult, Table, TableError
 
 if TYPE_CHECKING:
-    from bot.client import RefereeBot
     from bot.storage import GameRow
+
+
+class Host(Protocol):
+    """What a click's handler needs of ``interaction.client`` (``bot.client.RefereeBot``): its
+    table. Named by its shape so that the views do not import the client (the client imports
+    the views, and the outbox sender that builds them)."""
+
+    table: Table
 
 
 def order_custom_id(game_id: str, turn: int, picks: Sequence[int], kind: str = "o") -> str:
@@ -253,7 +260,7 @@ async def answer_choice(
 ) -> None:
     """A button pressed or an option chosen: the next group, or the order sealed (and the turn
     resolved if it was the last one awaited, after the player has the acknowledgement)."""
-    bot: RefereeBot = interaction.client
+    bot: Host = interaction.client
     if turn is None:  # a number no game reaches: no button of ours carries it
         await out_of_date(interaction)
         return
@@ -265,7 +272,7 @@ async def answer_choice(
 
 async def _answer(
     interaction: discord.Interaction[Any],
-    bot: RefereeBot,
+    bot: Host,
     game_id: str,
     turn: int,
     picks: list[int] | None,
@@ -338,7 +345,7 @@ class ChallengeButton(
         return cls(item, match["game"], match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: RefereeBot = interaction.client
+        bot: Host = interaction.client
         lang = reader_lang(interaction)
         channel_lang = await bot.table.language(interaction.guild_id)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
@@ -392,7 +399,7 @@ async def post_challenge(
     ``text_params(lang)`` fills the parts of it that depend on the channel's language (a map's
     name, say).
     """
-    bot: RefereeBot = interaction.client
+    bot: Host = interaction.client
     await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
     if any(m.bot for m in opponents):
         raise RuleError("challenge.no_bots")
@@ -480,7 +487,7 @@ class BuilderButton(
         return cls(button, game_id, turn)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: RefereeBot = interaction.client
+        bot: Host = interaction.client
         lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         if self.turn is None:
@@ -555,7 +562,7 @@ class ProofsButton(
         return range(min(first, self.turn), self.turn + 1)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: RefereeBot = interaction.client
+        bot: Host = interaction.client
         lang = reader_lang(interaction)
         await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
         if self.turn is None:
