@@ -77,11 +77,14 @@ def _pick(pairs: list[tuple[str, str]], focus: list[str], rng: random.Random) ->
 
 def published_numbers(sheet: Sheet) -> tuple[int, ...]:
     """The sheet's numbers the public may learn from rolls and counts: the ESP level and passive
-    check bonus (a check's success), the hand-size bonus (hands trimmed to the limit) and the
-    henchmen a combat declares."""
+    check bonus (a check's success), the hand-size bonus (hands trimmed to the limit), the
+    henchmen a combat declares, the "actually there" bonus (whether the roll found it there) and
+    the durability (a defender that sends nothing declares its true durability: the digest's
+    deadline default, so a rule, not a leak)."""
     bonus = sum(a.n for a in sheet.abilities if a.effect == "check_bonus" and a.timing == "always")
     henchmen = sum(a.n for a in sheet.abilities if a.effect == "henchmen" and a.timing == "always")
-    return (sheet.esp, bonus, sheet.hand, sheet.henchmen + henchmen)
+    there = sum(a.n for a in sheet.abilities if a.effect == "there_bonus")
+    return (sheet.esp, bonus, sheet.hand, sheet.henchmen + henchmen, there, sheet.durability)
 
 
 def _swappable_sheet(state: EsperState, seat: str) -> bool:
