@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -419,19 +418,6 @@ def test_first_player_dp_and_mana_are_in_the_panel() -> None:
     ):
         box = diff_box(board.render(view, "en", NAMES), board.render(changed, "en", NAMES))
         assert box is not None and box[1] >= board.PANEL_Y0
-
-
-def test_render_time_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
-    """Not a timed assertion: prints the median so a slowdown shows up in ``pytest -s``."""
-    view = make_view()
-    board.render(view, "en", NAMES)  # fonts and the static layer
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        board.render(view, "en", NAMES)
-        times.append(time.perf_counter() - start)
-    with capsys.disabled():
-        print(f"\ntactics board render: median {sorted(times)[2] * 1000:.1f} ms (10×10, 11 units)")
 
 
 # --- strings and geometry ----------------------------------------------------------------------
