@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from bot import packs
@@ -278,7 +278,7 @@ def hostile_packs(draw: st.DrawFn) -> str:
     try:
         packlib.loads(text)
     except packlib.PackError:
-        st.assume(False)  # kept valid by the upload rules (an id equal to a name, say)
+        assume(False)  # kept valid by the upload rules (an id equal to a name, say)
     return text
 
 
