@@ -22,7 +22,7 @@ from bot import registry
 from bot.__main__ import main
 from bot.i18n import t
 from bot.record import MAX_RECORD_BYTES, RecordError, load_record, replay, verify
-from bot.record import _reason as record_reason
+from bot.record.read import reason_of as record_reason
 from bot.ruleset import RuleError
 from cogs.apeiron import rules as apeiron
 from cogs.arena import rules as arena
