@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from bot.render.squaregrid import label
+from bot.ruleset import RuleError
 from cogs.apeiron import rules
 from cogs.apeiron.rules import ApeironState, UnitState
 
@@ -40,7 +41,7 @@ def choose(state: ApeironState, seat: str, rng: Any = None) -> str:
     for text in _ranked(state, seat, rng)[:CANDIDATES]:
         try:
             rules.parse(state, seat, text)
-        except rules.RuleError:
+        except RuleError:
             continue
         return text
     return rules.default_order(state, seat).canonical()
@@ -52,7 +53,7 @@ def _deploy(state: ApeironState, seat: str, rng: Any) -> str:
     rng.shuffle(deck)
     free = [
         s
-        for s in rules._own_squares_reading(seat)
+        for s in rules.own_squares_reading(seat)
         if state.objects.get(s) != "obstacle" and not rules.off_field(state, s)
     ]
     rng.shuffle(free)
@@ -70,7 +71,7 @@ def _place(state: ApeironState, seat: str, rng: Any) -> str:
     theirs = state.side[rules.other(seat)]
     if mine is None or (mine["card"] not in state.pack.specials and rng.random() < 0.5):
         return "place own"
-    if theirs is not None and rules._zone_open(state, seat, rules.other(seat)):
+    if theirs is not None and rules.zone_open(state, seat, rules.other(seat)):
         return "place opponent"
     return "discard"
 
@@ -94,7 +95,7 @@ def _ranked(state: ApeironState, seat: str, rng: Any) -> list[str]:
         # what the move costs, as the engine walks it (a flier ending on a gravity panel lands)
         flies, lands = rules.flying(state, unit), rules.flying_at_end(state, unit, end)
         poison = sum(
-            rules._poison(state, s)
+            rules.poisoned(state, s)
             for i, s in enumerate(path)
             if not (lands if i == len(path) - 1 else flies)
         )
@@ -124,7 +125,7 @@ def _value(state: ApeironState, seat: str, unit: UnitState, action: str) -> floa
         return 0.0
     kind = action.split()[0]
     if kind == "attack":
-        victim = rules.unit_at(state, rules._square(action.split()[1]))
+        victim = rules.unit_at(state, rules.read_square(action.split()[1]))
         if victim is None or victim.seat == seat:
             return -5.0
         amount = rules.power(state, unit)

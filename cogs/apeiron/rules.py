@@ -24,7 +24,6 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from dataclasses import field as dc_field
 from typing import Any
 
 from bot import packs
@@ -45,268 +44,83 @@ from cogs.apeiron import field as fld
 from cogs.apeiron import pack as packlib
 from cogs.apeiron.field import Slot, Square
 from cogs.apeiron.pack import Pack
+from cogs.apeiron.state import (
+    BOMB_DAMAGE,
+    DECK,
+    DEPLOY,
+    DEPLOY_STEP,
+    FACING_OF,
+    MID_STEPS,
+    MOVE,
+    OBJECT_CAP,
+    OPTION,
+    OVER,
+    PLACE,
+    PLAY,
+    R_ARGS,
+    R_ARROW,
+    R_BLOCKED,
+    R_CHANCE_USED,
+    R_CHEST_EMPTY,
+    R_DECK,
+    R_DEPLOY_COUNT,
+    R_DEPLOY_SQUARE,
+    R_DEPLOY_UNIT,
+    R_EMPTY,
+    R_FINISHED,
+    R_LINE,
+    R_MOVE_ONLY,
+    R_NO_ABILITY,
+    R_NO_PATH,
+    R_NO_TREASURE,
+    R_NOT_ACTING,
+    R_NOT_BOXED,
+    R_NOT_YOURS,
+    R_NOTHING,
+    R_OPTION,
+    R_OUT_OF_RANGE,
+    R_PICK,
+    R_SAME_SQUARE,
+    R_STEP,
+    R_STOP,
+    R_SYNTAX,
+    R_TARGET,
+    R_TOO_FAR,
+    R_UNKNOWN_CARD,
+    R_WHEN,
+    R_ZONE,
+    SEATS,
+    TREASURE_CAP,
+    ApeironState,
+    Grave,
+    UnitState,
+    acting_unit,
+    all_units,
+    attack_range,
+    find,
+    flying,
+    kind_at,
+    living,
+    move_points,
+    obstacle,
+    occupied,
+    off_field,
+    other,
+    poisoned,
+    power,
+    read_square,
+    star_ability,
+    unit_at,
+    unit_card,
+    zone_item,
+    zone_open,
+)
 
 NAME = "apeiron"
-SEATS = ("A", "B")
 SCHEMA_VERSION = 1
-DEPLOY = 5
 DEFAULT_MINUTES = 10
-FACING_OF = {"A": "S", "B": "N"}
-BOMB_DAMAGE = 2
 OPTION_KEYS = ("pack", "pack_hash", "field", "events", "turn_limit", "minutes")
-
-# steps
-DECK, DEPLOY_STEP, PLAY, OVER = "deck", "deploy", "play", "over"
-PLACE, OPTION, MOVE = "place", "option", "move"  # follow-up steps inside an activation
-MID_STEPS = (PLACE, OPTION, MOVE)
-OBJECT_CAP = 5  # placed objects of a kind on the field
-TREASURE_CAP = 4
-
-# refusals
-R_EMPTY = "apeiron.reject.empty"
-R_SYNTAX = "apeiron.reject.syntax"
-R_NOT_YOURS = "apeiron.reject.not_your_step"
-R_UNKNOWN_CARD = "apeiron.reject.unknown_card"
-R_DECK = "apeiron.reject.deck"
-R_DEPLOY_COUNT = "apeiron.reject.deploy_count"
-R_DEPLOY_UNIT = "apeiron.reject.deploy_unit"
-R_DEPLOY_SQUARE = "apeiron.reject.deploy_square"
-R_SQUARE = "apeiron.reject.square"
-R_STEP = "apeiron.reject.step"
-R_BLOCKED = "apeiron.reject.blocked"
-R_TOO_FAR = "apeiron.reject.too_far"
-R_SAME_SQUARE = "apeiron.reject.same_square"
-R_NOT_BOXED = "apeiron.reject.not_boxed"
-R_STOP = "apeiron.reject.stop"
-R_ARROW = "apeiron.reject.arrow"
-R_NO_PATH = "apeiron.reject.no_path"
-R_TARGET = "apeiron.reject.target"
-R_OUT_OF_RANGE = "apeiron.reject.out_of_range"
-R_LINE = "apeiron.reject.line"
-R_NOT_YET = "apeiron.reject.not_yet"
-R_FINISHED = "apeiron.reject.finished"
-R_NOT_ACTING = "apeiron.reject.not_acting"
-R_NO_ABILITY = "apeiron.reject.no_ability"
-R_WHEN = "apeiron.reject.when"
-R_ARGS = "apeiron.reject.args"
-R_PICK = "apeiron.reject.pick"
-R_NOTHING = "apeiron.reject.nothing"
-R_NO_TREASURE = "apeiron.reject.no_treasure"
-R_CHEST_EMPTY = "apeiron.reject.chest_empty"
-R_CHANCE_USED = "apeiron.reject.chance_used"
-R_NO_ITEM = "apeiron.reject.no_item"
-R_ZONE = "apeiron.reject.zone"
-R_OPTION = "apeiron.reject.option"
-R_MOVE_ONLY = "apeiron.reject.move_only"
-
 E_OPTION = "apeiron.option.invalid"
-
-
-# --- state ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class UnitState:
-    id: str
-    seat: str
-    order: int  # action order, 1..5
-    square: Square | None  # None: dead
-    facing: str
-    hp: int
-    mods: list[tuple[str, int, int]] = dc_field(default_factory=list)  # (stat, delta, last turn)
-    died: int | None = None  # game turn of death
-
-    @property
-    def alive(self) -> bool:
-        return self.square is not None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "seat": self.seat,
-            "order": self.order,
-            "square": None if self.square is None else label(self.square),
-            "facing": self.facing,
-            "hp": self.hp,
-            "mods": [list(m) for m in self.mods],
-            "died": self.died,
-        }
-
-    @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> UnitState:
-        square = obj["square"]
-        return cls(
-            str(obj["id"]),
-            str(obj["seat"]),
-            int(obj["order"]),
-            None if square is None else _square(square),
-            str(obj["facing"]),
-            int(obj["hp"]),
-            [(str(s), int(d), int(t)) for s, d, t in obj.get("mods", [])],
-            obj.get("died"),
-        )
-
-
-@dataclass
-class Grave:
-    seat: str
-    unit: str
-    returns: int  # the game turn whose owner's activation brings the unit back
-
-
-@dataclass
-class ApeironState:
-    game_id: str
-    pack: Pack
-    options: dict[str, Any]
-    field: dict[int, Slot | None]
-    step: str = DECK
-    steps: int = 0  # framework steps opened
-    open: bool = False
-    decks: dict[str, dict[str, list[str]]] = dc_field(default_factory=dict)
-    chest: dict[str, list[str]] = dc_field(default_factory=dict)  # draw order (secret)
-    units: dict[str, list[UnitState]] = dc_field(default_factory=dict)  # by action order
-    objects: dict[Square, str] = dc_field(default_factory=dict)
-    graves: dict[Square, Grave] = dc_field(default_factory=dict)
-    revealed: bool = False
-    turn: int = 0  # game turn
-    first: str | None = None
-    active: str | None = None  # the seat whose activation is open (or last was)
-    acting: int | None = None  # the acting unit's order number
-    half: int = 0  # activations done in this game turn (0 or 1 before the next opens)
-    marker: dict[str, int] = dc_field(default_factory=lambda: {"A": 1, "B": 1})
-    gravity: bool = False  # the acting unit started on a gravity panel
-    chance_used: dict[str, bool] = dc_field(default_factory=lambda: {"A": False, "B": False})
-    extra: dict[str, int | None] = dc_field(default_factory=lambda: {"A": None, "B": None})
-    extra_hit: dict[str, bool] = dc_field(default_factory=lambda: {"A": False, "B": False})
-    # a side zone holds one card: {"card": id, "owner": seat who put it there} (None: empty)
-    side: dict[str, dict[str, str] | None] = dc_field(
-        default_factory=lambda: {"A": None, "B": None}
-    )
-    last: dict[str, int] = dc_field(default_factory=lambda: {"A": 0, "B": 0})  # last acted order
-    # the follow-up step open inside an activation: a drawn item to place, or an effect whose
-    # targets are chosen one piece at a time (``option``)
-    pick: dict[str, Any] | None = None
-    pending_move: dict[str, Any] | None = None  # an action-first order's move, still to walk
-    # what the last activation did, for the board to draw: its own moves (start square first)
-    # and its attacks (from, to); kept through its follow-up steps, replaced by the next one
-    trail: dict[str, Any] | None = None
-    # the next activation was opened at the end of the last resolve (see :func:`resolve`)
-    ahead: bool = False
-    ended: str | None = None
-    winner: str | None = None
-
-
-def other(seat: str) -> str:
-    return "B" if seat == "A" else "A"
-
-
-def _square(text: str) -> Square:
-    square = fld.parse_square(str(text))
-    if square is None:
-        raise StateError("apeiron.state.invalid", reason=f"square {text!r}")
-    return square
-
-
-def unit_card(state: ApeironState, unit: UnitState) -> packlib.Unit:
-    return state.pack.units[unit.id]
-
-
-def living(state: ApeironState, seat: str) -> list[UnitState]:
-    return [u for u in state.units.get(seat, []) if u.alive]
-
-
-def unit_at(state: ApeironState, square: Square) -> UnitState | None:
-    for seat in SEATS:
-        for unit in state.units.get(seat, []):
-            if unit.square == square:
-                return unit
-    return None
-
-
-def find(state: ApeironState, seat: str, order: int) -> UnitState:
-    return next(u for u in state.units[seat] if u.order == order)
-
-
-def off_field(state: ApeironState, square: Square) -> bool:
-    return not fld.on_board(square) or state.field.get(fld.position(square)) is None
-
-
-def kind_at(state: ApeironState, square: Square) -> str | None:
-    slot = state.field.get(fld.position(square))
-    return None if slot is None else slot.kind
-
-
-def obstacle(state: ApeironState, square: Square) -> bool:
-    return off_field(state, square) or state.objects.get(square) == "obstacle"
-
-
-def occupied(state: ApeironState, square: Square) -> bool:
-    """A unit or a grave stands there."""
-    return unit_at(state, square) is not None or square in state.graves
-
-
-# --- stats (read on the unit's square and panel when they are read) ------------------------------
-
-
-def _passive(state: ApeironState, unit: UnitState, stat: str) -> list[packlib.Effect]:
-    card = unit_card(state, unit)
-    if unit.hp <= 0:
-        return []  # passives do not work at 0 H
-    here = kind_at(state, unit.square) if unit.square else None
-    return [
-        a.effect
-        for a in card.abilities
-        if a.timing == "passive" and a.effect.stat == stat and a.when in (None, here)
-    ]
-
-
-def power(state: ApeironState, unit: UnitState) -> int:
-    value = unit_card(state, unit).power
-    value += sum(e.delta or 0 for e in _passive(state, unit, "power"))
-    value += sum(d for s, d, t in unit.mods if s == "power" and t >= state.turn)
-    return max(value, 0)
-
-
-def attack_range(state: ApeironState, unit: UnitState) -> int:
-    card = unit_card(state, unit)
-    value = card.range
-    if value < 2:
-        return 1  # contact units stay contact units
-    value += sum(e.delta or 0 for e in _passive(state, unit, "range"))
-    value += sum(d for s, d, t in unit.mods if s == "range" and t >= state.turn)
-    return max(value, 2)
-
-
-def on_gravity(state: ApeironState, unit: UnitState) -> bool:
-    """Gravity is a standing state of every unit on a gravity panel (M 1, no flying while it is
-    there), not of the acting unit alone: a unit pushed or pulled onto the panel, or whose move
-    ends there, is grounded on arrival (so the final square's poison or bomb applies to a flier).
-    The acting unit's reading at its activation's start (``state.gravity``) holds for its move."""
-    if state.gravity and unit.seat == state.active and unit.order == state.acting:
-        return True
-    return unit.square is not None and kind_at(state, unit.square) == "gravity"
-
-
-def move_points(state: ApeironState, unit: UnitState) -> int:
-    if on_gravity(state, unit):
-        return 1
-    value = unit_card(state, unit).move
-    value += sum(e.delta or 0 for e in _passive(state, unit, "move"))
-    value += sum(d for s, d, t in unit.mods if s == "move" and t >= state.turn)
-    return max(value, 1)
-
-
-def flying(state: ApeironState, unit: UnitState) -> bool:
-    if on_gravity(state, unit):
-        return False
-    value = unit_card(state, unit).flying
-    for effect in _passive(state, unit, "flying"):
-        value = bool(effect.value)
-    for stat, delta, last in unit.mods:
-        if stat == "flying" and last >= state.turn:
-            value = bool(delta)
-    return value
 
 
 # --- options and a new game ----------------------------------------------------------------------
@@ -607,7 +421,7 @@ class Action:
 
     @property
     def target(self) -> Square:
-        return _square(self.args[0])
+        return read_square(self.args[0])
 
     def text(self) -> str:
         bits = [self.kind]
@@ -762,7 +576,7 @@ def _parse_place(state: ApeironState, seat: str, word: str) -> PlaceOrder:
     where = PLACE_WORDS.get(word)
     if where is None:
         raise OrderRejected(R_SYNTAX, example="place own / place opponent / discard")
-    if where == "opponent" and not _zone_open(state, seat, other(seat)):
+    if where == "opponent" and not zone_open(state, seat, other(seat)):
         raise OrderRejected(R_ZONE)
     return PlaceOrder(where)
 
@@ -927,15 +741,6 @@ def _parse_play(word: str) -> _RawPlay:
 # --- checking a play -----------------------------------------------------------------------------
 
 
-def acting_unit(state: ApeironState) -> UnitState:
-    assert state.active is not None and state.acting is not None
-    return find(state, state.active, state.acting)
-
-
-def _poison(state: ApeironState, square: Square) -> bool:
-    return state.objects.get(square) == "poison" or kind_at(state, square) == "poison"
-
-
 def _walk_ok(state: ApeironState, unit: UnitState, square: Square, *, last: bool) -> str | None:
     """Why ``unit`` may not enter ``square`` on its move (None: it may)."""
     if off_field(state, square):
@@ -975,7 +780,7 @@ def reachable(state: ApeironState, unit: UnitState) -> dict[Square, tuple[Square
                 if blocked and not flies:
                     continue
                 new_path = (*path, step)
-                new_poison = poison + (0 if flies else int(_poison(state, step)))
+                new_poison = poison + (0 if flies else int(poisoned(state, step)))
                 key = (steps, new_poison, tuple((s[1], s[0]) for s in new_path))
                 if not blocked and (step not in best or key < best[step][:3]):
                     best[step] = (*key, new_path)
@@ -1083,13 +888,13 @@ def _check_action(state: ApeironState, seat: str, unit: UnitState, action: Actio
     if action.kind == "attack":
         _targets_ok(state, unit, action.target)
     elif action.kind == "ability":
-        ability = _star(state, unit, action.index)
+        ability = star_ability(state, unit, action.index)
         if ability.when is not None and kind_at(state, unit.square) != ability.when:
             raise OrderRejected(R_WHEN, kind=ability.when)
         # the cost is paid first: the targets are read on the board it leaves (the same board)
         check_args(state, seat, unit, ability.effect, action.args)
     elif action.kind == "item":
-        card = _zone_item(state, seat)
+        card = zone_item(state, seat)
         if card.when is not None and kind_at(state, unit.square) != card.when:
             raise OrderRejected(R_WHEN, kind=card.when)
         assert card.effect is not None
@@ -1106,28 +911,13 @@ def _check_action(state: ApeironState, seat: str, unit: UnitState, action: Actio
             raise OrderRejected(R_CHEST_EMPTY)
 
 
-def _star(state: ApeironState, unit: UnitState, index: int) -> packlib.Ability:
-    stars = [a for a in unit_card(state, unit).abilities if a.timing == "star"]
-    if not 1 <= index <= len(stars):
-        raise OrderRejected(R_NO_ABILITY, unit=unit.id)
-    return stars[index - 1]
-
-
-def _zone_item(state: ApeironState, seat: str) -> packlib.ChestCard:
-    zone = state.side[seat]
-    card = None if zone is None else state.pack.chest.get(zone["card"])
-    if card is None or card.kind != "item" or card.effect is None:
-        raise OrderRejected(R_NO_ITEM)
-    return card
-
-
 def default_order(state: ApeironState, seat: str) -> Order:
     if state.step == DECK:
         preset = state.pack.presets[0]
         return DeckOrder(preset.units, preset.chest)
     if state.step == DEPLOY_STEP:
         deck = state.decks[seat]["units"]
-        free = [s for s in _own_squares_reading(seat) if state.objects.get(s) != "obstacle"]
+        free = [s for s in own_squares_reading(seat) if state.objects.get(s) != "obstacle"]
         return DeployOrder(
             tuple(
                 Placement(u, s, FACING_OF[seat]) for u, s in zip(deck[:DEPLOY], free, strict=False)
@@ -1144,13 +934,13 @@ def default_order(state: ApeironState, seat: str) -> Order:
     options = reachable(state, unit)
     steps = [s for _, s in fld.neighbours(unit.square) if s in options and options[s] == (s,)]
     clean = [
-        s for s in steps if not _poison(state, s) and state.objects.get(s) not in ("bomb", "stop")
+        s for s in steps if not poisoned(state, s) and state.objects.get(s) not in ("bomb", "stop")
     ]
     step = (clean or steps or [min(options, key=lambda s: (len(options[s]), s[1], s[0]))])[0]
     return PlayOrder(options[step], None)
 
 
-def _own_squares_reading(seat: str) -> list[Square]:
+def own_squares_reading(seat: str) -> list[Square]:
     rows = range(0, 3) if seat == "A" else range(6, 9)
     return [(x, y) for y in rows for x in range(fld.SIZE)]
 
@@ -1188,7 +978,7 @@ def choices(state: ApeironState, seat: str) -> list[ChoiceGroup]:
             )
         ]
     if state.step == PLACE:
-        open_zone = _zone_open(state, seat, other(seat))
+        open_zone = zone_open(state, seat, other(seat))
         return [
             ChoiceGroup(
                 "place",
@@ -1228,7 +1018,7 @@ def choices(state: ApeironState, seat: str) -> list[ChoiceGroup]:
             ],
         ),
     ]
-    ends = [unit.square if text == "stay" else _square(end) for text, end in paths]
+    ends = [unit.square if text == "stay" else read_square(end) for text, end in paths]
     arrows = {fld.arrow(state.pack, state.field, end) for end in ends} - {None}
     facings = [Choice("keep", "apeiron.choice.keep")]
     for facing in fld.FACINGS:
@@ -1284,7 +1074,7 @@ def action_texts(state: ApeironState, seat: str, unit: UnitState, limit: int = 8
     AI reads them too."""
     assert unit.square is not None
     out = []
-    for victim in _all_units(state):
+    for victim in all_units(state):
         if victim is unit:
             continue
         try:
@@ -1390,11 +1180,6 @@ def _hit(seat: str, unit: UnitState, hits: str) -> bool:
     return True
 
 
-def _all_units(state: ApeironState) -> list[UnitState]:
-    units = [u for s in SEATS for u in living(state, s)]
-    return sorted(units, key=lambda u: (u.square[1], u.square[0]))  # type: ignore[index]
-
-
 def _chosen_ok(seat: str, actor: UnitState | None, unit: UnitState, target: str) -> bool:
     if unit is actor:
         return False
@@ -1480,7 +1265,7 @@ def pieces(
             return None
         return [
             label(u.square)  # type: ignore[arg-type]
-            for u in _all_units(state)
+            for u in all_units(state)
             if _chosen_ok(seat, actor, u, effect.target)
             and _in_reach(state, actor, effect.reach, u.square)  # type: ignore[arg-type]
         ]
@@ -1573,12 +1358,12 @@ def _apply(
         return
     if name == "place":
         for token in args:
-            state.objects[_square(token)] = effect.object or "obstacle"
+            state.objects[read_square(token)] = effect.object or "obstacle"
         events.append(Event("placed", {"object": effect.object, "squares": list(args)}))
         return
     if name == "remove":
         for token in args:
-            removed = state.objects.pop(_square(token), None)
+            removed = state.objects.pop(read_square(token), None)
             events.append(Event("removed", {"object": removed, "square": token}))
         return
     if name == "summon":
@@ -1639,17 +1424,17 @@ def _unit_targets(
         # every unit of ``hits`` within reach; the actor is never among its own ``each``
         return [
             u
-            for u in _all_units(state)
+            for u in all_units(state)
             if u is not actor
             and _hit(seat, u, effect.hits)
             and _in_reach(state, actor, effect.reach, u.square)  # type: ignore[arg-type]
         ]
-    centre = _square(args[0])
+    centre = read_square(args[0])
     chosen = unit_at(state, centre)
     if effect.area and effect.effect in ("damage", "heal"):
         return [
             u
-            for u in _all_units(state)
+            for u in all_units(state)
             if _hit(seat, u, effect.hits) and fld.within(centre, u.square, effect.area)  # type: ignore[arg-type]
         ]
     return [chosen] if chosen is not None else []
@@ -1711,7 +1496,7 @@ def _land(state: ApeironState, unit: UnitState, events: list[Event]) -> None:
         unit.facing = forced
     if flying(state, unit):
         return
-    if _poison(state, end):
+    if poisoned(state, end):
         _damage(state, unit, 1, events, None)
     if unit.alive and state.objects.get(end) == "bomb":
         del state.objects[end]
@@ -1783,15 +1568,6 @@ def _panel_effect(
 
 
 # --- chest, side zones, special units ------------------------------------------------------------
-
-
-def _zone_open(state: ApeironState, placer: str, zone_seat: str) -> bool:
-    """A new card replaces the zone's old one, except over the opponent's special unit in the
-    opponent's zone (in the own zone anything may be replaced)."""
-    held = state.side[zone_seat]
-    if placer == zone_seat or held is None:
-        return True
-    return not (held["card"] in state.pack.specials and held["owner"] == zone_seat)
 
 
 def _zone_put(
@@ -1925,7 +1701,7 @@ def _resolve_place(state: ApeironState, order: PlaceOrder, events: list[Event]) 
     seat, card = pick["seat"], pick["card"]
     state.pick = None
     if order.where == "discard" or (
-        order.where == "opponent" and not _zone_open(state, seat, other(seat))
+        order.where == "opponent" and not zone_open(state, seat, other(seat))
     ):
         events.append(Event("discarded", {"seat": seat, "card": card}))
         return
@@ -1972,7 +1748,7 @@ def _do_action(
     if action.kind == "attack":
         _attack(state, unit, action.target, events)
     elif action.kind == "ability":
-        ability = _star(state, unit, action.index)
+        ability = star_ability(state, unit, action.index)
         unit.hp = max(unit.hp - ability.cost, 0)  # paid first; 0 H: removed at activation end
         events.append(
             Event(
@@ -1989,7 +1765,7 @@ def _do_action(
         )
         _apply(state, seat, unit, ability.effect, action.args, events)
     elif action.kind == "item":
-        card = _zone_item(state, seat)
+        card = zone_item(state, seat)
         state.side[seat] = None
         events.append(
             Event(
@@ -2144,7 +1920,7 @@ def _continue(state: ApeironState, seat: str, events: list[Event]) -> None:
     if pending is not None:
         state.pending_move = None
         if unit.alive:
-            path = tuple(_square(s) for s in pending["path"])
+            path = tuple(read_square(s) for s in pending["path"])
             if _move_legal(state, unit, path):
                 _walk(state, unit, path, pending["facing"], events)
             else:
@@ -2227,7 +2003,7 @@ def _walk(
     poison = sum(
         1
         for i, square in enumerate(path)
-        if not (lands_flying if i == len(path) - 1 else flies) and _poison(state, square)
+        if not (lands_flying if i == len(path) - 1 else flies) and poisoned(state, square)
     )
     unit.square = end
     if state.trail is not None and path:
@@ -2608,9 +2384,9 @@ def from_json(obj: Mapping[str, Any]) -> ApeironState:
             decks={s: {k: list(v) for k, v in d.items()} for s, d in obj["decks"].items()},
             chest={s: list(c) for s, c in obj["chest"].items()},
             units={s: [UnitState.from_json(u) for u in us] for s, us in obj["units"].items()},
-            objects={_square(s): str(k) for s, k in obj["objects"].items()},
+            objects={read_square(s): str(k) for s, k in obj["objects"].items()},
             graves={
-                _square(s): Grave(str(g["seat"]), str(g["unit"]), int(g["returns"]))
+                read_square(s): Grave(str(g["seat"]), str(g["unit"]), int(g["returns"]))
                 for s, g in obj["graves"].items()
             },
             revealed=bool(obj["revealed"]),
@@ -2640,3 +2416,90 @@ def from_json(obj: Mapping[str, Any]) -> ApeironState:
         if isinstance(error, StateError):
             raise
         raise StateError("apeiron.state.invalid", reason=str(error)[:80]) from None
+
+
+# The engine's face: the functions the spec names, and what the bot, the demo AI, the builder and
+# the tests read through ``rules`` (defined in the modules below it, see :mod:`.state`).
+__all__ = [
+    "DECK",
+    "DEFAULT_MINUTES",
+    "DEPLOY",
+    "DEPLOY_STEP",
+    "FACING_OF",
+    "MID_STEPS",
+    "MOVE",
+    "NAME",
+    "OBJECT_CAP",
+    "OPTION",
+    "OPTION_KEYS",
+    "PLACE",
+    "PLAY",
+    "R_ARGS",
+    "R_ARROW",
+    "R_BLOCKED",
+    "R_CHANCE_USED",
+    "R_CHEST_EMPTY",
+    "R_DEPLOY_SQUARE",
+    "R_LINE",
+    "R_MOVE_ONLY",
+    "R_NOTHING",
+    "R_NOT_BOXED",
+    "R_NO_ABILITY",
+    "R_NO_TREASURE",
+    "R_OPTION",
+    "R_OUT_OF_RANGE",
+    "R_PICK",
+    "R_STEP",
+    "R_STOP",
+    "R_SYNTAX",
+    "R_TARGET",
+    "R_TOO_FAR",
+    "R_WHEN",
+    "R_ZONE",
+    "SCHEMA_VERSION",
+    "SEATS",
+    "TREASURE_CAP",
+    "ApeironState",
+    "DeckOrder",
+    "Grave",
+    "Order",
+    "UnitState",
+    "acting_unit",
+    "action_texts",
+    "adjudicate",
+    "awaiting",
+    "boxed_in",
+    "check_options",
+    "choices",
+    "default_order",
+    "flying",
+    "flying_at_end",
+    "from_json",
+    "living",
+    "move_points",
+    "new_game",
+    "off_field",
+    "option_list",
+    "other",
+    "outcome",
+    "own_squares_reading",
+    "parse",
+    "placed_count",
+    "poisoned",
+    "power",
+    "reachable",
+    "read_square",
+    "reads_as",
+    "resign",
+    "resolve",
+    "start_turn",
+    "step_label",
+    "step_seconds",
+    "summary",
+    "to_json",
+    "turn",
+    "unit_at",
+    "view",
+    "withheld",
+    "zone_open",
+]
