@@ -22,6 +22,20 @@ from typing import Any
 from bot.dice import Dice, shuffle
 from bot.ruleset import Event, OrderRejected
 from cogs.esper import rules as core
+from cogs.esper.state import (
+    BASE_STAGE,
+    DEFENDER,
+    INVADER,
+    R_MOVE,
+    R_NOT_NOW,
+    R_UNKNOWN,
+    TURN,
+    Action,
+    EsperOrder,
+    EsperState,
+    party_info,
+    side_of,
+)
 
 KEYS, PLACE, PATH = "keys", "place", "path"
 STEPS = (KEYS, PLACE, PATH)
@@ -119,9 +133,9 @@ def line(start: str, steps: int, direction: str) -> str:
 # --- opening the base ----------------------------------------------------------------------------
 
 
-def open_base(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
+def open_base(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
     """The planet stage is over: lay the base, then the key installations' votes."""
-    state.stage = core.BASE_STAGE
+    state.stage = BASE_STAGE
     state.active = None
     deck = state.pack.base_deck()
     shuffle(secret, deck)
@@ -130,9 +144,7 @@ def open_base(state: core.EsperState, dice: Dice, secret: Dice, events: list[Eve
         s = state.seats[seat]
         s.spot, s.last_spot = None, None
     events.append(Event("base", {"spots": len(state.base)}))
-    voters = [
-        s for s in state.order if core.side_of(state, s) == core.DEFENDER and state.seats[s].alive
-    ]
+    voters = [s for s in state.order if side_of(state, s) == DEFENDER and state.seats[s].alive]
     if voters and state.pack.keys_placed:
         state.step, state.waiting = KEYS, voters
         return
@@ -140,56 +152,56 @@ def open_base(state: core.EsperState, dice: Dice, secret: Dice, events: list[Eve
     _open_placement(state, dice, events)
 
 
-def parse(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.EsperOrder:
+def parse(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
     step = state.step
     if step == KEYS:
         words = [w for p in parts for w in p]
         if words == ["pass"]:
-            return core.EsperOrder((core.Action("pass"),))
+            return EsperOrder((Action("pass"),))
         if words[:1] == ["keys"]:
             words = words[1:]
         chosen = list(dict.fromkeys(spot_word(w) for w in words))
         if len(chosen) != state.pack.keys_placed:
             raise OrderRejected(R_KEYS, n=state.pack.keys_placed)
-        return core.EsperOrder((core.Action("keys", tuple(chosen)),))
+        return EsperOrder((Action("keys", tuple(chosen)),))
     if step == PLACE:
         words = [w for p in parts for w in p]
         if words[:1] == ["place"]:
             words = words[1:]
         if len(words) != 1:
-            raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
+            raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
         spot = spot_word(words[0])
         if not outer(spot):
             raise OrderRejected(R_OUTER, spot=spot)
-        return core.EsperOrder((core.Action("place", (spot,)),))
+        return EsperOrder((Action("place", (spot,)),))
     if step == PATH:
         words = [w for p in parts for w in p]
         if len(words) != 1:
             raise OrderRejected(R_PATH, n=state.pending.get("distance", 0))
         path = path_word(words[0])
         _check_path(state, seat, path, int(state.pending.get("distance", 0)))
-        return core.EsperOrder((core.Action("path", (">".join(path),)),))
-    raise OrderRejected(core.R_NOT_NOW)
+        return EsperOrder((Action("path", (">".join(path),)),))
+    raise OrderRejected(R_NOT_NOW)
 
 
-def _check_path(state: core.EsperState, seat: str, path: Sequence[str], n: int) -> None:
+def _check_path(state: EsperState, seat: str, path: Sequence[str], n: int) -> None:
     start = state.seats[seat].spot
     if start is None or len(path) != n or not path_ok(start, path):
         raise OrderRejected(R_PATH, n=n)
 
 
-def default_order(state: core.EsperState, seat: str) -> core.EsperOrder:
+def default_order(state: EsperState, seat: str) -> EsperOrder:
     if state.step == KEYS:
-        return core.EsperOrder((core.Action("pass"),))  # a vote not sent counts as none
+        return EsperOrder((Action("pass"),))  # a vote not sent counts as none
     if state.step == PLACE:
         free = [s for s in outer_spots() if not _occupied(state, s)]
-        return core.EsperOrder((core.Action("place", ((free or outer_spots())[0],)),))
+        return EsperOrder((Action("place", ((free or outer_spots())[0],)),))
     if state.step == PATH:
-        return core.EsperOrder((core.Action("path", (">".join(default_path(state, seat)),)),))
-    raise OrderRejected(core.R_NOT_NOW)
+        return EsperOrder((Action("path", (">".join(default_path(state, seat)),)),))
+    raise OrderRejected(R_NOT_NOW)
 
 
-def default_path(state: core.EsperState, seat: str) -> list[str]:
+def default_path(state: EsperState, seat: str) -> list[str]:
     """A path of the pending distance: the first neighbour in reading order, never back."""
     n = int(state.pending.get("distance", 0))
     here = state.seats[seat].spot or "A1"
@@ -202,13 +214,13 @@ def default_path(state: core.EsperState, seat: str) -> list[str]:
     return path
 
 
-def _occupied(state: core.EsperState, spot: str) -> bool:
+def _occupied(state: EsperState, spot: str) -> bool:
     return any(state.seats[s].spot == spot and state.seats[s].alive for s in state.order)
 
 
 def resolve_step(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -229,7 +241,7 @@ def resolve_step(
 
 
 def _place_keys(
-    state: core.EsperState, votes: Mapping[str, list[str]], secret: Dice, events: list[Event]
+    state: EsperState, votes: Mapping[str, list[str]], secret: Dice, events: list[Event]
 ) -> None:
     """The most voted spots, ties to the earliest seat's list (its order); no vote at all: the
     secret stream picks (*decided*: a base needs its key installations)."""
@@ -250,7 +262,7 @@ def _place_keys(
         for spot, key_id in zip(chosen, ids, strict=False)
     }
     events.append(Event("keys_placed", {"n": len(state.keys)}))
-    defenders = [s for s in state.order if core.side_of(state, s) == core.DEFENDER]
+    defenders = [s for s in state.order if side_of(state, s) == DEFENDER]
     if defenders:
         events.append(
             Event(
@@ -261,20 +273,18 @@ def _place_keys(
         )
 
 
-def seat_index(state: core.EsperState, seat: str) -> int:
+def seat_index(state: EsperState, seat: str) -> int:
     return state.order.index(seat)
 
 
-def _open_placement(state: core.EsperState, dice: Dice, events: list[Event]) -> None:
+def _open_placement(state: EsperState, dice: Dice, events: list[Event]) -> None:
     """The living invaders with the most info place; nobody has any: all of them; one of them
     unable (a black hole): nobody. The rest wait around the base."""
-    invaders = [
-        s for s in state.order if core.side_of(state, s) == core.INVADER and state.seats[s].alive
-    ]
+    invaders = [s for s in state.order if side_of(state, s) == INVADER and state.seats[s].alive]
     for seat in state.order:
         state.seats[seat].outside = state.seats[seat].alive
-    most = max((core.party_info(state, s) for s in invaders), default=0)
-    placers = [s for s in invaders if core.party_info(state, s) == most]
+    most = max((party_info(state, s) for s in invaders), default=0)
+    placers = [s for s in invaders if party_info(state, s) == most]
     if any(state.seats[s].black_hole for s in placers):
         placers = []
     events.append(Event("placement", {"seats": placers}))
@@ -285,7 +295,7 @@ def _open_placement(state: core.EsperState, dice: Dice, events: list[Event]) -> 
 
 
 def _resolve_place(
-    state: core.EsperState, orders: Mapping[str, core.EsperOrder], dice: Dice, events: list[Event]
+    state: EsperState, orders: Mapping[str, EsperOrder], dice: Dice, events: list[Event]
 ) -> None:
     last = state.pending.get("last_actor")
     order = list(state.order)
@@ -300,23 +310,23 @@ def _resolve_place(
     _place_evil(state, dice, events)
 
 
-def enter(state: core.EsperState, seat: str, spot: str, how: str, events: list[Event]) -> None:
+def enter(state: EsperState, seat: str, spot: str, how: str, events: list[Event]) -> None:
     state.seats[seat].outside = False
     core._place(state, seat, spot, how, events)
 
 
-def _place_evil(state: core.EsperState, dice: Dice, events: list[Event]) -> None:
+def _place_evil(state: EsperState, dice: Dice, events: list[Event]) -> None:
     """EVIL silhouettes go in by the resolve stream (d6 column, d6 row, in seat order); then
     everyone's turns, from the seat after the last actor."""
     for seat in state.order:
-        if core.side_of(state, seat) != core.DEFENDER or not state.seats[seat].alive:
+        if side_of(state, seat) != DEFENDER or not state.seats[seat].alive:
             continue
         x, y = dice.roll(6), dice.roll(6)
         spot = spot_at(x - 1, y - 1)
         assert spot is not None
         events.append(Event("evil_placed", {"seat": seat, "dice": [x, y]}))
         enter(state, seat, spot, "evil", events)
-    state.step = core.TURN
+    state.step = TURN
     events.append(Event("base_start", {}))
     state.active = state.pending.pop("last_actor", None) or state.order[-1]
     state.pending = {}
@@ -326,17 +336,17 @@ def _place_evil(state: core.EsperState, dice: Dice, events: list[Event]) -> None
 # --- turns in the base ---------------------------------------------------------------------------
 
 
-def move_target(state: core.EsperState, seat: str, where: str) -> str:
+def move_target(state: EsperState, seat: str, where: str) -> str:
     here = state.seats[seat].spot
     if state.seats[seat].outside or here is None:
         raise OrderRejected(R_OUTSIDE)
     spot = spot_word(where)
     if spot not in neighbours(here):
-        raise OrderRejected(core.R_MOVE)
+        raise OrderRejected(R_MOVE)
     return spot
 
 
-def check_infiltrate(state: core.EsperState, seat: str, args: Sequence[str]) -> None:
+def check_infiltrate(state: EsperState, seat: str, args: Sequence[str]) -> None:
     if not state.seats[seat].outside:
         raise OrderRejected(R_INSIDE)
     if args and not outer(spot_word(args[0])):
@@ -344,11 +354,11 @@ def check_infiltrate(state: core.EsperState, seat: str, args: Sequence[str]) -> 
 
 
 def infiltrate(
-    state: core.EsperState, seat: str, args: Sequence[str], dice: Dice, events: list[Event]
+    state: EsperState, seat: str, args: Sequence[str], dice: Dice, events: list[Event]
 ) -> None:
     """An ESP level check, +1 per earlier failure (cumulative); EVIL silhouettes pass by right."""
     s = state.seats[seat]
-    if core.side_of(state, seat) == core.DEFENDER:
+    if side_of(state, seat) == DEFENDER:
         ok = True
         events.append(Event("infiltrated", {"seat": seat, "auto": True}))
     else:
@@ -367,7 +377,7 @@ def infiltrate(
 
 
 def teleport(
-    state: core.EsperState, seat: str, args: Sequence[str], dice: Dice, events: list[Event]
+    state: EsperState, seat: str, args: Sequence[str], dice: Dice, events: list[Event]
 ) -> bool:
     """``teleport N [path]``: 1D6 below N moves that many steps along the path (given now, or
     asked for after the roll). True when the path is still to come."""
@@ -388,7 +398,7 @@ def teleport(
     return True
 
 
-def square(state: core.EsperState, seat: str, events: list[Event]) -> None:
+def square(state: EsperState, seat: str, events: list[Event]) -> None:
     """The base card under the piece: face up and fired for invaders; EVIL silhouettes ignore
     it unless it says so, and it never turns face up for them. A key installation there is
     found."""
@@ -396,7 +406,7 @@ def square(state: core.EsperState, seat: str, events: list[Event]) -> None:
     spot = s.spot
     if spot is None or s.outside:
         return
-    evil = core.side_of(state, seat) == core.DEFENDER
+    evil = side_of(state, seat) == DEFENDER
     key = state.keys.get(spot)
     if key is not None and not evil and not key["found"] and not key["destroyed"]:
         key["found"] = True
@@ -431,14 +441,14 @@ def _changes_public(event: Event) -> bool:
     return event.to is None and not (event.type == "recovered" and event.data["n"] == 0)
 
 
-def keys_left(state: core.EsperState) -> int:
+def keys_left(state: EsperState) -> int:
     return sum(1 for k in state.keys.values() if not k["destroyed"])
 
 
-def public(state: core.EsperState) -> dict[str, Any] | None:
+def public(state: EsperState) -> dict[str, Any] | None:
     """The base's public facts: face-up cards, found key installations (every one once the game
     is over: where the unfound ones were), who waits outside."""
-    if state.stage != core.BASE_STAGE:
+    if state.stage != BASE_STAGE:
         return None
     over = state.ended is not None
     return {

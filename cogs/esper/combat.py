@@ -23,13 +23,36 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from typing import Any
 
-from bot.dice import Dice, shuffle
-from bot.ruleset import Event, OrderRejected
+from bot.dice import NO_SECRET, Dice, shuffle
+from bot.ruleset import Choice, ChoiceGroup, Event, OrderRejected
 from cogs.esper import rules as core
-from cogs.esper.pack import Ability, CCard, Pack
+from cogs.esper.pack import D1_EFFECTS, Ability, CCard, Pack
+from cogs.esper.state import (
+    BASE_STAGE,
+    PLANET_STAGE,
+    R_ABILITY,
+    R_COST,
+    R_EMPTY,
+    R_NO_MAIN,
+    R_NOT_NOW,
+    R_TIMING,
+    R_TWO_MAINS,
+    R_UNKNOWN,
+    R_USED,
+    Action,
+    Combat,
+    EsperOrder,
+    EsperState,
+    abilities_of,
+    durability,
+    key_here,
+    mind,
+    secret_of,
+    sheet_of,
+)
+from cogs.esper.state import R_TARGET as R_ABILITY_TARGET  # an ability's target (ours: a combat's)
 
 # Steps.
 ENTRY, PRECOMBAT, CTURN, SYNC, DEFEND, BLOCK, ROUND_END = (
@@ -66,55 +89,21 @@ R_WEAPON = "esper.reject.weapon"  # not a weapon the seat holds, or two of them
 R_COUNTER = "esper.reject.counter"  # counter only against melee
 
 
-@dataclass
-class Combat:
-    """A combat in progress. Public but for what ``hands`` and the orders keep private."""
-
-    spot: str
-    why: str  # "fight" | "twin" | "ambush" | "escape"
-    by: str | None  # the seat whose turn started it
-    seats: list[str] = field(default_factory=list)  # participants, in the order they came
-    key: str | None = None  # a key installation on the spot (the base): a target that never acts
-    round: int = 1
-    number: int = 0  # the game's combats so far, this one included
-    late: list[str] = field(default_factory=list)  # join at the next round's entries
-    new: list[str] = field(default_factory=list)  # came this round: they draw
-    order: list[str] = field(default_factory=list)  # initiative order of this round
-    cards: dict[str, str] = field(default_factory=dict)  # initiative card per seat
-    index: int = 0  # the position in ``order`` whose turn is next or now
-    acted: list[str] = field(default_factory=list)  # this round (sync helpers included)
-    attacked: bool = False  # an attack this round
-    attack: dict[str, Any] | None = None  # the attack being answered
-    escape: dict[str, Any] | None = None  # a teleport escape others may block
-    maintained: dict[str, dict[str, Any]] = field(default_factory=dict)  # seat -> defence
-    henchmen: dict[str, int] = field(default_factory=dict)  # declared, public
-    used: dict[str, list[str]] = field(default_factory=dict)  # pre-combat abilities used
-    escapers: list[str] = field(default_factory=list)  # left by an escape
-    then: list[str] = field(default_factory=list)  # escapers who fight where they land, after
-    ambush_runner: str | None = None
-    from_stage_one: list[str] = field(default_factory=list)  # pieces that came with no spot
-
-    @staticmethod
-    def from_json(obj: Mapping[str, Any]) -> Combat:
-        known = {f.name for f in fields(Combat)}
-        return Combat(**{k: v for k, v in obj.items() if k in known})
-
-
 # --- small reads ---------------------------------------------------------------------------------
 
 
-def ccard(state: core.EsperState, card_id: str) -> CCard:
+def ccard(state: EsperState, card_id: str) -> CCard:
     return state.pack.ccards[card_id]
 
 
-def hand_limit(state: core.EsperState, seat: str) -> int:
+def hand_limit(state: EsperState, seat: str) -> int:
     combat = state.combat
     henchmen = combat.henchmen.get(seat, 0) if combat is not None else 0
-    return HAND + henchmen + core.sheet_of(state, seat).hand
+    return HAND + henchmen + sheet_of(state, seat).hand
 
 
-def power(state: core.EsperState, seat: str) -> int:
-    return core.sheet_of(state, seat).power - state.seats[seat].power_lost
+def power(state: EsperState, seat: str) -> int:
+    return sheet_of(state, seat).power - state.seats[seat].power_lost
 
 
 def column_index(firepower: int, against: int) -> int:
@@ -147,10 +136,10 @@ def initiative_key(card: str) -> tuple[int, int, int]:
     return (int(red), INITIATIVE_RANKS.index(rank), INITIATIVE_SUITS.index(suit))
 
 
-def sheet_henchmen(state: core.EsperState, seat: str) -> int:
+def sheet_henchmen(state: EsperState, seat: str) -> int:
     """[手下] the seat brings to every combat: its sheet's and its ``always`` abilities'."""
-    total = core.sheet_of(state, seat).henchmen
-    for ability in core._abilities(state, seat).values():
+    total = sheet_of(state, seat).henchmen
+    for ability in abilities_of(state, seat).values():
         if ability.effect == "henchmen" and ability.timing == "always":
             if ability.id in state.pack.abilities and ability.id not in state.seats[seat].face_up:
                 continue  # a deck card works once played face up
@@ -158,11 +147,11 @@ def sheet_henchmen(state: core.EsperState, seat: str) -> int:
     return total
 
 
-def melee_x(state: core.EsperState, seat: str, weapon: str | None) -> int:
+def melee_x(state: EsperState, seat: str, weapon: str | None) -> int:
     """[格闘:X]: every unarmed melee ability the seat has, plus the one weapon named."""
     total = sum(
         int(a.params.get("x", 0))
-        for a in core._abilities(state, seat).values()
+        for a in abilities_of(state, seat).values()
         if a.effect == "melee" and not a.params.get("weapon")
     )
     if weapon is not None:
@@ -170,18 +159,18 @@ def melee_x(state: core.EsperState, seat: str, weapon: str | None) -> int:
     return total
 
 
-def _weapon_x(state: core.EsperState, seat: str, weapon: str) -> int:
-    ability = core._abilities(state, seat).get(weapon)
+def _weapon_x(state: EsperState, seat: str, weapon: str) -> int:
+    ability = abilities_of(state, seat).get(weapon)
     if ability is not None:
         return int(ability.params.get("x", 0))
     return int(ccard(state, weapon).params.get("x", 0))
 
 
-def weapons(state: core.EsperState, seat: str) -> list[str]:
+def weapons(state: EsperState, seat: str) -> list[str]:
     """The weapons the seat may name: its weapon abilities and weapon C cards in hand."""
     out = [
         a.id
-        for a in core._abilities(state, seat).values()
+        for a in abilities_of(state, seat).values()
         if a.effect == "melee" and a.params.get("weapon")
     ]
     out += [
@@ -192,7 +181,7 @@ def weapons(state: core.EsperState, seat: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def targets(state: core.EsperState, seat: str) -> list[str]:
+def targets(state: EsperState, seat: str) -> list[str]:
     """What the seat may attack: the other participants, and the key installation."""
     combat = state.combat
     assert combat is not None
@@ -202,7 +191,7 @@ def targets(state: core.EsperState, seat: str) -> list[str]:
     return out
 
 
-def current(state: core.EsperState) -> str | None:
+def current(state: EsperState) -> str | None:
     combat = state.combat
     if combat is None or combat.index >= len(combat.order):
         return None
@@ -216,7 +205,7 @@ def current(state: core.EsperState) -> str | None:
 # play gets the prompt with ``pass`` only.
 
 
-def sync_asked(state: core.EsperState) -> list[str]:
+def sync_asked(state: EsperState) -> list[str]:
     """A sync attack's helpers: the participants yet to act this round, but its target."""
     combat = state.combat
     assert combat is not None and combat.attack is not None
@@ -230,14 +219,14 @@ def sync_asked(state: core.EsperState) -> list[str]:
     ]
 
 
-def block_asked(state: core.EsperState, escaper: str) -> list[str]:
+def block_asked(state: EsperState, escaper: str) -> list[str]:
     """A teleport escape's blockers: every other participant (those who acted too)."""
     combat = state.combat
     assert combat is not None
     return [s for s in combat.seats if s != escaper and state.seats[s].alive]
 
 
-def precombat_asked(state: core.EsperState) -> list[str]:
+def precombat_asked(state: EsperState) -> list[str]:
     """The [戦闘前] step's seats: this round's newcomers, when the pack has a [戦闘前] ability
     one could use there at all (a public fact: the pack is; who was dealt it is not)."""
     combat = state.combat
@@ -289,7 +278,7 @@ WORDS = {
 }
 
 
-def _card_word(state: core.EsperState, word: str) -> str | None:
+def _card_word(state: EsperState, word: str) -> str | None:
     """A C card by id or by either name (NFKC, case-insensitive)."""
     low = core._normal(word).lower()
     if low in state.pack.ccards:
@@ -300,14 +289,14 @@ def _card_word(state: core.EsperState, word: str) -> str | None:
     return None
 
 
-def _held(state: core.EsperState, seat: str, word: str) -> str:
+def _held(state: EsperState, seat: str, word: str) -> str:
     card_id = _card_word(state, word)
     if card_id is None or card_id not in state.seats[seat].c_hand:
         raise OrderRejected(R_CARD, card=word[:40])
     return card_id
 
 
-def _target_word(state: core.EsperState, seat: str, word: str) -> str:
+def _target_word(state: EsperState, seat: str, word: str) -> str:
     combat = state.combat
     assert combat is not None
     up = word.upper()
@@ -322,7 +311,7 @@ def _words(parts: list[list[str]]) -> list[list[str]]:
     return [[WORDS.get(w, w) for w in part] for part in parts]
 
 
-def parse(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.EsperOrder:
+def parse(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
     step = state.step
     parts = _words(parts)
     if step == ENTRY:
@@ -339,52 +328,52 @@ def parse(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.Esp
         return _parse_defend(state, seat, parts)
     if step == ROUND_END:
         return _parse_round_end(state, seat, parts)
-    raise OrderRejected(core.R_NOT_NOW)
+    raise OrderRejected(R_NOT_NOW)
 
 
-def _parse_precombat(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.EsperOrder:
+def _parse_precombat(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
     if len(parts) == 1 and parts[0] == ["pass"]:
-        return core.EsperOrder((core.Action("pass"),))
+        return EsperOrder((Action("pass"),))
     actions = []
     for words in parts:
         if len(words) != 2 or words[0] != "use":
-            raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
+            raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
         ability = _precombat_ability(state, seat, words[1])
-        actions.append(core.Action("use", (ability.id,)))
-    return core.EsperOrder(tuple(actions))
+        actions.append(Action("use", (ability.id,)))
+    return EsperOrder(tuple(actions))
 
 
-def precombat_abilities(state: core.EsperState, seat: str) -> list[Ability]:
+def precombat_abilities(state: EsperState, seat: str) -> list[Ability]:
     combat = state.combat
     assert combat is not None
     used = combat.used.get(seat, [])
     out = []
-    for ability in core._abilities(state, seat).values():
+    for ability in abilities_of(state, seat).values():
         if not _offered(ability) or ability.id in used:
             continue
-        if ability.cost_mind > core.mind(state, seat) or ability.cost_power > power(state, seat):
+        if ability.cost_mind > mind(state, seat) or ability.cost_power > power(state, seat):
             continue
         out.append(ability)
     return out
 
 
-def _precombat_ability(state: core.EsperState, seat: str, word: str) -> Ability:
+def _precombat_ability(state: EsperState, seat: str, word: str) -> Ability:
     for ability in precombat_abilities(state, seat):
         if word.lower() == ability.id or core._normal(word).lower() in (
             core._normal(ability.name_en).lower(),
             core._normal(ability.name_ja).lower(),
         ):
             return ability
-    raise OrderRejected(core.R_ABILITY, ability=word[:40])
+    raise OrderRejected(R_ABILITY, ability=word[:40])
 
 
 MAIN_VERBS = ("card", "melee", "discard", "pass", "use")
 SUPPORT_VERBS = ("open", "use", "convert")
 
 
-def _parse_cturn(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.EsperOrder:
+def _parse_cturn(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
     """``[keep|drop;] [supports;] main[; supports]``."""
-    actions: list[core.Action] = []
+    actions: list[Action] = []
     phase = "check"
     for words in parts:
         if not words:
@@ -392,10 +381,10 @@ def _parse_cturn(state: core.EsperState, seat: str, parts: list[list[str]]) -> c
         verb = words[0]
         if verb in ("keep", "drop") and len(words) == 1:
             if phase != "check":
-                raise OrderRejected(core.R_UNKNOWN, text=verb)
+                raise OrderRejected(R_UNKNOWN, text=verb)
             if state.combat is None or seat not in state.combat.maintained:
-                raise OrderRejected(core.R_UNKNOWN, text=verb)
-            actions.append(core.Action(verb))
+                raise OrderRejected(R_UNKNOWN, text=verb)
+            actions.append(Action(verb))
             phase = "before"
             continue
         if phase == "check":
@@ -404,28 +393,28 @@ def _parse_cturn(state: core.EsperState, seat: str, parts: list[list[str]]) -> c
         main = _is_combat_main(state, seat, action)
         if main:
             if phase != "before":
-                raise OrderRejected(core.R_TWO_MAINS)
+                raise OrderRejected(R_TWO_MAINS)
             phase = "after"
         elif action.verb not in SUPPORT_VERBS:
-            raise OrderRejected(core.R_UNKNOWN, text=action.text()[:40])
+            raise OrderRejected(R_UNKNOWN, text=action.text()[:40])
         actions.append(action)
     if phase != "after":
-        raise OrderRejected(core.R_NO_MAIN)
+        raise OrderRejected(R_NO_MAIN)
     _check_cturn(state, seat, actions)
-    return core.EsperOrder(tuple(actions))
+    return EsperOrder(tuple(actions))
 
 
-def _is_combat_main(state: core.EsperState, seat: str, action: core.Action) -> bool:
+def _is_combat_main(state: EsperState, seat: str, action: Action) -> bool:
     if action.verb == "use":
-        ability = core._abilities(state, seat).get(action.args[0])
+        ability = abilities_of(state, seat).get(action.args[0])
         return ability is not None and ability.timing in ("main", "pre-emptive")
     return action.verb in MAIN_VERBS
 
 
-def _combat_action(state: core.EsperState, seat: str, words: list[str]) -> core.Action:
+def _combat_action(state: EsperState, seat: str, words: list[str]) -> Action:
     verb, args = words[0], words[1:]
     if verb in ("pass", "open") and not args:
-        return core.Action(verb)
+        return Action(verb)
     if verb == "card" and args:
         # ``card ID [TARGET] [left|right|up|down] [fight]``: a target, or an escape's direction
         # (and ``fight``: a combat where it lands, after this one)
@@ -433,9 +422,9 @@ def _combat_action(state: core.EsperState, seat: str, words: list[str]) -> core.
         while len(args) > 1 and (args[-1].lower() in TAIL or _is_target(state, args[-1])):
             tail.insert(0, args.pop())
         card_id = _held(state, seat, " ".join(args))
-        return core.Action("card", (card_id, *[_tail_word(state, seat, w) for w in tail]))
+        return Action("card", (card_id, *[_tail_word(state, seat, w) for w in tail]))
     if verb == "discard" and args:
-        return core.Action("discard", (_held(state, seat, " ".join(args)),))
+        return Action("discard", (_held(state, seat, " ".join(args)),))
     if verb == "melee" and args:
         target = _target_word(state, seat, args[0])
         rest = args[1:]
@@ -450,24 +439,24 @@ def _combat_action(state: core.EsperState, seat: str, words: list[str]) -> core.
                     raise OrderRejected(R_WEAPON, weapon=word[:40])
                 weapon = _weapon_word(state, seat, word[1:])
             else:
-                raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
-        out.append(n or str(max(0, core.durability(state, seat))))
+                raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
+        out.append(n or str(max(0, durability(state, seat))))
         if weapon is not None:
             out.append("+" + weapon)
-        return core.Action("melee", tuple(out))
+        return Action("melee", tuple(out))
     if verb == "use" and args:
-        ability = core._abilities(state, seat).get(args[0].lower())
+        ability = abilities_of(state, seat).get(args[0].lower())
         if ability is None:
-            raise OrderRejected(core.R_ABILITY, ability=args[0][:40])
+            raise OrderRejected(R_ABILITY, ability=args[0][:40])
         if len(args) == 1:
-            return core.Action("use", (ability.id,))
-        return core.Action("use", (ability.id, _tail_word(state, seat, args[1])))
+            return Action("use", (ability.id,))
+        return Action("use", (ability.id, _tail_word(state, seat, args[1])))
     if verb == "convert" and len(args) == 1:
-        return core.Action("convert", (core._seat_word(state, args[0]),))
-    raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
+        return Action("convert", (core._seat_word(state, args[0]),))
+    raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
 
 
-def _is_target(state: core.EsperState, word: str) -> bool:
+def _is_target(state: EsperState, word: str) -> bool:
     combat = state.combat
     if combat is None:
         return False
@@ -475,13 +464,13 @@ def _is_target(state: core.EsperState, word: str) -> bool:
     return up in state.seats or (combat.key is not None and up == combat.key.upper())
 
 
-def _tail_word(state: core.EsperState, seat: str, word: str) -> str:
+def _tail_word(state: EsperState, seat: str, word: str) -> str:
     if word.lower() in TAIL:
         return word.lower()
     return _target_word(state, seat, word)
 
 
-def _weapon_word(state: core.EsperState, seat: str, word: str) -> str:
+def _weapon_word(state: EsperState, seat: str, word: str) -> str:
     found = _card_word(state, word)
     candidates = weapons(state, seat)
     if found in candidates:
@@ -490,7 +479,7 @@ def _weapon_word(state: core.EsperState, seat: str, word: str) -> str:
     for weapon in candidates:
         if weapon in state.pack.ccards:
             continue
-        ability = core._abilities(state, seat)[weapon]
+        ability = abilities_of(state, seat)[weapon]
         if low in (
             weapon,
             core._normal(ability.name_en).lower(),
@@ -500,7 +489,7 @@ def _weapon_word(state: core.EsperState, seat: str, word: str) -> str:
     raise OrderRejected(R_WEAPON, weapon=word[:40])
 
 
-def _check_cturn(state: core.EsperState, seat: str, actions: Sequence[core.Action]) -> None:
+def _check_cturn(state: EsperState, seat: str, actions: Sequence[Action]) -> None:
     """Each action, and the order whole against the seat's private facts: the mind and ESP power
     its abilities and a kept defence cost together, each ability once a turn. Refused here, by
     the seat's own answer, rather than skipped in the channel when the turn resolves (esper.md,
@@ -512,29 +501,29 @@ def _check_cturn(state: core.EsperState, seat: str, actions: Sequence[core.Actio
             held = state.combat.maintained.get(seat) if state.combat is not None else None
             power_cost += int(held.get("upkeep", 0)) if held else 0
             if held and power_cost > power(state, seat):
-                raise OrderRejected(core.R_COST, ability=str(held["card"]))
+                raise OrderRejected(R_COST, ability=str(held["card"]))
         elif action.verb == "card":
             _check_card(state, seat, action)
         elif action.verb == "melee":
             n = int(action.args[1])
-            if n > max(0, core.durability(state, seat)):
-                raise OrderRejected(R_DURABILITY, n=core.durability(state, seat))
+            if n > max(0, durability(state, seat)):
+                raise OrderRejected(R_DURABILITY, n=durability(state, seat))
         elif action.verb == "use":
             ability = _check_combat_use(
                 state, seat, action, main=_is_combat_main(state, seat, action)
             )
             if ability.id in once:
-                raise OrderRejected(core.R_USED, ability=ability.id)
+                raise OrderRejected(R_USED, ability=ability.id)
             once.add(ability.id)
             mind_cost += ability.cost_mind
             power_cost += ability.cost_power
-            if mind_cost > core.mind(state, seat) or power_cost > power(state, seat):
-                raise OrderRejected(core.R_COST, ability=ability.id)
+            if mind_cost > mind(state, seat) or power_cost > power(state, seat):
+                raise OrderRejected(R_COST, ability=ability.id)
         elif action.verb == "convert":
             core._check_action(state, seat, action, main=False)
 
 
-def _check_card(state: core.EsperState, seat: str, action: core.Action) -> None:
+def _check_card(state: EsperState, seat: str, action: Action) -> None:
     card = ccard(state, action.args[0])
     rest = action.args[1:]
     target = next((w for w in rest if w not in TAIL), None)
@@ -554,50 +543,46 @@ def _check_card(state: core.EsperState, seat: str, action: core.Action) -> None:
             raise OrderRejected(R_TARGET, target=target)
 
 
-def _check_combat_use(
-    state: core.EsperState, seat: str, action: core.Action, *, main: bool
-) -> Ability:
-    ability = core._abilities(state, seat)[action.args[0]]
+def _check_combat_use(state: EsperState, seat: str, action: Action, *, main: bool) -> Ability:
+    ability = abilities_of(state, seat)[action.args[0]]
     target = action.args[1] if len(action.args) > 1 else None
     s = state.seats[seat]
     if ability.id in s.used:
-        raise OrderRejected(core.R_USED, ability=ability.id)
-    if ability.cost_mind > core.mind(state, seat) or ability.cost_power > power(state, seat):
-        raise OrderRejected(core.R_COST, ability=ability.id)
+        raise OrderRejected(R_USED, ability=ability.id)
+    if ability.cost_mind > mind(state, seat) or ability.cost_power > power(state, seat):
+        raise OrderRejected(R_COST, ability=ability.id)
     if main:
         if ability.effect == "attack":
             if target is None or target not in targets(state, seat):
                 raise OrderRejected(R_TARGET, target=target or "")
             return ability
-        if ability.effect not in core.packlib.D1_EFFECTS:
-            raise OrderRejected(core.R_TIMING, ability=ability.id)
-    elif ability.timing != "support" or ability.effect not in core.packlib.D1_EFFECTS:
-        raise OrderRejected(core.R_TIMING, ability=ability.id)
+        if ability.effect not in D1_EFFECTS:
+            raise OrderRejected(R_TIMING, ability=ability.id)
+    elif ability.timing != "support" or ability.effect not in D1_EFFECTS:
+        raise OrderRejected(R_TIMING, ability=ability.id)
     if ability.effect in ("to_spaceport", "free", "info"):
-        raise OrderRejected(core.R_TIMING, ability=ability.id)  # not in the middle of a fight
+        raise OrderRejected(R_TIMING, ability=ability.id)  # not in the middle of a fight
     if ability.effect == "peek" or (ability.effect == "recover" and ability.target == "spot"):
         seats = state.combat.seats if state.combat is not None else []
         if target is None or target not in seats:
-            raise OrderRejected(core.R_TARGET, ability=ability.id)
+            raise OrderRejected(R_ABILITY_TARGET, ability=ability.id)
     elif target is not None:
-        raise OrderRejected(core.R_TARGET, ability=ability.id)
+        raise OrderRejected(R_ABILITY_TARGET, ability=ability.id)
     return ability
 
 
-def _parse_sync(
-    state: core.EsperState, seat: str, parts: list[list[str]], verb: str
-) -> core.EsperOrder:
+def _parse_sync(state: EsperState, seat: str, parts: list[list[str]], verb: str) -> EsperOrder:
     if len(parts) == 1 and parts[0] == ["pass"]:
-        return core.EsperOrder((core.Action("pass"),))
+        return EsperOrder((Action("pass"),))
     if len(parts) != 1 or len(parts[0]) < 2 or parts[0][0] != verb:
-        raise OrderRejected(core.R_UNKNOWN, text=" ".join(w for p in parts for w in p)[:40])
+        raise OrderRejected(R_UNKNOWN, text=" ".join(w for p in parts for w in p)[:40])
     card_id = _held(state, seat, " ".join(parts[0][1:]))
     if card_id not in (sync_cards(state, seat) if verb == "sync" else block_cards(state, seat)):
         raise OrderRejected(R_KIND, card=card_id)
-    return core.EsperOrder((core.Action(verb, (card_id,)),))
+    return EsperOrder((Action(verb, (card_id,)),))
 
 
-def sync_cards(state: core.EsperState, seat: str) -> list[str]:
+def sync_cards(state: EsperState, seat: str) -> list[str]:
     """Attack cards the seat may add to the attack being synced: sync cards below its level."""
     combat = state.combat
     if combat is None or combat.attack is None:
@@ -612,7 +597,7 @@ def sync_cards(state: core.EsperState, seat: str) -> list[str]:
     ]
 
 
-def block_cards(state: core.EsperState, seat: str) -> list[str]:
+def block_cards(state: EsperState, seat: str) -> list[str]:
     """Teleport cards that may block (above the escape) or help a block (sync, any level)."""
     combat = state.combat
     if combat is None or combat.escape is None:
@@ -625,39 +610,39 @@ def block_cards(state: core.EsperState, seat: str) -> list[str]:
     return out
 
 
-def _parse_defend(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.EsperOrder:
+def _parse_defend(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
     combat = state.combat
     assert combat is not None and combat.attack is not None
     attack = combat.attack
-    actions: list[core.Action] = []
+    actions: list[Action] = []
     card_used = False
     for words in parts:
         if not words:
             continue
         verb, args = words[0], words[1:]
         if verb == "pass" and not args:
-            actions.append(core.Action("pass"))
+            actions.append(Action("pass"))
         elif verb in ("defend", "escape") and args:
             if card_used:
-                raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
+                raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
             tail: list[str] = []
             while verb == "escape" and len(args) > 1 and args[-1].lower() in TAIL:
                 tail.insert(0, args.pop().lower())
             card_id = _held(state, seat, " ".join(args))
             _check_defence_card(state, seat, card_id, verb)
             card_used = True
-            actions.append(core.Action(verb, (card_id, *tail)))
+            actions.append(Action(verb, (card_id, *tail)))
         elif verb == "use" and len(args) == 1:
-            ability = core._abilities(state, seat).get(args[0].lower())
+            ability = abilities_of(state, seat).get(args[0].lower())
             if ability is None:
-                raise OrderRejected(core.R_ABILITY, ability=args[0][:40])
+                raise OrderRejected(R_ABILITY, ability=args[0][:40])
             _check_defence_ability(state, seat, ability)
-            actions.append(core.Action("use", (ability.id,)))
+            actions.append(Action("use", (ability.id,)))
         elif verb == "durability" and len(args) == 1 and args[0].isdigit():
             n = int(args[0])
-            if n > max(0, core.durability(state, seat)):
-                raise OrderRejected(R_DURABILITY, n=core.durability(state, seat))
-            actions.append(core.Action("durability", (str(n),)))
+            if n > max(0, durability(state, seat)):
+                raise OrderRejected(R_DURABILITY, n=durability(state, seat))
+            actions.append(Action("durability", (str(n),)))
         elif verb == "counter":
             if attack["kind"] != "melee":
                 raise OrderRejected(R_COUNTER)
@@ -666,16 +651,16 @@ def _parse_defend(state: core.EsperState, seat: str, parts: list[list[str]]) -> 
                 if word.startswith("+") and weapon is None:
                     weapon = _weapon_word(state, seat, word[1:])
                 else:
-                    raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
-            actions.append(core.Action("counter", (("+" + weapon),) if weapon else ()))
+                    raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
+            actions.append(Action("counter", (("+" + weapon),) if weapon else ()))
         else:
-            raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
+            raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
     if not actions:
-        raise OrderRejected(core.R_EMPTY)
-    return core.EsperOrder(tuple(actions))
+        raise OrderRejected(R_EMPTY)
+    return EsperOrder(tuple(actions))
 
 
-def can_defend(state: core.EsperState, seat: str) -> bool:
+def can_defend(state: EsperState, seat: str) -> bool:
     """Whether the attacked may still try a defence or an escape: not against an attack that
     cannot be defended, nor while it holds a defence or after this attack broke the one it held
     ("その防御は破壊され、攻撃が成功する")."""
@@ -687,7 +672,7 @@ def can_defend(state: core.EsperState, seat: str) -> bool:
     )
 
 
-def _check_defence_card(state: core.EsperState, seat: str, card_id: str, verb: str) -> None:
+def _check_defence_card(state: EsperState, seat: str, card_id: str, verb: str) -> None:
     combat = state.combat
     assert combat is not None and combat.attack is not None
     attack = combat.attack
@@ -707,66 +692,66 @@ def _check_defence_card(state: core.EsperState, seat: str, card_id: str, verb: s
         raise OrderRejected(R_KIND, card=card_id)
 
 
-def _check_defence_ability(state: core.EsperState, seat: str, ability: Ability) -> None:
+def _check_defence_ability(state: EsperState, seat: str, ability: Ability) -> None:
     combat = state.combat
     assert combat is not None and combat.attack is not None
     attack = combat.attack
     if ability.timing != "defence" or ability.effect not in ("defend", "escape"):
-        raise OrderRejected(core.R_TIMING, ability=ability.id)
+        raise OrderRejected(R_TIMING, ability=ability.id)
     if combat.attack.get("no_defence"):
         raise OrderRejected(R_NO_DEFENCE)
     if seat in combat.maintained or combat.attack.get("broke"):
         raise OrderRejected(R_MAINTAINED)
-    if ability.cost_mind > core.mind(state, seat) or ability.cost_power > power(state, seat):
-        raise OrderRejected(core.R_COST, ability=ability.id)
+    if ability.cost_mind > mind(state, seat) or ability.cost_power > power(state, seat):
+        raise OrderRejected(R_COST, ability=ability.id)
     if int(ability.params.get("level", 0)) < int(attack["level"]):
         raise OrderRejected(R_LEVEL, card=ability.id, level=attack["level"])
     if ability.effect == "defend" and attack["attribute"] not in ability.params.get("blocks", []):
         raise OrderRejected(R_BLOCKS, card=ability.id, attribute=attack["attribute"])
 
 
-def _parse_round_end(state: core.EsperState, seat: str, parts: list[list[str]]) -> core.EsperOrder:
-    actions: list[core.Action] = []
+def _parse_round_end(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
+    actions: list[Action] = []
     verb = None
     for words in parts:
         if words in (["continue"], ["stop"]) and verb is None:
             verb = words[0]
-            actions.insert(0, core.Action(verb))
+            actions.insert(0, Action(verb))
         elif len(words) >= 2 and words[0] == "discard":
-            actions.append(core.Action("discard", (_held(state, seat, " ".join(words[1:])),)))
+            actions.append(Action("discard", (_held(state, seat, " ".join(words[1:])),)))
         else:
-            raise OrderRejected(core.R_UNKNOWN, text=" ".join(words)[:40])
+            raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
     if verb is None:
-        actions.insert(0, core.Action("stop"))
+        actions.insert(0, Action("stop"))
     discards = [a for a in actions if a.verb == "discard"]
     if len({a.args[0] for a in discards}) != len(discards):
         raise OrderRejected(R_CARD, card=discards[-1].args[0])
-    return core.EsperOrder(tuple(actions))
+    return EsperOrder(tuple(actions))
 
 
-def default_order(state: core.EsperState, seat: str) -> core.EsperOrder:
+def default_order(state: EsperState, seat: str) -> EsperOrder:
     """Deadline defaults: ``decline``; ``pass``; no defence, true durability; ``stop``."""
     step = state.step
     if step == ENTRY:
-        return core.EsperOrder((core.Action("decline"),))
+        return EsperOrder((Action("decline"),))
     if step in (PRECOMBAT, SYNC, BLOCK):
-        return core.EsperOrder((core.Action("pass"),))
+        return EsperOrder((Action("pass"),))
     if step == CTURN:
         combat = state.combat
         if combat is not None and seat in combat.maintained:
-            return core.EsperOrder((core.Action("drop"), core.Action("pass")))
-        return core.EsperOrder((core.Action("pass"),))
+            return EsperOrder((Action("drop"), Action("pass")))
+        return EsperOrder((Action("pass"),))
     if step == DEFEND:
-        return core.EsperOrder((core.Action("pass"),))
+        return EsperOrder((Action("pass"),))
     if step == ROUND_END:
-        return core.EsperOrder((core.Action("stop"),))
-    raise OrderRejected(core.R_NOT_NOW)
+        return EsperOrder((Action("stop"),))
+    raise OrderRejected(R_NOT_NOW)
 
 
 # --- starting a combat ---------------------------------------------------------------------------
 
 
-def can_fight(state: core.EsperState, seat: str) -> bool:
+def can_fight(state: EsperState, seat: str) -> bool:
     """``fight`` needs someone else on the spot (or a found key installation in the base)."""
     spot = state.seats[seat].spot
     others = [
@@ -777,11 +762,11 @@ def can_fight(state: core.EsperState, seat: str) -> bool:
         and not state.seats[o].black_hole
         and state.seats[o].spot == spot
     ]
-    return bool(others) or core.key_here(state, spot) is not None
+    return bool(others) or key_here(state, spot) is not None
 
 
 def start(
-    state: core.EsperState,
+    state: EsperState,
     seat: str | None,
     spot: str,
     why: str,
@@ -805,7 +790,7 @@ def start(
         spot=spot,
         why=why,
         by=seat,
-        key=core.key_here(state, spot),
+        key=key_here(state, spot),
         number=state.combats_started,
     )
     state.combat = combat
@@ -836,7 +821,7 @@ def start(
     _after_entries(state, dice, secret, events)
 
 
-def _entry_candidates(state: core.EsperState) -> list[str]:
+def _entry_candidates(state: EsperState) -> list[str]:
     combat = state.combat
     assert combat is not None
     out = []
@@ -844,26 +829,26 @@ def _entry_candidates(state: core.EsperState) -> list[str]:
         s = state.seats[seat]
         if seat in combat.seats or not s.alive or s.black_hole or s.resigned or s.outside:
             continue
-        if state.stage == core.BASE_STAGE and s.spot is None:
+        if state.stage == BASE_STAGE and s.spot is None:
             continue
         out.append(seat)
     return out
 
 
-def there_bonus(state: core.EsperState, seat: str) -> int:
+def there_bonus(state: EsperState, seat: str) -> int:
     """What the seat adds to its "actually there" roll: its sheet's [戦闘前] or ``always`` bonus
     (said as it rolls: the roll comes before the [戦闘前] step) and lasting cards in play."""
     return sum(
         a.n
-        for a in core._abilities(state, seat).values()
+        for a in abilities_of(state, seat).values()
         if a.effect == "there_bonus"
         and (a.id not in state.pack.abilities or a.id in state.seats[seat].face_up)
     )
 
 
 def _resolve_entry(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -895,7 +880,7 @@ def _resolve_entry(
     _after_entries(state, dice, secret, events)
 
 
-def _enter(state: core.EsperState, seat: str, events: list[Event]) -> None:
+def _enter(state: EsperState, seat: str, events: list[Event]) -> None:
     combat = state.combat
     assert combat is not None
     s = state.seats[seat]
@@ -909,7 +894,7 @@ def _enter(state: core.EsperState, seat: str, events: list[Event]) -> None:
     events.append(Event("entered", {"seat": seat}))
 
 
-def _after_entries(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
+def _after_entries(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
     """ "Actually alive" (the dead of this spot's game roll once per combat), [手下], then the
     [戦闘前] step or the hands."""
     combat = state.combat
@@ -924,7 +909,7 @@ def _after_entries(state: core.EsperState, dice: Dice, secret: Dice, events: lis
             events.append(Event("alive_check", {"seat": seat, "dice": [a, b], "result": result}))
             if result == "yes":
                 s.alive = True
-                s.damage = core.sheet_of(state, seat).durability - 1
+                s.damage = sheet_of(state, seat).durability - 1
                 events.append(Event("returned", {"seat": seat}))
                 _enter(state, seat, events)
     for seat in combat.new:
@@ -940,8 +925,8 @@ def _after_entries(state: core.EsperState, dice: Dice, secret: Dice, events: lis
 
 
 def _resolve_precombat(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -953,7 +938,7 @@ def _resolve_precombat(
         if order is None or order.verb != "use":
             continue
         for action in order.actions:
-            ability = core._abilities(state, seat)[action.args[0]]
+            ability = abilities_of(state, seat)[action.args[0]]
             combat.used.setdefault(seat, []).append(ability.id)
             s = state.seats[seat]
             s.mind_lost += ability.cost_mind
@@ -983,7 +968,7 @@ def _seen(event: Event) -> bool:
     return not (event.type == "recovered" and event.data.get("stat") == "mind")
 
 
-def draw(state: core.EsperState, seat: str, n: int, secret: Dice) -> list[str]:
+def draw(state: EsperState, seat: str, n: int, secret: Dice) -> list[str]:
     """``n`` C cards from the deck (the discards shuffled back by the secret stream when it runs
     out)."""
     drawn: list[str] = []
@@ -998,7 +983,7 @@ def draw(state: core.EsperState, seat: str, n: int, secret: Dice) -> list[str]:
     return drawn
 
 
-def _refill(state: core.EsperState, seat: str, secret: Dice, events: list[Event]) -> None:
+def _refill(state: EsperState, seat: str, secret: Dice, events: list[Event]) -> None:
     short = hand_limit(state, seat) - len(state.seats[seat].c_hand)
     if short <= 0:
         return
@@ -1008,9 +993,7 @@ def _refill(state: core.EsperState, seat: str, secret: Dice, events: list[Event]
         events.append(Event("c_drawn", {"seat": seat, "cards": drawn}, to=(seat,)))
 
 
-def _draw_and_initiative(
-    state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]
-) -> None:
+def _draw_and_initiative(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
     combat = state.combat
     assert combat is not None
     for seat in combat.new:
@@ -1035,7 +1018,7 @@ def _draw_and_initiative(
 # --- combat turns --------------------------------------------------------------------------------
 
 
-def _next_actor(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
+def _next_actor(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
     """Open the next participant's combat turn, or the round's end."""
     combat = state.combat
     assert combat is not None
@@ -1051,8 +1034,8 @@ def _next_actor(state: core.EsperState, dice: Dice, secret: Dice, events: list[E
 
 
 def _resolve_cturn(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -1089,7 +1072,7 @@ def _resolve_cturn(
     _turn_done(state, dice, secret, events)
 
 
-def _valid(state: core.EsperState, seat: str, action: core.Action, events: list[Event]) -> bool:
+def _valid(state: EsperState, seat: str, action: Action, events: list[Event]) -> bool:
     """An action checked when its time comes (a target dead since the order was sent): one that
     no longer holds is skipped, told to its seat only. The channel never saw the order (it is
     withheld), and the action's words may name an ability of the sheet or a card of the hand."""
@@ -1122,9 +1105,7 @@ def _skip(seat: str, text: str, why: str, events: list[Event], params: Mapping[s
     )
 
 
-def _check_phase(
-    state: core.EsperState, seat: str, keep: bool, dice: Dice, events: list[Event]
-) -> None:
+def _check_phase(state: EsperState, seat: str, keep: bool, dice: Dice, events: list[Event]) -> None:
     combat = state.combat
     assert combat is not None
     held = combat.maintained[seat]
@@ -1134,7 +1115,7 @@ def _check_phase(
     if (
         keep
         and held.get("card") in state.pack.ccards
-        and int(held["level"]) > core.sheet_of(state, seat).esp
+        and int(held["level"]) > sheet_of(state, seat).esp
     ):
         keep = core.esp_check(state, seat, dice, events, "keep")
     if keep:
@@ -1145,7 +1126,7 @@ def _check_phase(
         events.append(Event("dropped", {"seat": seat, "card": held["card"]}))
 
 
-def _turn_done(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
+def _turn_done(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
     combat = state.combat
     assert combat is not None
     combat.attack = None
@@ -1158,24 +1139,22 @@ def _turn_done(state: core.EsperState, dice: Dice, secret: Dice, events: list[Ev
     _next_actor(state, dice, secret, events)
 
 
-def _spend(state: core.EsperState, seat: str, card_id: str) -> None:
+def _spend(state: EsperState, seat: str, card_id: str) -> None:
     state.seats[seat].c_hand.remove(card_id)
     state.c_discard.append(card_id)
 
 
-def _level_check(
-    state: core.EsperState, seat: str, level: int, dice: Dice, events: list[Event]
-) -> bool:
+def _level_check(state: EsperState, seat: str, level: int, dice: Dice, events: list[Event]) -> bool:
     """A C card above the user's ESP level works only after an ESP level check (*decided*)."""
-    if level <= core.sheet_of(state, seat).esp:
+    if level <= sheet_of(state, seat).esp:
         return True
     return core.esp_check(state, seat, dice, events, "card")
 
 
 def _do_main(
-    state: core.EsperState,
+    state: EsperState,
     seat: str,
-    action: core.Action,
+    action: Action,
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -1216,7 +1195,7 @@ def _do_main(
             events,
         )
     if verb == "use":
-        ability = core._abilities(state, seat)[args[0]]
+        ability = abilities_of(state, seat)[args[0]]
         target = args[1] if len(args) > 1 else None
         s = state.seats[seat]
         s.used.append(ability.id)
@@ -1306,7 +1285,7 @@ def _card_attack(
 
 
 def _special(
-    state: core.EsperState,
+    state: EsperState,
     seat: str,
     card: CCard,
     target: str | None,
@@ -1328,7 +1307,7 @@ def _special(
 
 
 def _attack(
-    state: core.EsperState,
+    state: EsperState,
     seat: str,
     attack: dict[str, Any],
     dice: Dice,
@@ -1362,8 +1341,8 @@ def _column_label(column: Any) -> str | None:
 
 
 def _resolve_sync(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -1400,7 +1379,7 @@ def _resolve_sync(
     _after_attack(state, dice, secret, events)
 
 
-def _to_defence(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> bool:
+def _to_defence(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> bool:
     """The attacked answers, or (a key installation) takes the roll at once. True when answers
     are due."""
     combat = state.combat
@@ -1424,8 +1403,8 @@ def _to_defence(state: core.EsperState, dice: Dice, secret: Dice, events: list[E
 
 
 def _resolve_defend(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -1435,9 +1414,9 @@ def _resolve_defend(
     attack = combat.attack
     seat = attack["target"]
     actions = list(core._order_of(state, orders, seat).actions)
-    declared = max(0, core.durability(state, seat))
-    counter: core.Action | None = None
-    tries: list[core.Action] = []
+    declared = max(0, durability(state, seat))
+    counter: Action | None = None
+    tries: list[Action] = []
     for action in actions:
         if action.verb == "durability":
             declared = min(declared, int(action.args[0]))
@@ -1464,9 +1443,9 @@ def _resolve_defend(
 
 
 def _try_defence(
-    state: core.EsperState,
+    state: EsperState,
     seat: str,
-    action: core.Action,
+    action: Action,
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -1475,7 +1454,7 @@ def _try_defence(
     combat = state.combat
     assert combat is not None and combat.attack is not None
     if action.verb == "use":
-        ability = core._abilities(state, seat).get(action.args[0])
+        ability = abilities_of(state, seat).get(action.args[0])
         if ability is None:
             return "failed"
         try:
@@ -1530,7 +1509,7 @@ def _try_defence(
 
 
 def _defended(
-    state: core.EsperState,
+    state: EsperState,
     seat: str,
     source: str,
     params: Mapping[str, Any],
@@ -1549,7 +1528,7 @@ def _defended(
 
 
 def _escape(
-    state: core.EsperState,
+    state: EsperState,
     seat: str,
     level: int,
     teleport: bool,
@@ -1587,7 +1566,7 @@ def _escape(
 
 
 def _leave(
-    state: core.EsperState,
+    state: EsperState,
     seat: str,
     direction: str,
     dice: Dice,
@@ -1605,7 +1584,7 @@ def _leave(
     combat.escapers.append(seat)
     steps = dice.roll(6)
     events.append(Event("escaped", {"seat": seat, "steps": steps}))
-    if seat in combat.from_stage_one and state.stage == core.PLANET_STAGE:
+    if seat in combat.from_stage_one and state.stage == PLANET_STAGE:
         state.seats[seat].spot = None  # an EVIL silhouette has no piece on the planets
         return
     core.flee(state, seat, steps, direction, events)
@@ -1614,8 +1593,8 @@ def _leave(
 
 
 def _resolve_block(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -1668,9 +1647,9 @@ def _resolve_block(
 
 
 def _damage_roll(
-    state: core.EsperState,
+    state: EsperState,
     declared: int,
-    counter: core.Action | None,
+    counter: Action | None,
     dice: Dice,
     events: list[Event],
 ) -> None:
@@ -1705,7 +1684,7 @@ def _damage_roll(
 
 
 def _hit(
-    state: core.EsperState,
+    state: EsperState,
     victim: str,
     by: str,
     column: int,
@@ -1734,11 +1713,11 @@ def _hit(
     if n:
         s.damage += n
         events.append(Event("damaged", {"seat": victim, "n": n, "total": s.damage}))
-    if n > declared or s.damage > core.sheet_of(state, victim).durability:
+    if n > declared or s.damage > sheet_of(state, victim).durability:
         die(state, victim, events)
 
 
-def die(state: core.EsperState, seat: str, events: list[Event]) -> None:
+def die(state: EsperState, seat: str, events: list[Event]) -> None:
     """Death in combat: face-up ability cards and the hand are dropped; the dead leave."""
     s = state.seats[seat]
     s.alive = False
@@ -1753,7 +1732,7 @@ def die(state: core.EsperState, seat: str, events: list[Event]) -> None:
         combat.maintained.pop(seat, None)
 
 
-def _damage_key(state: core.EsperState, dice: Dice, events: list[Event]) -> None:
+def _damage_key(state: EsperState, dice: Dice, events: list[Event]) -> None:
     combat = state.combat
     assert combat is not None and combat.attack is not None and combat.key is not None
     attack = combat.attack
@@ -1787,14 +1766,14 @@ def _damage_key(state: core.EsperState, dice: Dice, events: list[Event]) -> None
         combat.key = None
 
 
-def _after_attack(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
+def _after_attack(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
     combat = state.combat
     assert combat is not None
     combat.attack = None
     _continue_turn(state, dice, secret, events)
 
 
-def _continue_turn(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
+def _continue_turn(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
     """Back to the actor: the supports its order planned after the main action, then the next."""
     combat = state.combat
     assert combat is not None
@@ -1817,17 +1796,17 @@ def _continue_turn(state: core.EsperState, dice: Dice, secret: Dice, events: lis
 # --- the round's end and the combat's ------------------------------------------------------------
 
 
-def _participants(state: core.EsperState) -> int:
+def _participants(state: EsperState) -> int:
     combat = state.combat
     assert combat is not None
     return len(combat.seats) + (1 if combat.key is not None else 0)
 
 
-def _decided(state: core.EsperState) -> bool:
+def _decided(state: EsperState) -> bool:
     return _participants(state) <= 1 or state.ended is not None
 
 
-def _round_end(state: core.EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
+def _round_end(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
     combat = state.combat
     assert combat is not None
     events.append(Event("round_end", {"round": combat.round, "attacked": combat.attacked}))
@@ -1842,8 +1821,8 @@ def _round_end(state: core.EsperState, dice: Dice, secret: Dice, events: list[Ev
 
 
 def _resolve_round_end(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -1872,7 +1851,7 @@ def _resolve_round_end(
     _draw_and_initiative(state, dice, secret, events)
 
 
-def _trim(state: core.EsperState, seat: str, discards: list[str], events: list[Event]) -> None:
+def _trim(state: EsperState, seat: str, discards: list[str], events: list[Event]) -> None:
     """Over the limit: down to it (named cards first, then the last drawn); at the limit, one
     named card may go."""
     hand = state.seats[seat].c_hand
@@ -1895,20 +1874,20 @@ def _trim(state: core.EsperState, seat: str, discards: list[str], events: list[E
         events.append(Event("discarded", {"seat": seat, "n": len(out)}))
 
 
-def _end(state: core.EsperState, why: str, dice: Dice, events: list[Event]) -> None:
+def _end(state: EsperState, why: str, dice: Dice, events: list[Event]) -> None:
     combat = state.combat
     assert combat is not None
     events.append(
         Event("combat_end", {"spot": combat.spot, "why": why, "seats": list(combat.seats)})
     )
     for seat in combat.from_stage_one:
-        if state.seats[seat].alive and state.stage == core.PLANET_STAGE:
+        if state.seats[seat].alive and state.stage == PLANET_STAGE:
             state.seats[seat].spot = None  # back to no piece (EVIL silhouettes on the planets)
     state.combat = None
     for seat in combat.then:  # an escaper who asked to fight where it landed
         spot = state.seats[seat].spot
         if state.seats[seat].alive and spot is not None and can_fight(state, seat):
-            start(state, seat, spot, "escape", dice, core.secret_of(dice), events)
+            start(state, seat, spot, "escape", dice, secret_of(dice), events)
             return
     core.after_combat(state, dice, events)
 
@@ -1917,8 +1896,8 @@ def _end(state: core.EsperState, why: str, dice: Dice, events: list[Event]) -> N
 
 
 def resolve_step(
-    state: core.EsperState,
-    orders: Mapping[str, core.EsperOrder],
+    state: EsperState,
+    orders: Mapping[str, EsperOrder],
     dice: Dice,
     secret: Dice,
     events: list[Event],
@@ -1937,7 +1916,7 @@ RESOLVERS = {
 }
 
 
-def withheld(state: core.EsperState, seat: str) -> bool:
+def withheld(state: EsperState, seat: str) -> bool:
     """A combat turn's order and a round's answers are withheld: they may name a discarded card
     (a fact of the hand); what is public of them (plays, attacks, who goes on) the events say.
     A [戦闘前] answer names an ability that need not be declared. Syncs, defences and blocks
@@ -1945,7 +1924,7 @@ def withheld(state: core.EsperState, seat: str) -> bool:
     return state.step in (CTURN, ROUND_END, PRECOMBAT)
 
 
-def public(state: core.EsperState) -> dict[str, Any] | None:
+def public(state: EsperState) -> dict[str, Any] | None:
     """The combat's public facts (the replay summary's ``combat``)."""
     combat = state.combat
     if combat is None:
@@ -1982,7 +1961,7 @@ def public(state: core.EsperState) -> dict[str, Any] | None:
     }
 
 
-def you(state: core.EsperState, seat: str) -> dict[str, Any]:
+def you(state: EsperState, seat: str) -> dict[str, Any]:
     """The seat's private combat facts: its hand and what it may answer now."""
     out: dict[str, Any] = {
         "c_hand": [ccard_info(ccard(state, c)) for c in state.seats[seat].c_hand],
@@ -2017,7 +1996,7 @@ def ccard_info(card: CCard) -> dict[str, Any]:
     }
 
 
-def withdraw(state: core.EsperState, seat: str, events: list[Event]) -> bool:
+def withdraw(state: EsperState, seat: str, events: list[Event]) -> bool:
     """A participant resigns mid-combat: it leaves; when the step waited on it alone (its turn,
     its defence) the combat goes on at once. True when handled so."""
     combat = state.combat
@@ -2025,7 +2004,7 @@ def withdraw(state: core.EsperState, seat: str, events: list[Event]) -> bool:
     if seat in combat.seats:
         combat.seats.remove(seat)
     combat.maintained.pop(seat, None)
-    dice = core.NO_SECRET
+    dice = NO_SECRET
     if state.step == CTURN and current(state) == seat:
         combat.acted.append(seat)
         _turn_done(state, dice, dice, events)
@@ -2036,14 +2015,14 @@ def withdraw(state: core.EsperState, seat: str, events: list[Event]) -> bool:
     return False
 
 
-def choices(state: core.EsperState, seat: str) -> list[core.ChoiceGroup]:
+def choices(state: EsperState, seat: str) -> list[ChoiceGroup]:
     """Buttons for the one-word answers, a select menu of the cards that fit the step (the
     hand's cards, by name); the rest is typed."""
     step = state.step
     combat = state.combat
     if combat is None:
         return []
-    Choice, Group = core.Choice, core.ChoiceGroup
+    Group = ChoiceGroup
     if step == ENTRY:
         return [
             Group(

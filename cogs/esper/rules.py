@@ -35,7 +35,6 @@ import math
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from bot import packs
@@ -53,297 +52,287 @@ from bot.ruleset import (
 from cogs.esper import base as base_stage
 from cogs.esper import combat as combats
 from cogs.esper import pack as packlib
-from cogs.esper.pack import Ability, Pack, Sheet
+from cogs.esper.pack import Ability, Pack
+from cogs.esper.state import (
+    ADJUDICATED,
+    AFTER,
+    ALL_DOWN,
+    BALANCE,
+    BALANCE_CARD,
+    BASE_STAGE,
+    DEAL,
+    DECLARED,
+    DEFENDER,
+    DIRECTION,
+    E_OPTION,
+    E_PLAYERS,
+    EVIL,
+    EVIL_SURVIVAL,
+    EVIL_SURVIVAL_TURNS,
+    GOOD,
+    INFO_TO_END,
+    INVADER,
+    KEYS_DESTROYED,
+    OBJECTION,
+    OVER,
+    PARTY,
+    PLANET_STAGE,
+    PLANETS,
+    PLAYER_COUNTS,
+    R_ABILITY,
+    R_ACE,
+    R_AFTER_DECLARE,
+    R_CHECK_FIRST,
+    R_CONVERT_SPECIAL,
+    R_CONVERT_TRIED,
+    R_COST,
+    R_DEAD,
+    R_DECLARED,
+    R_EMPTY,
+    R_FIGHT,
+    R_FIGHT_ALONE,
+    R_FINISHED,
+    R_FULL,
+    R_KEEP_CARD,
+    R_MOVE,
+    R_NO_MAIN,
+    R_NOT_NOW,
+    R_PARTY,
+    R_PLANET,
+    R_REFUSE_LAST,
+    R_REFUSE_SEASON,
+    R_REFUSE_USED,
+    R_RUNNER,
+    R_SAME_SPOT,
+    R_SEAT,
+    R_SEE,
+    R_SELF,
+    R_SILHOUETTE,
+    R_SOLO,
+    R_SPECIAL_DECLARE,
+    R_SPOT,
+    R_TAKEN,
+    R_TARGET,
+    R_TELEPORT,
+    R_TEN,
+    R_TIMING,
+    R_TWO_MAINS,
+    R_UNKNOWN,
+    R_USED,
+    RAFNOR,
+    RANKS,
+    REPICK,
+    RING,
+    SEATS,
+    SEE,
+    SETUP_STEPS,
+    SILHOUETTE,
+    SOLO,
+    SPECIAL,
+    SPENT,
+    STAGE_END,
+    START,
+    SUITS,
+    TURN,
+    TURN_LIMIT,
+    TURN_STEPS,
+    Action,
+    Combat,
+    EsperOrder,
+    EsperState,
+    SeatState,
+    Streams,
+    abilities_of,
+    can_act,
+    card_spots,
+    check_bonus,
+    composition,
+    durability,
+    history,
+    key_here,
+    living,
+    mind,
+    party_info,
+    party_members,
+    rank,
+    ring,
+    secret_of,
+    sheet_of,
+    side_of,
+    sides,
+    spot_name,
+)
+
+# The engine's public names: its own (what the spec calls), then what its users (the AI, the
+# presenter, the cog, the tests) name through ``rules`` from the modules it is built of.
+__all__ = [
+    "ADJUDICATED",
+    "AFTER",
+    "ALL_DOWN",
+    "ANSWERS",
+    "BALANCE",
+    "BALANCE_CARD",
+    "BASE_STAGE",
+    "DEAL",
+    "DECLARED",
+    "DEFAULT_MINUTES",
+    "DEFAULT_OBJECTION_MINUTES",
+    "DEFAULT_REACTION_MINUTES",
+    "DEFENDER",
+    "DIRECTION",
+    "ENDS",
+    "EVIL",
+    "EVIL_SURVIVAL",
+    "EVIL_SURVIVAL_TURNS",
+    "E_OPTION",
+    "E_PLAYERS",
+    "GOOD",
+    "INFO_TO_END",
+    "INVADER",
+    "KEYS_DESTROYED",
+    "MAINS",
+    "OBJECTION",
+    "OPTION_KEYS",
+    "OVER",
+    "PARTY",
+    "PLANETS",
+    "PLANET_STAGE",
+    "PLAYER_COUNTS",
+    "RAFNOR",
+    "RANKS",
+    "REPICK",
+    "RING",
+    "R_ABILITY",
+    "R_ACE",
+    "R_AFTER_DECLARE",
+    "R_CHECK_FIRST",
+    "R_CONVERT_SPECIAL",
+    "R_CONVERT_TRIED",
+    "R_COST",
+    "R_DEAD",
+    "R_DECLARED",
+    "R_EMPTY",
+    "R_FIGHT",
+    "R_FIGHT_ALONE",
+    "R_FINISHED",
+    "R_FULL",
+    "R_KEEP_CARD",
+    "R_MOVE",
+    "R_NOT_NOW",
+    "R_NO_MAIN",
+    "R_PARTY",
+    "R_PLANET",
+    "R_REFUSE_LAST",
+    "R_REFUSE_SEASON",
+    "R_REFUSE_USED",
+    "R_RUNNER",
+    "R_SAME_SPOT",
+    "R_SEAT",
+    "R_SEE",
+    "R_SELF",
+    "R_SILHOUETTE",
+    "R_SOLO",
+    "R_SPECIAL_DECLARE",
+    "R_SPOT",
+    "R_TAKEN",
+    "R_TARGET",
+    "R_TELEPORT",
+    "R_TEN",
+    "R_TIMING",
+    "R_TWO_MAINS",
+    "R_UNKNOWN",
+    "R_USED",
+    "SCHEMA_VERSION",
+    "SEATS",
+    "SEE",
+    "SETUP_STEPS",
+    "SILHOUETTE",
+    "SOLO",
+    "SPECIAL",
+    "SPENT",
+    "STAGE_END",
+    "START",
+    "SUITS",
+    "SUPPORTS",
+    "TURN",
+    "TURN_LIMIT",
+    "TURN_STEPS",
+    "WORDS",
+    "Action",
+    "Combat",
+    "EsperOrder",
+    "EsperState",
+    "SeatState",
+    "Streams",
+    "abilities_of",
+    "ability_info",
+    "adjudicate",
+    "after_combat",
+    "allowed_silhouettes",
+    "awaiting",
+    "can_act",
+    "card_effect",
+    "card_spots",
+    "check_bonus",
+    "check_options",
+    "check_phase",
+    "choices",
+    "composition",
+    "default_order",
+    "default_silhouette",
+    "defeated",
+    "durability",
+    "esp_check",
+    "flee",
+    "from_json",
+    "history",
+    "key_here",
+    "living",
+    "loses",
+    "main_choices",
+    "mind",
+    "names_of",
+    "new_game",
+    "outcome",
+    "parse",
+    "party_info",
+    "party_members",
+    "post_group",
+    "rank",
+    "reads_as",
+    "resign",
+    "resolve",
+    "ring",
+    "secret_of",
+    "sheet_info",
+    "sheet_of",
+    "side_of",
+    "sides",
+    "silhouette_id",
+    "skip",
+    "spot_name",
+    "start_turn",
+    "step_label",
+    "step_seconds",
+    "summary",
+    "to_json",
+    "turn",
+    "view",
+    "withheld",
+]
 
 SCHEMA_VERSION = 1
-SEATS: tuple[str, ...] = tuple("ABCDEFGHIJK")
-PLAYER_COUNTS: tuple[int, ...] = tuple(range(5, 12))
-GOOD, EVIL, SPECIAL = "GOOD", "EVIL", "SPECIAL"
-INVADER, DEFENDER = "invader", "defender"
 DEFAULT_MINUTES = 10
 DEFAULT_OBJECTION_MINUTES = 3
 # A combat's reactions (sync, block, defence, [戦闘前]) ask every eligible seat, card or not: a
 # short deadline of their own keeps a round moving (README, Esper war: how long a round takes).
 DEFAULT_REACTION_MINUTES = 3
-EVIL_SURVIVAL_TURNS = 1000
-INFO_TO_END = 3  # a character or party holding this many info cards ends the planet stage
-PLANETS = 6
-RING = 7  # spots per planet: the spaceport Pn-0, then Pn-1 … Pn-6
-RAFNOR = "R"
-SPENT = "x"
-
-# Steps.
-DEAL, SILHOUETTE, REPICK, BALANCE, BALANCE_CARD, START = (
-    "deal",
-    "silhouette",
-    "repick",
-    "balance",
-    "balance_card",
-    "start",
-)
-TURN, DIRECTION, PARTY, AFTER, OBJECTION, SEE, OVER = (
-    "turn",
-    "direction",
-    "party",
-    "after",
-    "objection",
-    "see",
-    "over",
-)
-SETUP_STEPS = (DEAL, SILHOUETTE, REPICK, BALANCE, BALANCE_CARD, START)
-TURN_STEPS = (TURN, DIRECTION, PARTY, AFTER)
-
-PLANET_STAGE, BASE_STAGE = "planets", "base"
-
-# Why a game ended.
-DECLARED, SOLO, STAGE_END, ALL_DOWN, EVIL_SURVIVAL, ADJUDICATED, TURN_LIMIT, KEYS_DESTROYED = (
-    "declared",
-    "solo",
-    "stage_end",
-    "all_down",
-    "evil_survival",
-    "adjudicated",
-    "turn_limit",
-    "keys_destroyed",
-)
-
-SUITS = "♠♥♦♣"
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-
-# Refusals (message keys, cogs/esper/locales/esper.*.json).
-R_EMPTY = "esper.reject.empty"
-R_UNKNOWN = "esper.reject.unknown"
-R_NOT_NOW = "esper.reject.not_now"
-R_FINISHED = "esper.reject.finished"
-R_REFUSE_USED = "esper.reject.refuse_used"
-R_REFUSE_SEASON = "esper.reject.refuse_season"
-R_REFUSE_LAST = "esper.reject.refuse_last"
-R_SILHOUETTE = "esper.reject.silhouette"
-R_ACE = "esper.reject.ace"
-R_TEN = "esper.reject.ten"
-R_TAKEN = "esper.reject.taken"
-R_KEEP_CARD = "esper.reject.keep_card"
-R_SPOT = "esper.reject.spot"
-R_RUNNER = "esper.reject.runner"
-R_PLANET = "esper.reject.planet"
-R_SEAT = "esper.reject.seat"
-R_SAME_SPOT = "esper.reject.same_spot"
-R_SELF = "esper.reject.self"
-R_DEAD = "esper.reject.dead"
-R_TWO_MAINS = "esper.reject.two_mains"
-R_AFTER_DECLARE = "esper.reject.after_declare"
-R_NO_MAIN = "esper.reject.no_main"
-R_MOVE = "esper.reject.move"
-R_TELEPORT = "esper.reject.teleport"
-R_CONVERT_SPECIAL = "esper.reject.convert_special"
-R_CONVERT_TRIED = "esper.reject.convert_tried"
-R_ABILITY = "esper.reject.ability"
-R_TIMING = "esper.reject.timing"
-R_CHECK_FIRST = "esper.reject.check_first"  # a [check] ability goes first in the turn's order
-R_COST = "esper.reject.cost"
-R_USED = "esper.reject.used"
-R_TARGET = "esper.reject.target"
-R_PARTY = "esper.reject.party"
-R_DECLARED = "esper.reject.declared"
-R_SOLO = "esper.reject.solo"
-R_SPECIAL_DECLARE = "esper.reject.special_declare"
-R_SEE = "esper.reject.see"
-R_FULL = "esper.reject.full"
-R_FIGHT = "esper.reject.fight"  # only after a move, a teleport or a pass
-R_FIGHT_ALONE = "esper.reject.fight_alone"  # nobody to fight on the spot
-E_OPTION = "esper.error.option"
-E_PLAYERS = "esper.error.players"
 
 
 # --- state ---------------------------------------------------------------------------------------
 
 
-@dataclass
-class SeatState:
-    """One player's character. Private: ``sheet``, ``alignment``, ``card``, ``hand``, ``seen``,
-    ``bonus``, ``mind_lost``; the rest is public (``summary``)."""
-
-    sheet: str = ""
-    alignment: str = ""  # current (a conversion changes it; the sheet keeps the printed one)
-    card: str | None = None  # playing card, "A♠"
-    silhouette: str | None = None
-    spot: str | None = None
-    last_spot: str | None = None  # before a black hole
-    damage: int = 0
-    mind_lost: int = 0
-    power_lost: int = 0
-    alive: bool = True
-    resigned: bool = False
-    black_hole: bool = False
-    open: bool = False
-    info: int = 0
-    hand: list[str] = field(default_factory=list)  # ability cards held (private)
-    face_up: list[str] = field(default_factory=list)  # lasting ability cards in play (public)
-    party: int | None = None
-    refused: bool = False  # 拒否 used (once per game)
-    refusals: int = 0  # public count of refusals of either kind
-    refused_sheets: list[str] = field(default_factory=list)  # sheets this player refused here
-    tried_by: list[str] = field(default_factory=list)  # sides that tried to convert it
-    declared_turn: int | None = None  # the normal turn it first declared
-    # the normal turn it first declared EVIL's victory (the 1000 turns of EVIL survival count
-    # from it, whatever alignment a later conversion gives it: the claim was public, a
-    # conversion's result is not)
-    evil_declared: int | None = None
-    bonus: int = 0  # on the next ESP level check
-    used: list[str] = field(default_factory=list)  # abilities used this turn
-    seen: dict[str, str] = field(default_factory=dict)  # seat -> sheet id seen (peek, views)
-    told: list[dict[str, Any]] = field(default_factory=list)  # conversions it was told of
-    c_hand: list[str] = field(default_factory=list)  # C cards (private; the count is public)
-    outside: bool = False  # waiting around the secret base
-    infiltration: int = 0  # failed infiltration checks so far (each +1 on the next)
-
-
-@dataclass
-class EsperState:
-    game_id: str
-    pack: Pack
-    options: dict[str, Any]
-    order: list[str]  # seats in seat order
-    seats: dict[str, SeatState]
-    step: str = DEAL
-    steps: int = 0  # framework steps opened
-    open: bool = False
-    waiting: list[str] = field(default_factory=list)  # seats this step asks
-    turn: int = 0  # normal turns played
-    active: str | None = None
-    first: str | None = None
-    undealt: dict[str, list[str]] = field(default_factory=dict)  # per shuffle: "L", alignments
-    deck: list[str] = field(default_factory=list)  # playing cards left
-    planets: dict[str, str] = field(default_factory=dict)  # spot -> card (face down or up)
-    face_up: list[str] = field(default_factory=list)  # spots whose card is face up
-    spent: list[str] = field(default_factory=list)  # spots whose card is spent
-    rafnor: str | None = None  # the card the ambush displaced (spot R)
-    rafnor_up: bool = False
-    ambush: str | None = None
-    ambush_runner: str | None = None
-    ambush_revealed: bool = False
-    ability_deck: list[str] = field(default_factory=list)
-    parties: int = 0  # parties formed so far (numbers)
-    # the turn in progress: the order's remaining parts and what a sub-step needs
-    pending: dict[str, Any] = field(default_factory=dict)
-    declaration: dict[str, Any] | None = None  # {"seat", "alignment", "solo", "resume"}
-    answers: dict[str, str] = field(default_factory=dict)  # a declaration's answers so far
-    last: list[dict[str, Any]] = field(default_factory=list)  # this step's moves
-    ended: str | None = None
-    declared_by: str | None = None  # the alignment whose unopposed declaration ended the game
-    solo: str | None = None
-    grades: dict[str, str] = field(default_factory=dict)
-    winners: list[str] = field(default_factory=list)
-    # D2
-    stage: str = PLANET_STAGE
-    combat: combats.Combat | None = None
-    combats_started: int = 0  # numbers the combats (a combat's rounds are posted by it)
-    c_deck: list[str] = field(default_factory=list)  # secret order
-    c_discard: list[str] = field(default_factory=list)
-    base: dict[str, str] = field(default_factory=dict)  # spot -> base card (face down or up)
-    base_up: list[str] = field(default_factory=list)
-    base_spent: list[str] = field(default_factory=list)
-    keys: dict[str, dict[str, Any]] = field(default_factory=dict)  # spot -> key installation
-
-
 # --- small reads ---------------------------------------------------------------------------------
-
-
-def sheet_of(state: EsperState, seat: str) -> Sheet:
-    return state.pack.sheets[state.seats[seat].sheet]
-
-
-def side_of(state: EsperState, seat: str) -> str | None:
-    sil = state.seats[seat].silhouette
-    if sil is None:
-        return None
-    return DEFENDER if state.pack.sheets[sil].alignment == EVIL else INVADER
-
-
-def living(state: EsperState) -> list[str]:
-    return [s for s in state.order if state.seats[s].alive]
-
-
-def durability(state: EsperState, seat: str) -> int:
-    return sheet_of(state, seat).durability - state.seats[seat].damage
-
-
-def mind(state: EsperState, seat: str) -> int:
-    return sheet_of(state, seat).mind - state.seats[seat].mind_lost
-
-
-def can_act(state: EsperState, seat: str) -> bool:
-    """Whose normal turns come: on the planets the invaders' pieces; in the base everyone's,
-    those waiting around it too."""
-    s = state.seats[seat]
-    if not s.alive or s.black_hole or s.resigned:
-        return False
-    if state.stage == BASE_STAGE:
-        return s.spot is not None or s.outside
-    return side_of(state, seat) == INVADER and s.spot is not None
-
-
-def key_here(state: EsperState, spot: str | None) -> str | None:
-    """The spot, when a found key installation still stands on it (a combat's target)."""
-    key = state.keys.get(spot or "")
-    if key is None or key["destroyed"] or not key["found"]:
-        return None
-    return spot
-
-
-def ring(spot: str) -> tuple[int, int] | None:
-    m = re.fullmatch(r"P([1-6])-([0-6])", spot)
-    return (int(m.group(1)), int(m.group(2))) if m else None
-
-
-def spot_name(planet: int, index: int) -> str:
-    return f"P{planet}-{index % RING}"
-
-
-def card_spots() -> list[str]:
-    return [spot_name(p, i) for p in range(1, PLANETS + 1) for i in range(1, RING)]
-
-
-def rank(card: str | None) -> str:
-    return "" if card is None else card[:-1]
-
-
-def party_members(state: EsperState, seat: str) -> list[str]:
-    number = state.seats[seat].party
-    if number is None:
-        return [seat]
-    return [s for s in state.order if state.seats[s].party == number]
-
-
-def party_info(state: EsperState, seat: str) -> int:
-    """Info cards counted together: the living members of the seat's party (or the seat)."""
-    return sum(state.seats[s].info for s in party_members(state, seat) if state.seats[s].alive)
-
-
-def _abilities(state: EsperState, seat: str) -> dict[str, Ability]:
-    """What the seat may ``use``: its sheet's abilities and the ability cards it holds or has
-    face up."""
-    out = {a.id: a for a in sheet_of(state, seat).abilities}
-    s = state.seats[seat]
-    for card_id in [*s.hand, *s.face_up]:
-        card = state.pack.abilities.get(card_id)
-        if card is not None:
-            out[card_id] = card
-    return out
-
-
-def check_bonus(state: EsperState, seat: str) -> int:
-    """Passive bonuses on every ESP level check: ``always`` abilities and lasting cards."""
-    total = 0
-    s = state.seats[seat]
-    for ability in sheet_of(state, seat).abilities:
-        if ability.effect == "check_bonus" and ability.timing == "always":
-            total += ability.n
-    for card_id in s.face_up:
-        card = state.pack.abilities.get(card_id)
-        if card is not None and card.effect == "check_bonus" and card.lasting:
-            total += card.n
-    return total
 
 
 # --- options and the deal ------------------------------------------------------------------------
@@ -416,10 +405,6 @@ def _history_entry(entry: Any) -> bool:
     return listed and (previous is None or isinstance(previous, str))
 
 
-def composition(pack: Pack, players: int) -> tuple[int, int, int]:
-    return pack.counts[players]
-
-
 def _deal(state: EsperState, secret: Dice, events: list[Event]) -> None:
     """Shuffle the (L) sheets, deal the first; per alignment shuffle the others and take what the
     composition still needs; shuffle the dealt sheets onto the seats (esper.md, Setup 1)."""
@@ -464,13 +449,6 @@ def new_game(
     _deal(state, secret, [])
     state.waiting = list(seats)
     return state
-
-
-def history(state: EsperState, seat: str) -> tuple[list[str], str | None]:
-    """The seat's season history (sheets played this season) and previous game's sheet, as the
-    bot kept them when the game was created (``options["history"]``)."""
-    entry = state.options.get("history", {}).get(seat) or {}
-    return list(entry.get("season") or []), entry.get("previous")
 
 
 # --- the framework's calls -----------------------------------------------------------------------
@@ -570,29 +548,6 @@ def _draw_defaults(state: EsperState, secret: Dice) -> dict[str, str]:
 
 
 # --- orders --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Action:
-    verb: str
-    args: tuple[str, ...] = ()
-
-    def text(self) -> str:
-        return " ".join((self.verb, *self.args))
-
-
-@dataclass(frozen=True)
-class EsperOrder:
-    """A parsed order: one or more actions (a turn's ``open; convert C; teleport 4; end``)."""
-
-    actions: tuple[Action, ...]
-
-    def canonical(self) -> str:
-        return "; ".join(a.text() for a in self.actions)
-
-    @property
-    def verb(self) -> str:
-        return self.actions[0].verb if self.actions else ""
 
 
 SUPPORTS = ("open", "convert", "use", "declare", "declare-solo")
@@ -995,7 +950,7 @@ def _main_effects(state: EsperState, seat: str, action: Action, events: list[Eve
     """What a main action does to the seat's own sheet, for the dry run of what follows it: the
     mind and ESP power an ability costs (and its card spent), a recovery."""
     if action.verb == "use":
-        ability = _abilities(state, seat)[action.args[0]]
+        ability = abilities_of(state, seat)[action.args[0]]
         target = action.args[1] if len(action.args) > 1 else None
         _use(state, seat, ability, target, _NoRolls(), events)
     elif action.verb == "recover":
@@ -1018,7 +973,7 @@ def _is_check_use(state: EsperState, seat: str, action: Action) -> bool:
     """``use ID`` of a [check] ability (the check phase's, never fired unordered)."""
     if action.verb != "use":
         return False
-    ability = _abilities(state, seat).get(action.args[0])
+    ability = abilities_of(state, seat).get(action.args[0])
     return ability is not None and ability.timing == "check"
 
 
@@ -1030,7 +985,7 @@ def check_phase(state: EsperState, seat: str) -> bool:
 
 def _is_main(state: EsperState, seat: str, action: Action) -> bool:
     if action.verb == "use":
-        ability = _abilities(state, seat).get(action.args[0])
+        ability = abilities_of(state, seat).get(action.args[0])
         return ability is not None and ability.timing == "main"
     return action.verb in MAINS
 
@@ -1133,7 +1088,7 @@ def _move_target(state: EsperState, seat: str, where: str) -> str:
 def _check_use(
     state: EsperState, seat: str, action: Action, *, main: bool, situational: bool = True
 ) -> Ability:
-    ability = _abilities(state, seat).get(action.args[0])
+    ability = abilities_of(state, seat).get(action.args[0])
     if ability is None:
         raise OrderRejected(R_ABILITY, ability=action.args[0])
     timings = ("main",) if main else ("support", "check")  # a check's place: _parse_turn
@@ -1288,7 +1243,7 @@ def main_choices(state: EsperState, seat: str) -> list[Choice]:
     alone, and the turn's buttons come again for the rest."""
     out: list[Choice] = []
     if check_phase(state, seat):
-        for ability in _abilities(state, seat).values():
+        for ability in abilities_of(state, seat).values():
             if ability.timing != "check":
                 continue
             try:
@@ -1339,26 +1294,6 @@ def resolve(
     events: list[Event] = []
     _resolve_step(state, prepared, Streams(dice, secret), secret, events)
     return state, _named(state, events)
-
-
-@dataclass
-class Streams:
-    """A step's public resolve stream (``roll``) with the game's secret stream beside it, for
-    the hidden draws a step reaches deep down (a combat's C cards, the base's layout)."""
-
-    public: Dice
-    secret: Dice
-    rolls: list[int] = field(init=False)  # the public stream's own record
-
-    def __post_init__(self) -> None:
-        self.rolls = self.public.rolls
-
-    def roll(self, sides: int) -> int:
-        return self.public.roll(sides)
-
-
-def secret_of(dice: Any) -> Dice:
-    return dice.secret if isinstance(dice, Streams) else NO_SECRET
 
 
 def _resolve_step(
@@ -1503,22 +1438,13 @@ def _resolve_silhouettes(
     _balance(state, events, first=True)
 
 
-def _sides(state: EsperState) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {INVADER: [], DEFENDER: []}
-    for seat in state.order:
-        side = side_of(state, seat)
-        if side is not None and not state.seats[seat].resigned:
-            out[side].append(seat)
-    return out
-
-
 def _short(state: EsperState) -> str | None:
     """The larger side when a side numbers fewer than the EVIL sheets dealt, else None."""
     evil = composition(state.pack, len(state.order))[1]
-    sides = _sides(state)
-    if len(sides[INVADER]) >= evil and len(sides[DEFENDER]) >= evil:
+    by_side = sides(state)
+    if len(by_side[INVADER]) >= evil and len(by_side[DEFENDER]) >= evil:
         return None
-    return INVADER if len(sides[INVADER]) > len(sides[DEFENDER]) else DEFENDER
+    return INVADER if len(by_side[INVADER]) > len(by_side[DEFENDER]) else DEFENDER
 
 
 def _balance(state: EsperState, events: list[Event], *, first: bool) -> None:
@@ -1526,7 +1452,7 @@ def _balance(state: EsperState, events: list[Event], *, first: bool) -> None:
     if larger is None:
         _open_start(state, events)
         return
-    seats = _sides(state)[larger]
+    seats = sides(state)[larger]
     if first:
         events.append(Event("balance", {"side": larger, "seats": seats}))
         state.step, state.waiting = BALANCE, seats
@@ -1591,7 +1517,7 @@ def _resolve_start(
             spot = f"{action.args[0]}-0"
             state.seats[seat].spot = spot
             state.last.append({"seat": seat, "from": None, "to": spot, "how": "start"})
-    defenders = _sides(state)[DEFENDER]
+    defenders = sides(state)[DEFENDER]
     state.ambush, state.ambush_runner = _vote(state, spots), _vote(state, runners)
     if state.ambush is not None:
         state.rafnor = state.planets[state.ambush]
@@ -1700,7 +1626,7 @@ def _do_support(
         _convert(state, seat, action.args[0], dice, events)
     elif verb == "use":
         ability = _check_use(state, seat, action, main=False) if check else None
-        ability = ability or _abilities(state, seat)[action.args[0]]
+        ability = ability or abilities_of(state, seat)[action.args[0]]
         target = action.args[1] if len(action.args) > 1 else None
         _use(state, seat, ability, target, dice, events)
 
@@ -1874,7 +1800,7 @@ def _do_main(state: EsperState, seat: str, action: Action, dice: Dice, events: l
         state.step, state.waiting = PARTY, list(args)
         return
     elif verb == "use":
-        ability = _abilities(state, seat)[args[0]]
+        ability = abilities_of(state, seat)[args[0]]
         _use(state, seat, ability, args[1] if len(args) > 1 else None, dice, events)
     else:
         events.append(Event("passed", {"seat": seat}))
@@ -2205,8 +2131,8 @@ def _end_stage(state: EsperState, dice: Dice, events: list[Event]) -> None:
     party with 3+ info gains an ability card each and may see as many EVIL silhouettes' sheets
     as info held (esper.md, Stage 2 transition; D1 ends the game after it)."""
     events.append(Event("stage_end", {}))
-    defenders = [s for s in _sides(state)[DEFENDER] if state.seats[s].alive]
-    invaders = len(_sides(state)[INVADER])
+    defenders = [s for s in sides(state)[DEFENDER] if state.seats[s].alive]
+    invaders = len(sides(state)[INVADER])
     for seat in defenders:
         down = [s for s in card_spots() if s not in state.face_up and s not in state.spent]
         if not down:
@@ -2648,7 +2574,7 @@ def _you(state: EsperState, seat: str) -> dict[str, Any]:
         timings = ("check", "support", "main") if check_phase(state, seat) else ("support", "main")
         you["usable"] = [
             ability_info(a)
-            for a in _abilities(state, seat).values()
+            for a in abilities_of(state, seat).values()
             if a.timing in timings and a.effect in packlib.D1_EFFECTS
         ]
     return you
@@ -2688,7 +2614,7 @@ def from_json(obj: Mapping[str, Any]) -> EsperState:
             if k in names and k not in ("pack", "seats", "options", "combat")
         }
         if obj.get("combat") is not None:
-            fields["combat"] = combats.Combat.from_json(copy.deepcopy(obj["combat"]))
+            fields["combat"] = Combat.from_json(copy.deepcopy(obj["combat"]))
         seats = {s: SeatState(**copy.deepcopy(v)) for s, v in obj["seats"].items()}
         options = {**copy.deepcopy(obj["options"]), "pack": json.loads(text)}
         return EsperState(pack=pack, seats=seats, options=options, **fields)
