@@ -128,7 +128,7 @@ CHECK = packs.Checks(
     count_field="count",
     unique_in_table=True,
     # no id or name orders accept reads as a square, an order word, a number or a seat
-    grammar=Ref("cogs.apeiron.rules:reads_as"),
+    grammar=Ref("cogs.apeiron.orders:reads_as"),
 )
 
 
