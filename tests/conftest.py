@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-
-import os
 
 import pytest
 import simcord.interactions
@@ -21,6 +20,21 @@ from bot.storage import SqliteRepository
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.register_profile("dev", print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# Tests marked ``slow`` (every step of the whole-game conformance runs, whole AI games…) are
+# skipped by the default run, which then takes minutes; PBP_RUN_SLOW=1 runs them too (.ci/run sets
+# it), and so does choosing tests by marker (``-m slow``, ``-m "slow or not slow"``).
+RUN_SLOW = "PBP_RUN_SLOW"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if os.environ.get(RUN_SLOW, "").strip() not in ("", "0") or config.option.markexpr:
+        return
+    skip = pytest.mark.skip(reason=f"slow: {RUN_SLOW}=1 or -m slow runs it (CI does)")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)
 
 
 class SimClock:
