@@ -22,6 +22,11 @@ from typing import Any
 from bot.dice import Dice, shuffle
 from bot.ruleset import Event, OrderRejected
 from cogs.esper import rules as core
+from cogs.esper.effects import (
+    card_effect,
+    esp_check,
+    place,
+)
 from cogs.esper.state import (
     BASE_STAGE,
     DEFENDER,
@@ -236,7 +241,7 @@ def resolve_step(
         assert active is not None
         path = core._order_of(state, orders, active).actions[0].args[0].split(">")
         state.pending.pop("distance", None)
-        core._place(state, active, path[-1], "teleport", events)
+        place(state, active, path[-1], "teleport", events)
         core._square_then_after(state, active, dice, events)
 
 
@@ -312,7 +317,7 @@ def _resolve_place(
 
 def enter(state: EsperState, seat: str, spot: str, how: str, events: list[Event]) -> None:
     state.seats[seat].outside = False
-    core._place(state, seat, spot, how, events)
+    place(state, seat, spot, how, events)
 
 
 def _place_evil(state: EsperState, dice: Dice, events: list[Event]) -> None:
@@ -363,7 +368,7 @@ def infiltrate(
         events.append(Event("infiltrated", {"seat": seat, "auto": True}))
     else:
         s.bonus += s.infiltration
-        ok = core.esp_check(state, seat, dice, events, "infiltrate")
+        ok = esp_check(state, seat, dice, events, "infiltrate")
         if not ok:
             s.infiltration += 1
     if ok:
@@ -391,7 +396,7 @@ def teleport(
     start = state.seats[seat].spot
     assert start is not None
     if len(given) >= roll and path_ok(start, given[:roll]):
-        core._place(state, seat, given[roll - 1], "teleport", events)
+        place(state, seat, given[roll - 1], "teleport", events)
         return False
     state.pending["distance"] = roll
     state.step, state.waiting = PATH, [seat]
@@ -424,13 +429,13 @@ def square(state: EsperState, seat: str, events: list[Event]) -> None:
             Event("base_trap", {"seat": seat, "effect": card.effect, "n": card.n}, to=(seat,))
         )
         effects: list[Event] = []
-        core.card_effect(state, seat, spot, card.effect, card.n, effects)
+        card_effect(state, seat, spot, card.effect, card.n, effects)
         events += [e if _changes_public(e) else replace(e, to=(seat,)) for e in effects]
     else:
         if spot not in state.base_up:
             state.base_up.append(spot)
         events.append(Event("square", {"seat": seat, "spot": spot, "card": card_id}))
-        core.card_effect(state, seat, spot, card.effect, card.n, events)
+        card_effect(state, seat, spot, card.effect, card.n, events)
     if (card.once or card.effect == "info") and not evil:
         state.base_spent.append(spot)
 

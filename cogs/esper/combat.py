@@ -28,6 +28,20 @@ from typing import Any
 from bot.dice import NO_SECRET, Dice, shuffle
 from bot.ruleset import Choice, ChoiceGroup, Event, OrderRejected
 from cogs.esper import rules as core
+from cogs.esper.effects import (
+    apply_ability,
+    do_support,
+    esp_check,
+    place,
+    recover,
+)
+from cogs.esper.orders import (
+    check_action,
+    normal,
+    seat_word,
+    single,
+    tokens,
+)
 from cogs.esper.pack import D1_EFFECTS, Ability, CCard, Pack
 from cogs.esper.state import (
     BASE_STAGE,
@@ -280,11 +294,11 @@ WORDS = {
 
 def _card_word(state: EsperState, word: str) -> str | None:
     """A C card by id or by either name (NFKC, case-insensitive)."""
-    low = core._normal(word).lower()
+    low = normal(word).lower()
     if low in state.pack.ccards:
         return low
     for card in state.pack.ccards.values():
-        if low in (core._normal(card.name_en).lower(), core._normal(card.name_ja).lower()):
+        if low in (normal(card.name_en).lower(), normal(card.name_ja).lower()):
             return card.id
     return None
 
@@ -315,7 +329,7 @@ def parse(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
     step = state.step
     parts = _words(parts)
     if step == ENTRY:
-        return core._single(parts, ("join", "decline"))
+        return single(parts, ("join", "decline"))
     if step == PRECOMBAT:
         return _parse_precombat(state, seat, parts)
     if step == CTURN:
@@ -359,9 +373,9 @@ def precombat_abilities(state: EsperState, seat: str) -> list[Ability]:
 
 def _precombat_ability(state: EsperState, seat: str, word: str) -> Ability:
     for ability in precombat_abilities(state, seat):
-        if word.lower() == ability.id or core._normal(word).lower() in (
-            core._normal(ability.name_en).lower(),
-            core._normal(ability.name_ja).lower(),
+        if word.lower() == ability.id or normal(word).lower() in (
+            normal(ability.name_en).lower(),
+            normal(ability.name_ja).lower(),
         ):
             return ability
     raise OrderRejected(R_ABILITY, ability=word[:40])
@@ -452,7 +466,7 @@ def _combat_action(state: EsperState, seat: str, words: list[str]) -> Action:
             return Action("use", (ability.id,))
         return Action("use", (ability.id, _tail_word(state, seat, args[1])))
     if verb == "convert" and len(args) == 1:
-        return Action("convert", (core._seat_word(state, args[0]),))
+        return Action("convert", (seat_word(state, args[0]),))
     raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
 
 
@@ -475,15 +489,15 @@ def _weapon_word(state: EsperState, seat: str, word: str) -> str:
     candidates = weapons(state, seat)
     if found in candidates:
         return found
-    low = core._normal(word).lower()
+    low = normal(word).lower()
     for weapon in candidates:
         if weapon in state.pack.ccards:
             continue
         ability = abilities_of(state, seat)[weapon]
         if low in (
             weapon,
-            core._normal(ability.name_en).lower(),
-            core._normal(ability.name_ja).lower(),
+            normal(ability.name_en).lower(),
+            normal(ability.name_ja).lower(),
         ):
             return weapon
     raise OrderRejected(R_WEAPON, weapon=word[:40])
@@ -520,7 +534,7 @@ def _check_cturn(state: EsperState, seat: str, actions: Sequence[Action]) -> Non
             if mind_cost > mind(state, seat) or power_cost > power(state, seat):
                 raise OrderRejected(R_COST, ability=ability.id)
         elif action.verb == "convert":
-            core._check_action(state, seat, action, main=False)
+            check_action(state, seat, action, main=False)
 
 
 def _check_card(state: EsperState, seat: str, action: Action) -> None:
@@ -887,7 +901,7 @@ def _enter(state: EsperState, seat: str, events: list[Event]) -> None:
     if s.spot is None:
         combat.from_stage_one.append(seat)
     if s.spot != combat.spot:
-        core._place(state, seat, combat.spot, "there", events)
+        place(state, seat, combat.spot, "there", events)
     combat.seats.append(seat)
     combat.new.append(seat)
     s.power_lost = 0
@@ -957,7 +971,7 @@ def _resolve_precombat(
                 events.append(Event("henchmen", {"seat": seat, "n": combat.henchmen[seat]}))
             else:
                 effects: list[Event] = []
-                core._apply_ability(state, seat, ability, None, dice, effects)
+                apply_ability(state, seat, ability, None, dice, effects)
                 events += [e for e in effects if _seen(e)]
     _draw_and_initiative(state, dice, secret, events)
 
@@ -1068,7 +1082,7 @@ def _resolve_cturn(
                 events.append(Event("passed", {"seat": seat}))  # no main action, as a pass
             continue
         if _valid(state, seat, action, events):
-            core._do_support(state, seat, action, dice, events, check=False)
+            do_support(state, seat, action, dice, events)
     _turn_done(state, dice, secret, events)
 
 
@@ -1117,7 +1131,7 @@ def _check_phase(state: EsperState, seat: str, keep: bool, dice: Dice, events: l
         and held.get("card") in state.pack.ccards
         and int(held["level"]) > sheet_of(state, seat).esp
     ):
-        keep = core.esp_check(state, seat, dice, events, "keep")
+        keep = esp_check(state, seat, dice, events, "keep")
     if keep:
         state.seats[seat].power_lost += upkeep
         events.append(Event("kept", {"seat": seat, "card": held["card"], "upkeep": upkeep}))
@@ -1148,7 +1162,7 @@ def _level_check(state: EsperState, seat: str, level: int, dice: Dice, events: l
     """A C card above the user's ESP level works only after an ESP level check (*decided*)."""
     if level <= sheet_of(state, seat).esp:
         return True
-    return core.esp_check(state, seat, dice, events, "card")
+    return esp_check(state, seat, dice, events, "card")
 
 
 def _do_main(
@@ -1211,7 +1225,7 @@ def _do_main(
             ok = True
             if ability.timing == "pre-emptive":
                 # [先制]: "失敗後即座に主要行動を行える" (a failure gives another main action)
-                ok = core.esp_check(state, seat, dice, events, "pre-emptive")
+                ok = esp_check(state, seat, dice, events, "pre-emptive")
             if not ok:
                 combat.acted.remove(seat)  # the turn goes on: its main action is still due
                 state.step, state.waiting = CTURN, [seat]
@@ -1225,7 +1239,7 @@ def _do_main(
                 secret,
                 events,
             )
-        core._apply_ability(state, seat, ability, target, dice, events)
+        apply_ability(state, seat, ability, target, dice, events)
         return False
     # a C card
     card = ccard(state, args[0])
@@ -1300,7 +1314,7 @@ def _special(
         events.append(Event("henchmen", {"seat": seat, "n": combat.henchmen[seat]}))
     elif effect == "recover":
         who = target if target in combat.seats else seat
-        core._recover(state, who, str(card.params.get("stat", "durability")), card.n, events)
+        recover(state, who, str(card.params.get("stat", "durability")), card.n, events)
     elif effect == "check_bonus":
         state.seats[seat].bonus += card.n
     # there_bonus: nothing more to join in this combat (it helps only a later "actually there")
@@ -1784,12 +1798,12 @@ def _continue_turn(state: EsperState, dice: Dice, secret: Dice, events: list[Eve
     if seat is not None and seat in combat.seats and state.seats[seat].alive:
         for text in planned:
             try:  # its target may have left (dead or escaped) while the others answered
-                action = _combat_action(state, seat, core._tokens(text))
+                action = _combat_action(state, seat, tokens(text))
             except OrderRejected as error:
                 _skip(seat, text, error.key, events, error.params)
                 continue
             if _valid(state, seat, action, events):
-                core._do_support(state, seat, action, dice, events, check=False)
+                do_support(state, seat, action, dice, events)
     _turn_done(state, dice, secret, events)
 
 

@@ -33,7 +33,6 @@ import dataclasses
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -52,6 +51,34 @@ from bot.ruleset import (
 from cogs.esper import base as base_stage
 from cogs.esper import combat as combats
 from cogs.esper import pack as packlib
+from cogs.esper.effects import (
+    card_effect,
+    do_support,
+    open_sheet,
+    place,
+    recover,
+    skip,
+    use,
+)
+from cogs.esper.orders import (
+    ENDS,
+    MAINS,
+    SUPPORTS,
+    WORDS,
+    check_action,
+    check_phase,
+    is_check_use,
+    is_main,
+    move_target,
+    normal,
+    parse_action,
+    parse_turn,
+    parts_of,
+    planet_word,
+    seat_word,
+    single,
+    tokens,
+)
 from cogs.esper.pack import Ability, Pack
 from cogs.esper.state import (
     ADJUDICATED,
@@ -180,7 +207,6 @@ __all__ = [
     "DEFAULT_REACTION_MINUTES",
     "DEFENDER",
     "DIRECTION",
-    "ENDS",
     "EVIL",
     "EVIL_SURVIVAL",
     "EVIL_SURVIVAL_TURNS",
@@ -253,11 +279,9 @@ __all__ = [
     "STAGE_END",
     "START",
     "SUITS",
-    "SUPPORTS",
     "TURN",
     "TURN_LIMIT",
     "TURN_STEPS",
-    "WORDS",
     "Action",
     "Combat",
     "EsperOrder",
@@ -271,7 +295,6 @@ __all__ = [
     "allowed_silhouettes",
     "awaiting",
     "can_act",
-    "card_effect",
     "card_spots",
     "check_bonus",
     "check_options",
@@ -282,7 +305,6 @@ __all__ = [
     "default_silhouette",
     "defeated",
     "durability",
-    "esp_check",
     "flee",
     "from_json",
     "history",
@@ -309,7 +331,6 @@ __all__ = [
     "side_of",
     "sides",
     "silhouette_id",
-    "skip",
     "spot_name",
     "start_turn",
     "step_label",
@@ -550,94 +571,11 @@ def _draw_defaults(state: EsperState, secret: Dice) -> dict[str, str]:
 # --- orders --------------------------------------------------------------------------------------
 
 
-SUPPORTS = ("open", "convert", "use", "declare", "declare-solo")
-MAINS = ("move", "teleport", "recover", "treat", "party", "use", "pass", "infiltrate")
-ENDS = ("end", "fight")
-
-# Japanese words (and a few English spellings) -> the canonical English words.
-WORDS = {
-    "確定": "keep",
-    "拒否": "refuse",
-    "直前拒否": "refuse-last",
-    "refuse_last": "refuse-last",
-    "refuselast": "refuse-last",
-    "シルエット": "silhouette",
-    "待ち伏せ": "ambush",
-    "担当": "runner",
-    "開始": "start",
-    "公開": "open",
-    "改心": "convert",
-    "テレポート": "teleport",
-    "移動": "move",
-    "左": "left",
-    "右": "right",
-    "回復": "recover",
-    "耐久力": "durability",
-    "精神力": "mind",
-    "治療": "treat",
-    "パーティー": "party",
-    "パーティ": "party",
-    "使用": "use",
-    "パス": "pass",
-    "終了": "end",
-    "戦闘": "fight",
-    "勝利宣言": "declare",
-    "単独勝利宣言": "declare-solo",
-    "declare_solo": "declare-solo",
-    "反対": "object",
-    "賛成": "accept",
-    "参加": "join",
-    "辞退": "decline",
-    "閲覧": "see",
-    "なし": "none",
-    "重要拠点": "keys",
-    "配置": "place",
-    "侵入": "infiltrate",
-}
-
-
-def _normal(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).strip()
-    return text
-
-
-def _tokens(part: str) -> list[str]:
-    part = re.sub(r"惑星\s*([1-6])", r"P\1", part)
-    words = []
-    for raw in part.split():
-        low = raw.lower()
-        word = WORDS.get(raw, WORDS.get(low, low))
-        words.append(word)
-    return words
-
-
-def _parts(text: str) -> list[list[str]]:
-    text = _normal(text)
-    if not text:
-        raise OrderRejected(R_EMPTY)
-    parts = [p for p in re.split(r"[;\n、]", text) if p.strip()]
-    return [_tokens(p) for p in parts]
-
-
-def _seat_word(state: EsperState, word: str) -> str:
-    seat = word.upper()
-    if seat not in state.seats:
-        raise OrderRejected(R_SEAT, seat=word)
-    return seat
-
-
 def _spot_word(word: str) -> str:
     spot = word.upper()
     if ring(spot) is None:
         raise OrderRejected(R_SPOT, spot=word)
     return spot
-
-
-def _planet_word(word: str) -> str:
-    m = re.fullmatch(r"p([1-6])(-0)?", word.lower())
-    if not m:
-        raise OrderRejected(R_PLANET, planet=word)
-    return f"P{m.group(1)}"
 
 
 def reads_as(word: str) -> str | None:
@@ -646,7 +584,7 @@ def reads_as(word: str) -> str | None:
     ``seat``; None when it can only name a card. Orders name a silhouette, an ability or a C card
     by its id or either name, so the pack loader refuses ids and names with a reading
     (:class:`bot.packs.Checks`). A word with a space or a separator is never one token."""
-    token = _normal(word)
+    token = normal(word)
     if not token or re.search(r"[\s;、]", token):
         return None
     if re.search(r"惑星\s*[1-6]", token):  # read as the planet wherever it stands in a word
@@ -672,11 +610,11 @@ def reads_as(word: str) -> str | None:
 
 def silhouette_id(pack: Pack, word: str) -> str | None:
     """A sheet (silhouette) named by id or by name in either language (NFKC, case-insensitive)."""
-    low = _normal(word).lower()
+    low = normal(word).lower()
     if low in pack.sheets:
         return low
     for sheet in pack.sheets.values():
-        if low in (_normal(sheet.name_en).lower(), _normal(sheet.name_ja).lower()):
+        if low in (normal(sheet.name_en).lower(), normal(sheet.name_ja).lower()):
             return sheet.id
     return None
 
@@ -689,7 +627,7 @@ def parse(state: EsperState, seat: str, text: str) -> EsperOrder:
     step = state.step
     if step in (SILHOUETTE, REPICK, BALANCE, BALANCE_CARD):
         # a silhouette's name may hold spaces: take the whole text after the word
-        raw = _normal(text)
+        raw = normal(text)
         head, _, rest = raw.partition(" ")
         word = WORDS.get(head, head.lower())
         if word == "keep" and not rest and step in (BALANCE, BALANCE_CARD):
@@ -702,32 +640,26 @@ def parse(state: EsperState, seat: str, text: str) -> EsperOrder:
                 raise OrderRejected(R_UNKNOWN, text=raw[:40])
             order = EsperOrder((Action("silhouette", (sil,)),))
         return _check_silhouette(state, seat, order)
-    parts = _parts(text)
+    parts = parts_of(text)
     if step in combats.STEPS:
         return combats.parse(state, seat, parts)
     if step in base_stage.STEPS:
         return base_stage.parse(state, seat, parts)
     if step == DEAL:
-        return _check_deal(state, seat, _single(parts, ("keep", "refuse", "refuse-last")))
+        return _check_deal(state, seat, single(parts, ("keep", "refuse", "refuse-last")))
     if step == START:
         return _parse_start(state, seat, parts)
     if step == DIRECTION:
-        return _single(parts, ("left", "right"))
+        return single(parts, ("left", "right"))
     if step == PARTY:
-        return _single(parts, ("join", "decline"))
+        return single(parts, ("join", "decline"))
     if step == OBJECTION:
-        return _single(parts, ("object", "accept"))
+        return single(parts, ("object", "accept"))
     if step == SEE:
         return _parse_see(state, seat, parts)
     if step in (TURN, AFTER):
-        return _parse_turn(state, seat, parts)
+        return parse_turn(state, seat, parts)
     raise OrderRejected(R_NOT_NOW)
-
-
-def _single(parts: list[list[str]], allowed: Sequence[str]) -> EsperOrder:
-    if len(parts) != 1 or len(parts[0]) != 1 or parts[0][0] not in allowed:
-        raise OrderRejected(R_UNKNOWN, text=" ".join(w for p in parts for w in p)[:40])
-    return EsperOrder((Action(parts[0][0]),))
 
 
 def _check_deal(state: EsperState, seat: str, order: EsperOrder) -> EsperOrder:
@@ -807,15 +739,15 @@ def _parse_start(state: EsperState, seat: str, parts: list[list[str]]) -> EsperO
             spot = _spot_word(words[1])
             if spot.endswith("-0"):
                 raise OrderRejected(R_SPOT, spot=spot)
-            runner = _seat_word(state, words[3])
+            runner = seat_word(state, words[3])
             if side_of(state, runner) != DEFENDER:
                 raise OrderRejected(R_RUNNER, seat=runner)
             return EsperOrder((Action("ambush", (spot, "runner", runner)),))
         raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
     if len(words) == 2 and words[0] == "start":
-        return EsperOrder((Action("start", (_planet_word(words[1]),)),))
+        return EsperOrder((Action("start", (planet_word(words[1]),)),))
     if len(words) == 1 and re.fullmatch(r"p[1-6]", words[0]):
-        return EsperOrder((Action("start", (_planet_word(words[0]),)),))
+        return EsperOrder((Action("start", (planet_word(words[0]),)),))
     raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
 
 
@@ -825,7 +757,7 @@ def _parse_see(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrd
         return EsperOrder((Action("see"),))
     if not words or words[0] != "see":
         raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
-    targets = tuple(dict.fromkeys(_seat_word(state, w) for w in words[1:]))
+    targets = tuple(dict.fromkeys(seat_word(state, w) for w in words[1:]))
     allowed = state.pending.get("see", {}).get(seat, {})
     if len(targets) > int(allowed.get("n", 0)):
         raise OrderRejected(R_SEE, n=allowed.get("n", 0))
@@ -833,291 +765,6 @@ def _parse_see(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrd
         if target not in allowed.get("of", []):
             raise OrderRejected(R_SEE, n=allowed.get("n", 0))
     return EsperOrder((Action("see", targets),))
-
-
-def _action(state: EsperState, seat: str, words: list[str]) -> Action:
-    verb, args = words[0], words[1:]
-    if verb in ("open", "declare", "declare-solo", "pass", "end", "fight") and not args:
-        return Action(verb)
-    if verb == "convert" and len(args) == 1:
-        return Action(verb, (_seat_word(state, args[0]),))
-    if verb == "treat" and len(args) == 1:
-        return Action(verb, (_seat_word(state, args[0]),))
-    if verb == "party" and args:
-        return Action(verb, tuple(dict.fromkeys(_seat_word(state, a) for a in args)))
-    if state.stage == BASE_STAGE:
-        if verb == "move" and len(args) == 1:
-            return Action(verb, (base_stage.spot_word(args[0]),))
-        if verb == "teleport" and len(args) in (1, 2) and args[0].isdigit():
-            path = [">".join(base_stage.path_word(args[1]))] if len(args) == 2 else []
-            return Action(verb, (args[0], *path))
-        if verb == "infiltrate" and len(args) <= 1:
-            return Action(verb, tuple(base_stage.spot_word(a) for a in args))
-    if verb == "move" and len(args) == 1:
-        if args[0] in ("left", "right"):
-            return Action(verb, (args[0],))
-        return Action(verb, (_planet_word(args[0]),))
-    if verb == "teleport" and len(args) in (1, 2) and args[0].isdigit():
-        if len(args) == 2 and args[1] not in ("left", "right"):
-            raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
-        return Action(verb, tuple(args))
-    if verb == "recover" and len(args) == 1 and args[0] in ("durability", "mind"):
-        return Action(verb, (args[0],))
-    if verb == "use" and len(args) in (1, 2):
-        ability = args[0].lower()
-        if len(args) == 1:
-            return Action(verb, (ability,))
-        target = args[1]
-        if re.fullmatch(r"p[1-6](-0)?", target.lower()):
-            return Action(verb, (ability, _planet_word(target)))
-        return Action(verb, (ability, _seat_word(state, target)))
-    raise OrderRejected(R_UNKNOWN, text=" ".join(words)[:40])
-
-
-def _parse_turn(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
-    """``[check uses;] [supports;] main[; supports after the square; end|fight]`` in the
-    ``turn`` step; ``[supports;] end|fight`` in the ``after`` step. ``declare`` ends an order:
-    what follows waits for the answers. [check] abilities fire only when ordered, at the head
-    of the turn's first order; an order of those alone is played in the check phase and the
-    ``turn`` step opens again for the rest."""
-    actions = [_action(state, seat, words) for words in parts if words]
-    if not actions:
-        raise OrderRejected(R_EMPTY)
-    checks = 0
-    while checks < len(actions) and _is_check_use(state, seat, actions[checks]):
-        checks += 1
-    for action in actions[checks:]:
-        if _is_check_use(state, seat, action):
-            raise OrderRejected(R_CHECK_FIRST, ability=action.args[0])
-    if checks and not check_phase(state, seat):
-        raise OrderRejected(R_CHECK_FIRST, ability=actions[0].args[0])
-    if checks == len(actions):
-        _dry_run(state, seat, actions)
-        return EsperOrder(tuple(actions))
-    phase = "before" if state.step == TURN else "after"
-    for index, action in enumerate(actions[checks:], start=checks):
-        if phase == "done":
-            raise OrderRejected(R_UNKNOWN, text=action.text()[:40])
-        if action.verb in ("declare", "declare-solo") and index != len(actions) - 1:
-            raise OrderRejected(R_AFTER_DECLARE)
-        if action.verb in ENDS:
-            if phase == "before":
-                raise OrderRejected(R_NO_MAIN)
-            phase = "done"
-        elif action.verb == "use" and not _is_main(state, seat, action):
-            pass  # a support (what the ability allows is checked below)
-        elif action.verb == "use" and phase == "before":
-            phase = "after"
-        elif action.verb in MAINS:
-            if phase != "before":
-                raise OrderRejected(R_TWO_MAINS)
-            phase = "after"
-        elif action.verb not in SUPPORTS:
-            raise OrderRejected(R_UNKNOWN, text=action.text()[:40])
-    if phase == "before" and actions[-1].verb not in ("declare", "declare-solo"):
-        raise OrderRejected(R_NO_MAIN)
-    _dry_run(state, seat, actions)
-    return EsperOrder(tuple(actions))
-
-
-def _dry_run(state: EsperState, seat: str, actions: Sequence[Action]) -> None:
-    """Check the whole order when it is sent, on a copy of the state, so that a refusal goes to
-    its seat alone (esper.md, What the channel may depend on): the supports before the main
-    action and the main action itself fully; what follows the main action against all but
-    where the pieces will stand (the roll and the square decide that, in public). Nothing is
-    then skipped in public for a private reason (a sheet that cannot convert or declare, the
-    mind it lacks, an ability not held or not of that timing); what the move changes (a target
-    no longer on the spot) may still be, for all to see."""
-    trial = copy.deepcopy(state)
-    events: list[Event] = []
-    phase = "before" if state.step == TURN else "after"
-    main = state.pending.get("main")  # the ``after`` step: the turn's main action, played
-    for action in actions:
-        if action.verb in ENDS:
-            if action.verb == "fight" and main not in ("move", "teleport", "pass"):
-                raise OrderRejected(R_FIGHT)
-            return
-        is_main = phase == "before" and _is_main(trial, seat, action)
-        _check_action(trial, seat, action, main=is_main, situational=phase != "planned")
-        if is_main:
-            main, phase = action.verb, "planned"
-            _main_effects(trial, seat, action, events)
-            continue
-        _do_support(trial, seat, action, _NoRolls(), events, check=False)
-
-
-def _main_effects(state: EsperState, seat: str, action: Action, events: list[Event]) -> None:
-    """What a main action does to the seat's own sheet, for the dry run of what follows it: the
-    mind and ESP power an ability costs (and its card spent), a recovery."""
-    if action.verb == "use":
-        ability = abilities_of(state, seat)[action.args[0]]
-        target = action.args[1] if len(action.args) > 1 else None
-        _use(state, seat, ability, target, _NoRolls(), events)
-    elif action.verb == "recover":
-        _recover(state, seat, action.args[0], 1, events)
-
-
-class _NoRolls:
-    """The dice of a dry run and of rolls nobody sees: an order is checked on a copy of the
-    state, before anything is rolled (every die shows its highest face), and what the dry run
-    rolls is thrown away with the copy."""
-
-    def __init__(self) -> None:
-        self.rolls: list[int] = []
-
-    def roll(self, sides: int) -> int:
-        return sides
-
-
-def _is_check_use(state: EsperState, seat: str, action: Action) -> bool:
-    """``use ID`` of a [check] ability (the check phase's, never fired unordered)."""
-    if action.verb != "use":
-        return False
-    ability = abilities_of(state, seat).get(action.args[0])
-    return ability is not None and ability.timing == "check"
-
-
-def check_phase(state: EsperState, seat: str) -> bool:
-    """Whether the seat's check phase is still to come: its normal turn has opened and no order
-    of it has been played yet (a declaration's answers, or a check-phase order, end it)."""
-    return state.step == TURN and state.active == seat and not state.pending.get("checked")
-
-
-def _is_main(state: EsperState, seat: str, action: Action) -> bool:
-    if action.verb == "use":
-        ability = abilities_of(state, seat).get(action.args[0])
-        return ability is not None and ability.timing == "main"
-    return action.verb in MAINS
-
-
-def _check_action(
-    state: EsperState, seat: str, action: Action, *, main: bool, situational: bool = True
-) -> None:
-    """Refuse what the rules forbid now. ``situational`` False: a support planned after the
-    main action, checked at submission against all but where the pieces stand (the spot, who
-    shares it, who is around the base), which the main action and the square may change."""
-    s = state.seats[seat]
-    verb, args = action.verb, action.args
-    outside = s.outside and situational  # an infiltration may take it in before it acts
-    if outside and verb not in ("infiltrate", "recover", "pass", "open", "declare"):
-        raise OrderRejected(base_stage.R_OUTSIDE)  # around the base: infiltrate or recover
-    if verb == "infiltrate":
-        base_stage.check_infiltrate(state, seat, args)
-        return
-    if state.stage == BASE_STAGE and verb == "move":
-        base_stage.move_target(state, seat, args[0])
-        return
-    if verb == "convert":
-        target = args[0]
-        if situational:
-            _same_spot(state, seat, target)
-        elif target == seat:
-            raise OrderRejected(R_SELF)
-        if not sheet_of(state, seat).can_convert:
-            raise OrderRejected(R_CONVERT_SPECIAL)
-        if s.alignment in state.seats[target].tried_by:
-            raise OrderRejected(R_CONVERT_TRIED, seat=target)
-    elif verb == "declare":
-        if s.alignment == SPECIAL:  # "SPECIALキャラクターはアライメントの勝利宣言を行えない" (3.3)
-            raise OrderRejected(R_SPECIAL_DECLARE)
-        # once a turn; again on a later turn of its own, once its objectors are dealt with
-        # (seed 3.3: "自分の勝利宣言に反対するものを処理していくことになる")
-        if state.pending.get("declared"):
-            raise OrderRejected(R_DECLARED)
-    elif verb == "declare-solo":
-        if state.pending.get("declared"):
-            raise OrderRejected(R_DECLARED)
-        if s.alignment != SPECIAL:
-            raise OrderRejected(R_SOLO)
-        others = [o for o in state.order if o != seat]
-        if any(state.seats[o].alive and not state.seats[o].black_hole for o in others):
-            raise OrderRejected(R_SOLO)
-    elif verb == "use":
-        _check_use(state, seat, action, main=main, situational=situational)
-    elif verb == "move":
-        _move_target(state, seat, args[0])
-    elif verb == "teleport":
-        n = int(args[0])
-        if not 1 <= n <= sheet_of(state, seat).esp:
-            raise OrderRejected(R_TELEPORT, esp=sheet_of(state, seat).esp)
-        if s.spot == RAFNOR:
-            raise OrderRejected(R_MOVE)
-        if len(args) == 2 and state.stage == BASE_STAGE:
-            path = base_stage.path_word(args[1])
-            if s.spot is None or not base_stage.path_ok(s.spot, path):
-                raise OrderRejected(base_stage.R_PATH, n=len(path))
-    elif verb == "treat":
-        _same_spot(state, seat, args[0])
-    elif verb == "party":
-        for target in args:
-            _same_spot(state, seat, target)
-            own = s.party
-            if state.seats[target].party is not None and state.seats[target].party != own:
-                raise OrderRejected(R_PARTY, seat=target)
-            if own is not None and state.seats[target].party == own:
-                raise OrderRejected(R_PARTY, seat=target)
-
-
-def _same_spot(state: EsperState, seat: str, target: str) -> None:
-    if target == seat:
-        raise OrderRejected(R_SELF)
-    other = state.seats[target]
-    if not other.alive:
-        raise OrderRejected(R_DEAD, seat=target)
-    if other.spot is None or other.spot != state.seats[seat].spot:
-        raise OrderRejected(R_SAME_SPOT, seat=target)
-
-
-def _move_target(state: EsperState, seat: str, where: str) -> str:
-    spot = state.seats[seat].spot
-    assert spot is not None
-    if spot == RAFNOR:
-        if where in ("left", "right"):
-            raise OrderRejected(R_MOVE)
-        return f"{where}-0"
-    planet, index = ring(spot) or (0, 0)
-    if where == "left":
-        return spot_name(planet, index - 1)
-    if where == "right":
-        return spot_name(planet, index + 1)
-    if index != 0 or where == f"P{planet}":
-        raise OrderRejected(R_MOVE)
-    return f"{where}-0"
-
-
-def _check_use(
-    state: EsperState, seat: str, action: Action, *, main: bool, situational: bool = True
-) -> Ability:
-    ability = abilities_of(state, seat).get(action.args[0])
-    if ability is None:
-        raise OrderRejected(R_ABILITY, ability=action.args[0])
-    timings = ("main",) if main else ("support", "check")  # a check's place: _parse_turn
-    if ability.timing not in timings or ability.effect not in packlib.D1_EFFECTS:
-        raise OrderRejected(R_TIMING, ability=ability.id)
-    if ability.id in state.seats[seat].used:
-        raise OrderRejected(R_USED, ability=ability.id)
-    if ability.cost_mind > mind(state, seat):
-        raise OrderRejected(R_COST, ability=ability.id)
-    if ability.cost_power > sheet_of(state, seat).power - state.seats[seat].power_lost:
-        raise OrderRejected(R_COST, ability=ability.id)
-    target = action.args[1] if len(action.args) > 1 else None
-    effect = ability.effect
-    if effect == "to_spaceport":
-        if target is None or not target.startswith("P"):
-            raise OrderRejected(R_TARGET, ability=ability.id)
-    elif effect == "free":
-        if target is None or target not in state.seats:
-            raise OrderRejected(R_TARGET, ability=ability.id)
-        if situational and not state.seats[target].black_hole:
-            raise OrderRejected(R_TARGET, ability=ability.id)
-    elif effect == "peek" or (effect == "recover" and ability.target == "spot"):
-        if target is None or target not in state.seats:
-            raise OrderRejected(R_TARGET, ability=ability.id)
-        if situational:
-            _same_spot(state, seat, target)
-    elif target is not None:
-        raise OrderRejected(R_TARGET, ability=ability.id)
-    return ability
 
 
 # --- choices and defaults ------------------------------------------------------------------------
@@ -1247,7 +894,7 @@ def main_choices(state: EsperState, seat: str) -> list[Choice]:
             if ability.timing != "check":
                 continue
             try:
-                _parse_turn(state, seat, [["use", ability.id]])
+                parse_turn(state, seat, [["use", ability.id]])
             except OrderRejected:
                 continue
             name = {"en": ability.name_en, "ja": ability.name_ja}
@@ -1265,7 +912,7 @@ def main_choices(state: EsperState, seat: str) -> list[Choice]:
     for text in candidates:
         token = f"{text}; end"
         try:
-            _parse_turn(state, seat, _parts(token))
+            parse_turn(state, seat, parts_of(token))
         except OrderRejected:
             continue
         key = "esper.choice." + text.replace(" ", "_")
@@ -1560,7 +1207,7 @@ def _run_turn(
 ) -> None:
     checks = state.pending.get("checked") is None
     state.pending["checked"] = True  # the check phase is over, whatever the order holds
-    while checks and actions and _is_check_use(state, seat, actions[0]):
+    while checks and actions and is_check_use(state, seat, actions[0]):
         _support(state, seat, actions.pop(0), TURN, dice, events)
         if not state.seats[seat].alive:
             _next_turn(state, dice, events)
@@ -1570,7 +1217,7 @@ def _run_turn(
         return
     while actions:
         action = actions.pop(0)
-        if _is_main(state, seat, action):
+        if is_main(state, seat, action):
             if not _valid(state, seat, action, events, main=True):
                 action = Action("pass")
             state.pending["after"] = [a.text() for a in actions]
@@ -1593,7 +1240,7 @@ def _support(
     if action.verb in ("declare", "declare-solo"):
         _declare(state, seat, action.verb == "declare-solo", resume, events)
         return "declared"
-    _do_support(state, seat, action, dice, events)
+    do_support(state, seat, action, dice, events)
     return None if state.seats[seat].alive else "dead"
 
 
@@ -1603,180 +1250,25 @@ def _valid(
     """Check an action when its time comes (earlier ones may have changed the spot); one that
     no longer holds is skipped with a public line."""
     try:
-        _check_action(state, seat, action, main=main)
+        check_action(state, seat, action, main=main)
     except OrderRejected as error:
         skip(state, seat, action, error.key, events, error.params)
         return False
     return True
 
 
-def _do_support(
-    state: EsperState,
-    seat: str,
-    action: Action,
-    dice: Any,
-    events: list[Event],
-    *,
-    check: bool = True,
-) -> None:
-    verb = action.verb
-    if verb == "open":
-        _open_sheet(state, seat, events)
-    elif verb == "convert":
-        _convert(state, seat, action.args[0], dice, events)
-    elif verb == "use":
-        ability = _check_use(state, seat, action, main=False) if check else None
-        ability = ability or abilities_of(state, seat)[action.args[0]]
-        target = action.args[1] if len(action.args) > 1 else None
-        _use(state, seat, ability, target, dice, events)
-
-
-def _open_sheet(state: EsperState, seat: str, events: list[Event]) -> None:
-    s = state.seats[seat]
-    if not s.open:
-        s.open = True
-        events.append(Event("opened", {"seat": seat, "sheet": s.sheet}))
-
-
-def esp_check(state: EsperState, seat: str, dice: Any, events: list[Event], why: str) -> bool:
-    """2D6 ≤ ESP level + bonus (public roll). The channel sees the dice and the result only:
-    the target (the sheet's ESP level and private bonuses) would narrow the sheet down, so it
-    goes to the roller's DM (esper.md, What the channel may depend on)."""
-    s = state.seats[seat]
-    bonus = s.bonus + check_bonus(state, seat)
-    s.bonus = 0
-    a: int = dice.roll(6)
-    b: int = dice.roll(6)
-    target = sheet_of(state, seat).esp + bonus
-    ok = a + b <= target
-    events.append(Event("check", {"seat": seat, "dice": [a, b], "success": ok, "why": why}))
-    events.append(
-        Event(
-            "check_target",
-            {"seat": seat, "why": why, "target": target, "success": ok},
-            to=(seat,),
-        )
-    )
-    return ok
-
-
-def _convert(state: EsperState, seat: str, target: str, dice: Any, events: list[Event]) -> None:
-    _open_sheet(state, seat, events)
-    side = state.seats[seat].alignment
-    other = state.seats[target]
-    other.tried_by.append(side)
-    events.append(Event("convert", {"seat": seat, "target": target}))
-    ok = esp_check(state, seat, dice, events, "convert")
-    changed = False
-    if ok and side in sheet_of(state, target).convertible_by and other.alignment != side:
-        other.alignment = side
-        changed = True
-    # whether it worked, and nothing more: a target that did not change keeps its alignment
-    # secret (it may not be convertible, or already of the converter's side)
-    result: dict[str, Any] = {"seat": seat, "target": target, "changed": changed}
-    if changed:
-        result["alignment"] = side
-    if ok:
-        # only the two concerned learn whether it worked (esper.md, Conversion)
-        for who in (seat, target):
-            state.seats[who].told.append(dict(result))
-        events.append(Event("conversion_result", result, to=(seat, target)))
-
-
-def _use(
-    state: EsperState,
-    seat: str,
-    ability: Ability,
-    target: str | None,
-    dice: Any,
-    events: list[Event],
-) -> None:
-    s = state.seats[seat]
-    s.used.append(ability.id)
-    s.mind_lost += ability.cost_mind
-    s.power_lost += ability.cost_power
-    card = ability.id in state.pack.abilities
-    events.append(Event("used", {"seat": seat, "ability": ability.id, "target": target}))
-    if card and ability.id in s.hand:
-        s.hand.remove(ability.id)
-        if ability.lasting:
-            s.face_up.append(ability.id)
-    _apply_ability(state, seat, ability, target, dice, events)
-
-
-def _apply_ability(
-    state: EsperState,
-    seat: str,
-    ability: Ability,
-    target: str | None,
-    dice: Any,
-    events: list[Event],
-) -> None:
-    s = state.seats[seat]
-    effect = ability.effect
-    if effect == "check_bonus":
-        s.bonus += ability.n
-    elif effect == "recover":
-        who = target if ability.target == "spot" and target else seat
-        _recover(state, who, ability.stat, ability.n, events)
-    elif effect == "peek" and target is not None:
-        s.seen[target] = state.seats[target].sheet
-        events.append(
-            Event("peek", {"seat": seat, "target": target, "sheet": s.seen[target]}, to=(seat,))
-        )
-    elif effect == "info":
-        s.info += ability.n
-        events.append(Event("info", {"seat": seat, "n": ability.n, "total": s.info}))
-    elif effect == "to_spaceport" and target is not None:
-        _place(state, seat, f"{target}-0", "ability", events)
-    elif effect == "free" and target is not None:
-        other = state.seats[target]
-        other.black_hole = False
-        back = other.last_spot
-        events.append(Event("freed", {"seat": target, "by": seat}))
-        if back is not None:
-            _place(state, target, back, "freed", events)
-
-
-def _recover(state: EsperState, seat: str, stat: str, n: int, events: list[Event]) -> None:
-    s = state.seats[seat]
-    if stat == "mind":
-        amount = min(n, s.mind_lost)
-        s.mind_lost -= amount
-    else:
-        amount = min(n, s.damage)
-        s.damage -= amount
-    events.append(Event("recovered", {"seat": seat, "stat": stat, "n": amount}))
-
-
-def _place(state: EsperState, seat: str, spot: str, how: str, events: list[Event]) -> None:
-    s = state.seats[seat]
-    state.last.append({"seat": seat, "from": s.spot, "to": spot, "how": how})
-    s.spot = spot
-    events.append(Event("moved", {"seat": seat, "to": spot, "how": how}))
-
-
-def _damage(state: EsperState, seat: str, n: int, events: list[Event]) -> None:
-    s = state.seats[seat]
-    s.damage += n
-    events.append(Event("damaged", {"seat": seat, "n": n, "total": s.damage}))
-    if s.damage > sheet_of(state, seat).durability and s.alive:
-        s.alive = False
-        events.append(Event("died", {"seat": seat}))
-
-
 def _do_main(state: EsperState, seat: str, action: Action, dice: Dice, events: list[Event]) -> None:
     verb, args = action.verb, action.args
     state.pending["main"] = verb
     if state.stage == BASE_STAGE and verb == "move":
-        _place(state, seat, base_stage.move_target(state, seat, args[0]), "move", events)
+        place(state, seat, base_stage.move_target(state, seat, args[0]), "move", events)
     elif state.stage == BASE_STAGE and verb == "teleport":
         if base_stage.teleport(state, seat, args, dice, events):
             return  # the path is asked for
     elif verb == "infiltrate":
         base_stage.infiltrate(state, seat, args, dice, events)
     elif verb == "move":
-        _place(state, seat, _move_target(state, seat, args[0]), "move", events)
+        place(state, seat, move_target(state, seat, args[0]), "move", events)
     elif verb == "teleport":
         n = int(args[0])
         roll = dice.roll(6)
@@ -1790,9 +1282,9 @@ def _do_main(state: EsperState, seat: str, action: Action, dice: Dice, events: l
                 state.step, state.waiting = DIRECTION, [seat]
                 return
     elif verb == "recover":
-        _recover(state, seat, args[0], 1, events)
+        recover(state, seat, args[0], 1, events)
     elif verb == "treat":
-        _recover(state, args[0], "durability", 1, events)
+        recover(state, args[0], "durability", 1, events)
         events.append(Event("treated", {"seat": seat, "target": args[0]}))
     elif verb == "party":
         events.append(Event("party_proposed", {"seat": seat, "named": list(args)}))
@@ -1801,7 +1293,7 @@ def _do_main(state: EsperState, seat: str, action: Action, dice: Dice, events: l
         return
     elif verb == "use":
         ability = abilities_of(state, seat)[args[0]]
-        _use(state, seat, ability, args[1] if len(args) > 1 else None, dice, events)
+        use(state, seat, ability, args[1] if len(args) > 1 else None, dice, events)
     else:
         events.append(Event("passed", {"seat": seat}))
     _square_then_after(state, seat, dice, events)
@@ -1812,7 +1304,7 @@ def _teleport_land(state: EsperState, seat: str, direction: str, events: list[Ev
     planet, index = ring(spot) or (0, 0)
     distance = int(state.pending.pop("distance", 0))
     step = distance if direction == "right" else -distance
-    _place(state, seat, spot_name(planet, index + step), "teleport", events)
+    place(state, seat, spot_name(planet, index + step), "teleport", events)
 
 
 def _square_then_after(state: EsperState, seat: str, dice: Dice, events: list[Event]) -> None:
@@ -1826,7 +1318,7 @@ def _square_then_after(state: EsperState, seat: str, dice: Dice, events: list[Ev
             _next_turn(state, dice, events)
         return
     planned = state.pending.pop("after", [])
-    actions = [_action(state, seat, _tokens(text)) for text in planned]
+    actions = [parse_action(state, seat, tokens(text)) for text in planned]
     _run_after(state, seat, actions, dice, events)
 
 
@@ -1865,35 +1357,6 @@ def _square(state: EsperState, seat: str, dice: Dice, events: list[Event]) -> No
         state.spent.append(spot)
 
 
-def card_effect(
-    state: EsperState, seat: str, spot: str, effect: str, n: int, events: list[Event]
-) -> None:
-    """A planet or base card's effect on the character on its spot (``rafnor`` and
-    ``to_spaceport`` only on the planets: a base card never has them)."""
-    s = state.seats[seat]
-    if effect == "info":
-        s.info += n
-        events.append(Event("info", {"seat": seat, "n": n, "total": s.info}))
-    elif effect == "ability":
-        drawn = [state.ability_deck.pop(0) for _ in range(min(n, len(state.ability_deck)))]
-        s.hand += drawn
-        events.append(Event("abilities", {"seat": seat, "n": len(drawn)}))
-        if drawn:
-            events.append(Event("ability_drawn", {"cards": drawn}, to=(seat,)))
-    elif effect == "damage":
-        _damage(state, seat, n, events)
-    elif effect == "recover":
-        _recover(state, seat, "durability", n, events)
-    elif effect == "rafnor":
-        _place(state, seat, RAFNOR, "rafnor", events)
-    elif effect == "black_hole":
-        s.black_hole, s.last_spot = True, spot
-        events.append(Event("black_hole", {"seat": seat}))
-    elif effect == "to_spaceport":
-        planet, _ = ring(spot) or (1, 0)
-        _place(state, seat, f"P{planet}-0", "card", events)
-
-
 def _run_after(
     state: EsperState, seat: str, actions: list[Action], dice: Dice, events: list[Event]
 ) -> None:
@@ -1929,26 +1392,6 @@ def _run_after(
     _next_turn(state, dice, events)
 
 
-def skip(
-    state: EsperState,
-    seat: str,
-    action: Action,
-    why: str,
-    events: list[Event],
-    params: Mapping[str, Any] | None = None,
-) -> None:
-    """An action that no longer holds when its time comes: skipped in public; why is the seat's
-    own business (a sheet that cannot convert, the mind it lacks, a card no longer held)."""
-    events.append(Event("skipped", {"seat": seat, "action": action.text()}))
-    events.append(
-        Event(
-            "skipped_why",
-            {"seat": seat, "action": action.text(), "why": why, "params": dict(params or {})},
-            to=(seat,),
-        )
-    )
-
-
 def after_combat(state: EsperState, dice: Dice, events: list[Event]) -> None:
     """A combat is over: the game may be, else the turn that started it ends."""
     if state.ended is not None:
@@ -1968,13 +1411,13 @@ def flee(state: EsperState, seat: str, steps: int, direction: str, events: list[
     if spot is None:
         return
     if state.stage == BASE_STAGE:
-        _place(state, seat, base_stage.line(spot, steps, direction), "escape", events)
+        place(state, seat, base_stage.line(spot, steps, direction), "escape", events)
         return
     if spot == RAFNOR:
         return
     planet, index = ring(spot) or (1, 0)
     step = -steps if direction == "left" else steps
-    _place(state, seat, spot_name(planet, index + step), "escape", events)
+    place(state, seat, spot_name(planet, index + step), "escape", events)
 
 
 def _combat_due(state: EsperState, seat: str) -> bool:
@@ -2020,7 +1463,7 @@ def _resolve_party(
 
 
 def _declare(state: EsperState, seat: str, solo: bool, resume: str, events: list[Event]) -> None:
-    _open_sheet(state, seat, events)
+    open_sheet(state, seat, events)
     s = state.seats[seat]
     state.pending["declared"] = True
     voters = [o for o in living(state) if o != seat and not state.seats[o].resigned]

@@ -39,7 +39,10 @@ NAMES = {
 }
 PACK = packlib.sample()
 SUITS = "♠♥♦♣"
-ENGINE = ("cogs/esper/rules.py", "cogs/esper/combat.py", "cogs/esper/base.py")
+# The engine's modules (its entry point, the stages and what they share): every event it emits.
+ENGINE = tuple(
+    f"cogs/esper/{name}.py" for name in ("rules", "state", "effects", "orders", "combat", "base")
+)
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 
 
@@ -220,7 +223,8 @@ def line_of(lines: list[str], *parts: str) -> str:
 
 
 def emitted_types(files: Sequence[str] = ENGINE) -> set[str]:
-    """The event types the engine emits (rules, combat, base), from their ``Event(...)`` calls."""
+    """The event types the engine emits (its modules, :data:`ENGINE`), from their ``Event(...)``
+    calls."""
     return {kind for kind, _ in event_calls(files)}
 
 
@@ -262,7 +266,7 @@ def test_every_event_type_the_engine_emits_has_words_in_both_languages() -> None
 
 
 def test_private_events_are_those_the_engine_addresses() -> None:
-    """present.PRIVATE names exactly the event types the engine (rules, combat, base) emits with
+    """present.PRIVATE names exactly the event types the engine (:data:`ENGINE`) emits with
     ``to``."""
     calls = event_calls()
     addressed = {kind for kind, private in calls if private}
