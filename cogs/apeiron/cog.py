@@ -18,15 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import packs, replies
 from bot.checks import is_moderator, reader_lang
+from bot.cogbase import Challenge, RulesetCog, challenge_command
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
 from bot.storage.base import PackRow
 from bot.table import TableError
-from bot.views import post_challenge
 from cogs.apeiron import RULESET, builder, rules
 from cogs.apeiron import pack as packlib
 from cogs.apeiron.present import kind_word
@@ -207,18 +206,13 @@ SECTION_CHOICES = [
 ]
 
 
-class ApeironCog(commands.Cog):
-    apeiron = app_commands.Group(
-        name=ls("apeiron", "cmd.apeiron"),
-        description=ls("Apeiron: units on a field of hidden panels", "cmd.apeiron.desc"),
-    )
-
-    def __init__(self, bot: RefereeBot) -> None:
-        self.bot = bot
-        bot.add_dynamic_items(*builder.DYNAMIC_ITEMS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*builder.DYNAMIC_ITEMS)
+class ApeironCog(
+    RulesetCog,
+    spec=RULESET,
+    about="Apeiron: units on a field of hidden panels",
+    rules_about="How a game runs and how to write orders",
+):
+    dynamic_items = builder.DYNAMIC_ITEMS
 
     async def _stored(self, guild_id: int | None) -> PackRow | None:
         if guild_id is None:
@@ -231,13 +225,9 @@ class ApeironCog(commands.Cog):
         row = await self._stored(guild_id)
         return packlib.starter() if row is None else stored_pack(row)
 
-    @apeiron.command(
-        name=ls("challenge", "cmd.apeiron.challenge"),
-        description=ls("Challenge a player to Apeiron here", "cmd.apeiron.challenge.desc"),
-    )
+    @challenge_command("Challenge a player to Apeiron here")
     @app_commands.guild_only()
     @app_commands.describe(
-        opponent=ls("Who you challenge", "cmd.opt.opponent"),
         minutes=ls(
             "Minutes per step (deck, deployment, each activation)", "cmd.apeiron.opt.minutes"
         ),
@@ -245,38 +235,24 @@ class ApeironCog(commands.Cog):
         events=ls("Event panels shuffled into the field", "cmd.apeiron.opt.events"),
     )
     @app_commands.choices(events=EVENT_CHOICES)
-    @localized_params
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        opponent: discord.Member,
         minutes: app_commands.Range[int, 1, 10080] = rules.DEFAULT_MINUTES,
         turn_limit: app_commands.Range[int, 0, 99] = 0,
         events: str = "none",
-    ) -> None:
+    ) -> Challenge:
         chosen = (
             list(packlib.EVENT_KINDS) if events == "all" else ([] if events == "none" else [events])
         )
         pack = await self.server_pack(interaction.guild_id)
-        options = challenge_options(pack, minutes, turn_limit, chosen)
-        await post_challenge(
-            interaction,
-            RULESET.key,
-            [opponent],
-            options=options,
+        return Challenge(
+            options=challenge_options(pack, minutes, turn_limit, chosen),
             turn_seconds=minutes * 60,
             text_params=lambda lang: {"minutes": minutes},
         )
 
-    @apeiron.command(
-        name=ls("rules", "cmd.apeiron.rules"),
-        description=ls("How a game runs and how to write orders", "cmd.apeiron.rules.desc"),
-    )
-    async def rules_command(self, interaction: discord.Interaction[Any]) -> None:
-        lang = reader_lang(interaction)
-        await replies.respond(interaction, RULESET.presenter.how_to_play(lang), ephemeral=True)
-
-    @apeiron.command(
+    @app_commands.command(
         name=ls("cards", "cmd.apeiron.cards"),
         description=ls("This server's pack's cards, a page at a time", "cmd.apeiron.cards.desc"),
     )
@@ -304,7 +280,6 @@ class ApeironCog(commands.Cog):
     pack_group = app_commands.Group(
         name=ls("pack", "cmd.apeiron.pack"),
         description=ls("This server's own card pack", "cmd.apeiron.pack.desc"),
-        parent=apeiron,
         guild_only=True,
     )
 

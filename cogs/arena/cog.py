@@ -8,67 +8,47 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot import replies
-from bot.checks import reader_lang
-from bot.i18n.translator import localized_params, ls
-from bot.views import post_challenge
+from bot.cogbase import (
+    DEFAULT_TURN_HOURS,
+    TURN_HOURS,
+    Challenge,
+    RulesetCog,
+    challenge_command,
+    hours_seconds,
+)
+from bot.i18n.translator import ls
 from cogs.arena import RULESET
 from cogs.arena import rules as arena_rules
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
-DEFAULT_TURN_HOURS = 24.0
 
-
-class ArenaCog(commands.Cog):
-    arena = app_commands.Group(
-        name=ls("arena", "cmd.arena"),
-        description=ls(
-            "HEXSYSTEM Arena Duel: two gladiators, secret moves, dice", "cmd.arena.desc"
-        ),
-        guild_only=True,
-    )
-
-    def __init__(self, bot: RefereeBot) -> None:
-        self.bot = bot
-
-    @arena.command(
-        name=ls("challenge", "cmd.arena.challenge"),
-        description=ls("Challenge a player to a duel in this channel", "cmd.arena.challenge.desc"),
-    )
+class ArenaCog(
+    RulesetCog,
+    spec=RULESET,
+    about="HEXSYSTEM Arena Duel: two gladiators, secret moves, dice",
+    rules_about="How to play and how to write orders",
+    guild_only=True,
+):
+    @challenge_command("Challenge a player to a duel in this channel")
     @app_commands.describe(
-        opponent=ls("Who you challenge", "cmd.opt.opponent"),
-        hours=ls("Time per turn in hours (0 = no deadline)", "cmd.opt.turn_hours"),
+        hours=TURN_HOURS,
         obstacles=ls(
             "Obstacle hexes as q,r pairs, e.g. 0,0 1,-1 (default: none)", "cmd.opt.obstacles"
         ),
     )
-    @localized_params
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        opponent: discord.Member,
         hours: app_commands.Range[float, 0.0, 168.0] = DEFAULT_TURN_HOURS,
         obstacles: app_commands.Range[str, 1, 200] | None = None,
-    ) -> None:
-        await post_challenge(
-            interaction,
-            "arena",
-            [opponent],
+    ) -> Challenge:
+        return Challenge(
             options={"obstacles": arena_rules.parse_obstacles(obstacles)} if obstacles else None,
-            turn_seconds=round(hours * 3600) or None,
+            turn_seconds=hours_seconds(hours),
         )
-
-    @arena.command(
-        name=ls("rules", "cmd.arena.rules"),
-        description=ls("How to play and how to write orders", "cmd.arena.rules.desc"),
-    )
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        lang = reader_lang(interaction)
-        await replies.respond(interaction, RULESET.presenter.how_to_play(lang), ephemeral=True)
 
 
 async def setup(bot: RefereeBot) -> None:

@@ -1,5 +1,6 @@
 """The dungeon's Discord adapter: ``/dungeon start`` (a party of 1 to 4 in this channel),
-``/dungeon rules``, ``/dungeon scenarios`` and ``/dungeon classes``. Card picks, turns and the
+``/dungeon rules`` (:class:`bot.cogbase.RulesetCog`'s), ``/dungeon scenarios`` and
+``/dungeon classes``. Card picks, turns and the
 party's vote on a monster tie are the shared table's orders (DM text, DM buttons, ``/order``, and
 the vote's buttons under the channel post), driven by the pure engine in ``rules.py``.
 """
@@ -10,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import replies
 from bot.checks import reader_lang
+from bot.cogbase import RulesetCog
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
 from bot.table import Player
@@ -38,17 +39,14 @@ async def scenario_autocomplete(
     return found[:25]
 
 
-class DungeonCog(commands.Cog):
-    dungeon = app_commands.Group(
-        name=ls("dungeon", "cmd.dungeon"),
-        description=ls("Hex dungeon: a party against monsters the bot runs", "cmd.dungeon.desc"),
-        guild_only=True,
-    )
-
-    def __init__(self, bot: RefereeBot) -> None:
-        self.bot = bot
-
-    @dungeon.command(
+class DungeonCog(
+    RulesetCog,
+    spec=RULESET,
+    about="Hex dungeon: a party against monsters the bot runs",
+    rules_about="How a round runs and how to write orders",
+    guild_only=True,
+):
+    @app_commands.command(
         name=ls("start", "cmd.dungeon.start"),
         description=ls("Start a scenario here with up to three friends", "cmd.dungeon.start.desc"),
     )
@@ -117,15 +115,7 @@ class DungeonCog(commands.Cog):
             ),
         )
 
-    @dungeon.command(
-        name=ls("rules", "cmd.dungeon.rules"),
-        description=ls("How a round runs and how to write orders", "cmd.dungeon.rules.desc"),
-    )
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        lang = reader_lang(interaction)
-        await replies.respond(interaction, RULESET.presenter.how_to_play(lang), ephemeral=True)
-
-    @dungeon.command(
+    @app_commands.command(
         name=ls("scenarios", "cmd.dungeon.scenarios"),
         description=ls("The scenarios you can start", "cmd.dungeon.scenarios.desc"),
     )
@@ -147,7 +137,7 @@ class DungeonCog(commands.Cog):
             )
         await replies.respond(interaction, "\n".join(lines), ephemeral=True)
 
-    @dungeon.command(
+    @app_commands.command(
         name=ls("classes", "cmd.dungeon.classes"),
         description=ls("The characters and their cards", "cmd.dungeon.classes.desc"),
     )

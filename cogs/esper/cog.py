@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import limits, packs, replies
 from bot.checks import is_moderator, reader_lang
+from bot.cogbase import RulesetCog
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
 from bot.ruleset import RuleError
@@ -254,16 +254,13 @@ def _server(interaction: discord.Interaction[Any]) -> int:
 PLAYER_OPTION = ls("A player you invite (4 to 10 in all)", "cmd.esper.opt.player")
 
 
-class EsperCog(commands.Cog):
-    esper = app_commands.Group(
-        name=ls("esper", "cmd.esper"),
-        description=ls("Esper war: 5 to 11 players, hidden alignments", "cmd.esper.desc"),
-    )
-
-    def __init__(self, bot: RefereeBot) -> None:
-        self.bot = bot
-
-    @esper.command(
+class EsperCog(
+    RulesetCog,
+    spec=RULESET,
+    about="Esper war: 5 to 11 players, hidden alignments",
+    rules_about="How a game runs and how to write orders",
+):
+    @app_commands.command(
         name=ls("start", "cmd.esper.start"),
         description=ls("Open an Esper war lobby here for 5 to 11 players", "cmd.esper.start.desc"),
     )
@@ -345,15 +342,7 @@ class EsperCog(commands.Cog):
             },
         )
 
-    @esper.command(
-        name=ls("rules", "cmd.esper.rules"),
-        description=ls("How a game runs and how to write orders", "cmd.esper.rules.desc"),
-    )
-    async def rules_command(self, interaction: discord.Interaction[Any]) -> None:
-        lang = reader_lang(interaction)
-        await replies.respond(interaction, RULESET.presenter.how_to_play(lang), ephemeral=True)
-
-    @esper.command(
+    @app_commands.command(
         name=ls("characters", "cmd.esper.characters"),
         description=ls("The characters of the pack, a page at a time", "cmd.esper.characters.desc"),
     )
@@ -371,7 +360,6 @@ class EsperCog(commands.Cog):
     season_group = app_commands.Group(
         name=ls("season", "cmd.esper.season"),
         description=ls("This server's esper seasons (moderators)", "cmd.esper.season.desc"),
-        parent=esper,
     )
 
     def _moderator_here(self, interaction: discord.Interaction[Any]) -> int:

@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import replies
 from bot.checks import reader_lang
+from bot.cogbase import Challenge, RulesetCog, challenge_command
 from bot.i18n import t
 from bot.i18n.translator import localized_params, ls
-from bot.views import post_challenge
 from cogs.tactics import RULESET, builder, maps, master, units
 from cogs.tactics.master_options import master_options
 
@@ -43,30 +42,17 @@ async def map_autocomplete(
     return found[:25]
 
 
-class TacticsCog(commands.Cog):
-    tactics = app_commands.Group(
-        name=ls("tactics", "cmd.tactics"),
-        description=ls(
-            "Master-unit tactics: secret action sheets, mana and DP", "cmd.tactics.desc"
-        ),
-    )
+class TacticsCog(
+    RulesetCog,
+    spec=RULESET,
+    about="Master-unit tactics: secret action sheets, mana and DP",
+    rules_about="How a match runs and how to write a sheet",
+):
+    dynamic_items = builder.DYNAMIC_ITEMS
 
-    def __init__(self, bot: RefereeBot) -> None:
-        self.bot = bot
-        bot.add_dynamic_items(*builder.DYNAMIC_ITEMS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*builder.DYNAMIC_ITEMS)
-
-    @tactics.command(
-        name=ls("challenge", "cmd.tactics.challenge"),
-        description=ls(
-            "Challenge a player to a friendly tactics match here", "cmd.tactics.challenge.desc"
-        ),
-    )
+    @challenge_command("Challenge a player to a friendly tactics match here")
     @app_commands.guild_only()
     @app_commands.describe(
-        opponent=ls("Who you challenge", "cmd.opt.opponent"),
         map=ls("The map (default: the 10×10 standard map)", "cmd.opt.map"),
         minutes=ls("Minutes per sheet (0 = no deadline)", "cmd.opt.turn_minutes"),
         cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
@@ -74,21 +60,16 @@ class TacticsCog(commands.Cog):
     )
     @app_commands.choices(tie_break=TIE_BREAK_CHOICES)
     @app_commands.autocomplete(map=map_autocomplete)
-    @localized_params
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        opponent: discord.Member,
         map: str | None = None,
         minutes: app_commands.Range[int, 0, 10080] = DEFAULT_TURN_MINUTES,
         cost_cap: app_commands.Range[int, 1, 60] = DEFAULT_COST_CAP,
         tie_break: str = "none",
-    ) -> None:
+    ) -> Challenge:
         chosen = map or maps.DEFAULT
-        await post_challenge(
-            interaction,
-            "tactics",
-            [opponent],
+        return Challenge(
             options={"map": chosen, "cost_cap": cost_cap, "tie_break": tie_break},
             turn_seconds=minutes * 60 or None,
             text_params=lambda lang: {
@@ -98,15 +79,7 @@ class TacticsCog(commands.Cog):
             },
         )
 
-    @tactics.command(
-        name=ls("rules", "cmd.tactics.rules"),
-        description=ls("How a match runs and how to write a sheet", "cmd.tactics.rules.desc"),
-    )
-    async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        lang = reader_lang(interaction)
-        await replies.respond(interaction, RULESET.presenter.how_to_play(lang), ephemeral=True)
-
-    @tactics.command(
+    @app_commands.command(
         name=ls("units", "cmd.tactics.units"),
         description=ls(
             "The starter pool: every unit's cost, stats and ability", "cmd.tactics.units.desc"
@@ -128,7 +101,7 @@ class TacticsCog(commands.Cog):
         embed.set_footer(text=t(lang, "tactics.units.footer"))
         await replies.respond(interaction, embed=embed, ephemeral=True)
 
-    @tactics.command(
+    @app_commands.command(
         name=ls("maps", "cmd.tactics.maps"),
         description=ls("The maps a match can be played on", "cmd.tactics.maps.desc"),
     )
@@ -149,7 +122,7 @@ class TacticsCog(commands.Cog):
             )
         await replies.respond(interaction, "\n".join(lines), ephemeral=True)
 
-    @tactics.command(
+    @app_commands.command(
         name=ls("master", "cmd.tactics.master"),
         description=ls(
             "Design a master unit: its cost and mana by the published formulas",
