@@ -9,141 +9,43 @@ parsed by the engine with the picks before it, so the draft is always an order i
 submits it exactly as if it had been typed. The deck step offers the presets; deployment is five
 picks of unit, square and facing; an item drawn or an event's choice, their few options.
 
-Nothing lives in memory: the draft is the message's own text and every component's
-``custom_id`` says what it picks (``ab:<game>:<turn>:<what>[:<arg>]``), so a builder left open
-survives a restart, and a click on a builder of an earlier step is refused as stale. Ids and
-option values carry squares, facings and places in a list (a preset's number, a unit's place in
-the seat's deck), never a pack's ids: whatever a pack's ids, none passes Discord's 100
-characters.
+Nothing lives in memory (:mod:`bot.orderbuilder`, shared with tactics' builder): the draft is the
+message's own text and every component's ``custom_id`` says what it picks
+(``ab:<game>:<turn>:<what>[:<arg>]``), so a builder left open survives a restart, and a click on
+a builder of an earlier step is refused as stale. Ids and option values carry squares, facings
+and places in a list (a preset's number, a unit's place in the seat's deck), never a pack's ids:
+whatever a pack's ids, none passes Discord's 100 characters.
 """
 
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
-from bot import limits, replies
-from bot.checks import reader_lang
+from bot import orderbuilder
 from bot.i18n import t
+from bot.orderbuilder import MAX_OPTIONS, menu_values
 from bot.render.squaregrid import label
 from bot.ruleset import RuleError
-from bot.views import out_of_date
 from cogs.apeiron import field as fld
 from cogs.apeiron import rules
 from cogs.apeiron.present import PRESENTER, facing_word
 
 if TYPE_CHECKING:
-    from bot.client import RefereeBot
     from bot.storage import GameRow
-
-MAX_OPTIONS = 25  # Discord's limit per select
-DRAFT = re.compile(r"```text\n(?P<body>.*?)```", re.DOTALL)
-PREFIX = "ab"
-BUTTONS = ("seal", "undo", "clear", "back")
-
-
-def _cid(game: str, turn: int, *parts: str) -> str:
-    return ":".join((PREFIX, game, str(turn), *parts))
-
-
-def draft_of(content: str | None) -> list[str]:
-    match = DRAFT.search(content or "")
-    if not match:
-        return []
-    return [line for line in match["body"].splitlines() if line.strip()]
 
 
 def order_text(step: str, lines: Sequence[str]) -> str:
-    """The order the draft stands for (a deployment is one comma-separated line)."""
+    """The order the draft stands for (a deployment is one comma-separated line); an empty draft
+    stands for none, and is not sealed."""
+    if not lines:
+        raise RuleError("apeiron.builder.nothing")
     if step == rules.DEPLOY_STEP:
         return "deploy " + ", ".join(lines)
     return "\n".join(lines)
-
-
-# --- the components ------------------------------------------------------------------------------
-
-
-class BuilderSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"ab:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>(?!(?:seal|undo|clear|back)$)[a-z]+)"
-    r"(?::(?P<arg>[^ ]*))?",
-):
-    def __init__(
-        self, item: discord.ui.Select[Any], game: str, turn: int | None, what: str, arg: str
-    ):
-        super().__init__(item)
-        self.game_id, self.turn, self.what, self.arg = game, turn, what, arg
-
-    @classmethod
-    def make(
-        cls,
-        game: str,
-        turn: int,
-        what: str,
-        options: list[discord.SelectOption],
-        placeholder: str,
-        *,
-        arg: str = "",
-    ) -> BuilderSelect:
-        custom_id = _cid(game, turn, what, arg) if arg else _cid(game, turn, what)
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id,
-            placeholder=placeholder[:150],
-            options=options[:MAX_OPTIONS],
-            min_values=1,
-            max_values=1,
-        )
-        return cls(select, game, turn, what, arg)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
-    ) -> BuilderSelect:
-        turn = limits.id_number(match["turn"])
-        return cls(item, match["game"], turn, match["what"], match["arg"] or "")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle(interaction, self.game_id, self.turn, self.what, self.arg, self.item.values)
-
-
-class BuilderButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ab:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>seal|undo|clear|back)",
-):
-    def __init__(
-        self, item: discord.ui.Button[Any], game: str, turn: int | None, what: str
-    ) -> None:
-        super().__init__(item)
-        self.game_id, self.turn, self.what = game, turn, what
-
-    @classmethod
-    def make(cls, game: str, turn: int, what: str, lang: str) -> BuilderButton:
-        style = {
-            "seal": discord.ButtonStyle.success,
-            "clear": discord.ButtonStyle.danger,
-        }.get(what, discord.ButtonStyle.secondary)
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=t(lang, f"apeiron.builder.{what}")[:80],
-            style=style,
-            custom_id=_cid(game, turn, what),
-        )
-        return cls(button, game, turn, what)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
-    ) -> BuilderButton:
-        return cls(item, match["game"], limits.id_number(match["turn"]), match["what"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle(interaction, self.game_id, self.turn, self.what, "", [])
-
-
-DYNAMIC_ITEMS = (BuilderSelect, BuilderButton)
 
 
 # --- the game as the clicking player sees it -----------------------------------------------------
@@ -193,15 +95,6 @@ def _buttons(ctx: _Context, view: discord.ui.View, *names: str) -> discord.ui.Vi
     for what in names:
         view.add_item(BuilderButton.make(ctx.game.id, ctx.game.turn, what, ctx.lang))
     return view
-
-
-def _message(ctx: _Context, lines: Sequence[str], note: str = "") -> str:
-    body = "\n".join(lines) + "\n" if lines else ""
-    parts = [ctx.header(), f"```text\n{body}```"]
-    if note:
-        parts.append(note)
-    parts.append(t(ctx.lang, f"apeiron.builder.help.{ctx.step}"))
-    return limits.clip("\n".join(parts), limits.CONTENT)
 
 
 # --- the play step -------------------------------------------------------------------------------
@@ -426,13 +319,7 @@ def _deploy_facing_view(ctx: _Context, place: str, square: str) -> discord.ui.Vi
     return _buttons(ctx, view, "back")
 
 
-# --- the flow ------------------------------------------------------------------------------------
-
-
-async def open_builder(interaction: discord.Interaction[Any], game: GameRow, seat: str) -> None:
-    """The prompt's button: a fresh builder for this seat's current step."""
-    ctx = _Context(game, seat, reader_lang(interaction))
-    await replies.respond(interaction, _message(ctx, []), view=_main_view(ctx, []), ephemeral=True)
+# --- the picks ---------------------------------------------------------------------------------
 
 
 def _next(
@@ -469,14 +356,6 @@ def _next(
     return lines
 
 
-def _values(view: discord.ui.View, what: str, arg: str) -> set[str] | None:
-    """The values of the view's menu ``what`` with ``arg``; None if it has no such menu."""
-    for item in view.children:
-        if isinstance(item, BuilderSelect) and (item.what, item.arg) == (what, arg):
-            return {option.value for option in item.item.options}
-    return None
-
-
 def _offered(ctx: _Context, what: str, arg: str, lines: Sequence[str]) -> set[str] | None:
     """What the builder offers now in its menu ``what`` with ``arg``, rebuilt from the step, the
     draft and the picks the arg carries; None when no menu of this step has that id. A click is
@@ -485,15 +364,15 @@ def _offered(ctx: _Context, what: str, arg: str, lines: Sequence[str]) -> set[st
     if not ctx.awaited():
         return None
     if what in ("deck", "unit", "pick"):
-        return _values(_main_view(ctx, lines), what, arg)
+        return menu_values(_main_view(ctx, lines), what, arg)
     if ctx.step == rules.DEPLOY_STEP:
         place, dot, square = arg.partition(".")
-        units = _values(_main_view(ctx, lines), "unit", "") or set()
+        units = menu_values(_main_view(ctx, lines), "unit", "") or set()
         if place not in units:
             return None
         free = set(_free_squares(ctx, lines))
         if what == "row" and not dot:
-            return _values(_deploy_squares_view(ctx, place, lines), "row", place)
+            return menu_values(_deploy_squares_view(ctx, place, lines), "row", place)
         if what == "place" and not dot:
             return free
         if what == "dface" and dot and square in free:
@@ -502,99 +381,48 @@ def _offered(ctx: _Context, what: str, arg: str, lines: Sequence[str]) -> set[st
     if ctx.step in (rules.PLAY, rules.MOVE) and not lines:
         ends = {end for _, end, _ in _paths(ctx)}
         if what == "col" and not arg:
-            return _values(_dest_view(ctx), "col", "")
+            return menu_values(_dest_view(ctx), "col", "")
         if what == "dest" and not arg:
             return ends
         dest, dot, facing = arg.partition(".")
         if dest not in ends:
             return None
-        facings = _values(_facing_view(ctx, dest), "face", dest) or set()
+        facings = menu_values(_facing_view(ctx, dest), "face", dest) or set()
         if what == "face" and not dot:
             return facings
         if what == "act" and dot and facing in facings:
-            return _values(_action_view(ctx, dest, facing), "act", arg)
+            return menu_values(_action_view(ctx, dest, facing), "act", arg)
     return None
 
 
-async def _handle(
-    interaction: discord.Interaction[Any],
-    game_id: str,
-    turn: int | None,
-    what: str,
-    arg: str,
-    values: Sequence[str],
-) -> None:
-    bot: RefereeBot = interaction.client
-    lang = reader_lang(interaction)
-    if turn is None:  # a number no game reaches: no builder of ours carries it
-        await out_of_date(interaction)
-        return
-    try:
-        game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
-    except RuleError as exc:
-        await replies.edit(interaction, content="⚠️ " + replies.reason(exc, lang), view=None)
-        return
-    ctx = _Context(game, seat, lang)
-    lines = draft_of(interaction.message.content if interaction.message else "")
-    if what not in BUTTONS:
-        offered = _offered(ctx, what, arg, lines)
-        if offered is None or not values or values[0] not in offered:
-            await out_of_date(interaction)
-            return
-    if what == "seal":
-        await _seal(interaction, bot, ctx, lines)
-        return
-    if what == "undo":
-        lines = lines[:-1]
-    elif what == "clear":
-        lines = []
-    result = _next(ctx, what, arg, values[0] if values else "", lines)
-    if isinstance(result, discord.ui.View):
-        await replies.edit(interaction, content=_message(ctx, lines), view=result)
-        return
-    note = ""
-    if result and (ctx.step != rules.DEPLOY_STEP or len(result) == rules.DEPLOY):
-        try:  # the engine's own check of the whole draft (a deployment once it is whole)
-            rules.parse(ctx.state, seat, order_text(ctx.step, result))
-        except RuleError as exc:
-            note = "⚠️ " + replies.reason(exc, lang)
-            result = lines
-    await replies.edit(
-        interaction, content=_message(ctx, result, note), view=_main_view(ctx, result)
-    )
+def _check(ctx: _Context, what: str, lines: list[str]) -> None:
+    """The engine's own check of the whole draft (a deployment once it is whole)."""
+    if lines and (ctx.step != rules.DEPLOY_STEP or len(lines) == rules.DEPLOY):
+        rules.parse(ctx.state, ctx.seat, order_text(ctx.step, lines))
 
 
-async def _seal(
-    interaction: discord.Interaction[Any], bot: RefereeBot, ctx: _Context, lines: list[str]
-) -> None:
-    if not lines:
-        await replies.edit(
-            interaction,
-            content=_message(ctx, lines, "⚠️ " + t(ctx.lang, "apeiron.builder.nothing")),
-            view=_main_view(ctx, lines),
-        )
-        return
-    async with bot.table.foreground.serving():
-        try:
-            result = await bot.table.submit(
-                ctx.game.id,
-                interaction.user.id,
-                order_text(ctx.step, lines),
-                source="builder",
-                resolve=False,
-                turn=ctx.game.turn,
-            )
-        except RuleError as exc:
-            await replies.edit(
-                interaction,
-                content=_message(ctx, lines, "⚠️ " + replies.reason(exc, ctx.lang)),
-                view=_main_view(ctx, lines),
-            )
-            return
-        await replies.edit(
-            interaction,
-            content="\n".join(lines) + "\n" + replies.order_ack(result, ctx.lang),
-            view=None,
-        )
-    if result.complete:
-        await bot.table.resolve_if_ready(ctx.game.id)
+def _pick(
+    ctx: _Context, what: str, arg: str, values: list[str], lines: list[str]
+) -> discord.ui.View | list[str]:
+    """Every menu picks one value: :func:`_next` with it."""
+    return _next(ctx, what, arg, values[0] if values else "", lines)
+
+
+# --- the builder ---------------------------------------------------------------------------------
+
+# The hooks in the order orderbuilder.Flow lists them.
+FLOW = orderbuilder.Flow(
+    "ab", "apeiron.builder", _Context, _main_view, _offered, _pick, _check, order_text
+)
+
+
+class BuilderSelect(orderbuilder.Menu, flow=FLOW):
+    """The builder's menus: ``ab:<game>:<turn>:<what>[:<arg>]``."""
+
+
+class BuilderButton(orderbuilder.Button, flow=FLOW):
+    """Seal, Undo, Clear and Back."""
+
+
+DYNAMIC_ITEMS = (BuilderSelect, BuilderButton)
+open_builder = FLOW.open  # the spec's sheet_builder

@@ -3,8 +3,9 @@
 The prompt's 📝 button opens an ephemeral message that holds the draft sheet in a code block; each
 select adds one line (a unit, where it moves, what it does), the whole draft is checked by the
 engine after every step, and **Seal** submits it exactly as if it had been typed. Nothing lives in
-memory: the draft is the message's own text and every component's ``custom_id`` says what it is
-for (``tb:<game>:<turn>:<what>[:<arg>…]``), so a builder left open survives a restart.
+memory (:mod:`bot.orderbuilder`, shared with Apeiron's builder): the draft is the message's own
+text and every component's ``custom_id`` says what it is for (``tb:<game>:<turn>:<what>[:<arg>…]``),
+so a builder left open survives a restart.
 """
 
 from __future__ import annotations
@@ -15,33 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import limits, replies
-from bot.checks import reader_lang
+from bot import orderbuilder
 from bot.i18n import t
-from bot.ruleset import RuleError
-from bot.views import out_of_date
+from bot.orderbuilder import MAX_OPTIONS, menu_values
 from cogs.tactics import master, rules, units
 from cogs.tactics.present import PRESENTER, unit_label
 
 if TYPE_CHECKING:
-    from bot.client import RefereeBot
     from bot.storage import GameRow
-
-MAX_OPTIONS = 25  # Discord's limit per select
-DRAFT = re.compile(r"```text\n(?P<body>.*?)```", re.DOTALL)
-PREFIX = "tb"
-
-
-def _cid(game: str, turn: int, *parts: str) -> str:
-    return ":".join((PREFIX, game, str(turn), *parts))
-
-
-def draft_of(content: str | None) -> list[str]:
-    """The draft lines kept in the builder message (empty if there is none)."""
-    match = DRAFT.search(content or "")
-    if not match:
-        return []
-    return [line for line in match["body"].splitlines() if line.strip()]
 
 
 def sheet_text(step: str, lines: Sequence[str]) -> str:
@@ -78,90 +60,7 @@ def _columns(squares: Sequence[str]) -> list[str]:
     return sorted({re.match(r"[A-Z]+", sq)[0] for sq in squares})  # type: ignore[index]
 
 
-class BuilderSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    # Every builder id but the buttons' (a button's id must not be claimed by the select class).
-    template=r"tb:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>(?!(?:seal|undo|clear|back)$)[a-z]+)"
-    r"(?::(?P<arg>[^ ]*))?",
-):
-    """Every select of the builder; ``what`` says which step of a line it picks."""
-
-    def __init__(
-        self, item: discord.ui.Select[Any], game: str, turn: int | None, what: str, arg: str
-    ):
-        super().__init__(item)
-        self.game_id, self.turn, self.what, self.arg = game, turn, what, arg
-
-    @classmethod
-    def make(
-        cls,
-        game: str,
-        turn: int,
-        what: str,
-        options: list[discord.SelectOption],
-        placeholder: str,
-        *,
-        arg: str = "",
-        max_values: int = 1,
-    ) -> BuilderSelect:
-        custom_id = _cid(game, turn, what, arg) if arg else _cid(game, turn, what)
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id,
-            placeholder=placeholder[:150],
-            options=options[:MAX_OPTIONS],
-            min_values=1,
-            max_values=min(max_values, len(options[:MAX_OPTIONS])),
-        )
-        return cls(select, game, turn, what, arg)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
-    ) -> BuilderSelect:
-        turn = limits.id_number(match["turn"])
-        return cls(item, match["game"], turn, match["what"], match["arg"] or "")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle(interaction, self.game_id, self.turn, self.what, self.arg, self.item.values)
-
-
-class BuilderButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tb:(?P<game>[^:]+):(?P<turn>\d+):(?P<what>seal|undo|clear|back)",
-):
-    def __init__(
-        self, item: discord.ui.Button[Any], game: str, turn: int | None, what: str
-    ) -> None:
-        super().__init__(item)
-        self.game_id, self.turn, self.what = game, turn, what
-
-    @classmethod
-    def make(cls, game: str, turn: int, what: str, lang: str) -> BuilderButton:
-        style = {
-            "seal": discord.ButtonStyle.success,
-            "clear": discord.ButtonStyle.danger,
-        }.get(what, discord.ButtonStyle.secondary)
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=t(lang, f"tactics.builder.{what}")[:80],
-            style=style,
-            custom_id=_cid(game, turn, what),
-        )
-        return cls(button, game, turn, what)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: Any, match: re.Match[str], /
-    ) -> BuilderButton:
-        return cls(item, match["game"], limits.id_number(match["turn"]), match["what"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _handle(interaction, self.game_id, self.turn, self.what, "", [])
-
-
-DYNAMIC_ITEMS = (BuilderSelect, BuilderButton)
-
-
-# --- the flow -----------------------------------------------------------------------------------
+# --- the game as the clicking player sees it -----------------------------------------------------
 
 
 class _Context:
@@ -187,24 +86,14 @@ class _Context:
             self.rules.parse(self.state, self.seat, sheet_text(self.step, lines))
 
 
-def _message(ctx: _Context, lines: Sequence[str], note: str = "") -> str:
-    pretty = [_pretty(ctx, line) for line in lines]
-    body = "\n".join(lines) + "\n" if lines else ""
-    parts = [ctx.header()]
-    if pretty:
-        parts.append("\n".join(f"{i}. {p}" for i, p in enumerate(pretty, start=1)))
-    parts.append(f"```text\n{body}```")
-    if note:
-        parts.append(note)
-    parts.append(t(ctx.lang, f"tactics.builder.help.{ctx.step}"))
-    # The builder edits one message in place: it is clipped, not split.
-    return limits.clip("\n".join(parts), limits.CONTENT)
-
-
 def _pretty(ctx: _Context, line: str) -> str:
     """A draft line with unit ids shown as names (``A2`` → ``Knight A2``)."""
     words = line.split()
     return " ".join(unit_label(ctx.units[w], ctx.lang) if w in ctx.units else w for w in words)
+
+
+def _shown(ctx: _Context, lines: list[str]) -> list[str]:
+    return [_pretty(ctx, line) for line in lines]
 
 
 def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
@@ -356,20 +245,6 @@ def _actions_view(ctx: _Context, uid: str, origin: str, dest: str) -> discord.ui
     return view
 
 
-async def open_builder(interaction: discord.Interaction[Any], game: GameRow, seat: str) -> None:
-    """The prompt's 📝 button: a fresh builder for this seat's current step."""
-    ctx = _Context(game, seat, reader_lang(interaction))
-    await replies.respond(interaction, _message(ctx, []), view=_main_view(ctx, []), ephemeral=True)
-
-
-def _values(view: discord.ui.View, what: str, arg: str) -> set[str] | None:
-    """The values of the view's menu ``what`` with ``arg``; None if it has no such menu."""
-    for item in view.children:
-        if isinstance(item, BuilderSelect) and (item.what, item.arg) == (what, arg):
-            return {option.value for option in item.item.options}
-    return None
-
-
 def _deploy_free(ctx: _Context, lines: Sequence[str]) -> list[str]:
     """The seat's deployment squares no unit stands on and no draft line took."""
     taken = {line.split()[1] for line in lines if len(line.split()) > 1}
@@ -391,14 +266,14 @@ def _offered(ctx: _Context, what: str, arg: str, lines: Sequence[str]) -> set[st
     taken only for values found here: a forged id or value is out of date, never an error."""
     main = _main_view(ctx, lines)
     if what in ("master", "pool", "deploy", "unit", "summon"):
-        return _values(main, what, arg)
+        return menu_values(main, what, arg)
     uid, dot, rest = arg.partition(".")
     squares: list[str] | None = None
-    if what in ("place", "colplace") and uid in (_values(main, "deploy", "") or ()):
+    if what in ("place", "colplace") and uid in (menu_values(main, "deploy", "") or ()):
         squares = _deploy_free(ctx, lines)
-    elif what in ("summonto", "colsummonto") and uid in (_values(main, "summon", "") or ()):
+    elif what in ("summonto", "colsummonto") and uid in (menu_values(main, "summon", "") or ()):
         squares = _summon_free(ctx)
-    elif what in ("dest", "coldest", "act") and uid in (_values(main, "unit", "") or ()):
+    elif what in ("dest", "coldest", "act") and uid in (menu_values(main, "unit", "") or ()):
         squares = list(ctx.rules.reachable(ctx.state, uid))
     if squares is None or (dot and what != "act"):
         return None
@@ -409,54 +284,7 @@ def _offered(ctx: _Context, what: str, arg: str, lines: Sequence[str]) -> set[st
     origin, _, dest = rest.partition(".")
     if origin != ctx.units[uid].get("square") or dest not in squares:
         return None
-    return _values(_actions_view(ctx, uid, origin, dest), "act", arg)
-
-
-async def _handle(
-    interaction: discord.Interaction[Any],
-    game_id: str,
-    turn: int | None,
-    what: str,
-    arg: str,
-    values: Sequence[str],
-) -> None:
-    bot: RefereeBot = interaction.client
-    lang = reader_lang(interaction)
-    if turn is None:  # a number no game reaches: no builder of ours carries it
-        await out_of_date(interaction)
-        return
-    try:
-        game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
-    except RuleError as exc:
-        await replies.edit(interaction, content="⚠️ " + replies.reason(exc, lang), view=None)
-        return
-    ctx = _Context(game, seat, lang)
-    lines = draft_of(interaction.message.content if interaction.message else "")
-    if what not in ("seal", "undo", "clear", "back"):
-        offered = _offered(ctx, what, arg, lines)
-        if offered is None or not values or not set(values) <= offered:
-            await out_of_date(interaction)
-            return
-    if what == "seal":
-        await _seal(interaction, bot, ctx, lines)
-        return
-    if what == "undo":
-        lines = lines[:-1]
-    elif what == "clear":
-        lines = []
-    step_view = _next(ctx, what, arg, values, lines)
-    if isinstance(step_view, discord.ui.View):
-        await replies.edit(interaction, content=_message(ctx, lines), view=step_view)
-        return
-    new_lines = step_view
-    note = ""
-    try:
-        if what != "master":  # a master alone is an unfinished roster, not a wrong one
-            ctx.check(new_lines)
-        lines = new_lines
-    except RuleError as exc:
-        note = "⚠️ " + replies.reason(exc, lang)
-    await replies.edit(interaction, content=_message(ctx, lines, note), view=_main_view(ctx, lines))
+    return menu_values(_actions_view(ctx, uid, origin, dest), "act", arg)
 
 
 def _next(
@@ -514,32 +342,26 @@ def _column_pick(
     return _squares_view(ctx, what, arg, in_column, t(ctx.lang, "tactics.builder.pick_square"))
 
 
-async def _seal(
-    interaction: discord.Interaction[Any], bot: RefereeBot, ctx: _Context, lines: list[str]
-) -> None:
-    text = sheet_text(ctx.step, lines)
-    async with bot.table.foreground.serving():
-        try:
-            result = await bot.table.submit(
-                ctx.game.id,
-                interaction.user.id,
-                text,
-                source="builder",
-                resolve=False,
-                turn=ctx.game.turn,  # the turn the click was checked for; a deadline may pass
-            )
-        except RuleError as exc:
-            await replies.edit(
-                interaction,
-                content=_message(ctx, lines, "⚠️ " + replies.reason(exc, ctx.lang)),
-                view=_main_view(ctx, lines),
-            )
-            return
-        sealed = "\n".join(f"{i}. {_pretty(ctx, line)}" for i, line in enumerate(lines, start=1))
-        await replies.edit(
-            interaction,
-            content=(sealed + "\n" if sealed else "") + replies.order_ack(result, ctx.lang),
-            view=None,
-        )
-    if result.complete:  # acknowledged first: the player does not wait for the resolution
-        await bot.table.resolve_if_ready(ctx.game.id)
+def _check(ctx: _Context, what: str, lines: list[str]) -> None:
+    if what != "master":  # a master alone is an unfinished roster, not a wrong one
+        ctx.check(lines)
+
+
+# --- the builder --------------------------------------------------------------------------------
+
+# The hooks in the order orderbuilder.Flow lists them.
+FLOW = orderbuilder.Flow(
+    "tb", "tactics.builder", _Context, _main_view, _offered, _next, _check, sheet_text, _shown
+)
+
+
+class BuilderSelect(orderbuilder.Menu, flow=FLOW):
+    """Every select of the builder; ``what`` says which step of a line it picks."""
+
+
+class BuilderButton(orderbuilder.Button, flow=FLOW):
+    """Seal, Undo, Clear and Back."""
+
+
+DYNAMIC_ITEMS = (BuilderSelect, BuilderButton)
+open_builder = FLOW.open  # the spec's sheet_builder (the prompt's 📝 button)

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.i18n import t
 from bot.record import verify
 from cogs.apeiron import ai, rules
 from tests.cogs.game.sim import dms, last_dm, setup_duel, turn_posts
@@ -273,6 +274,22 @@ async def test_a_whole_game_by_the_builder(duel, discord_locale, lang):
     else:
         raise AssertionError("the game did not end")
     assert (await state(duel)).winner in "AB"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_sealing_an_empty_draft_is_refused_and_the_builder_stays(duel, discord_locale, lang):
+    await start(duel, lang, discord_locale)
+    builder = await open_builder(duel, "A", lang)
+    refused = await seal(duel, "A", builder, lang)
+    assert t(lang, "apeiron.builder.nothing") in refused.content
+    assert t(lang, f"apeiron.builder.help.{rules.DECK}") in refused.content
+    # The same menus to pick from: the presets, then Seal / Undo / Clear.
+    assert components(refused) == components(builder)
+    assert await duel.bot.table.current_orders(duel.game_id) == {}  # nothing was sealed
+    # The refused builder still builds the order.
+    sealed = await seal(duel, "A", await pick(duel, "A", refused), lang)
+    assert sealed.content.startswith("deck u01")
+    assert set(await duel.bot.table.current_orders(duel.game_id)) == {"A"}
 
 
 async def test_the_builder_offers_attacks_with_the_path_walked(duel):
