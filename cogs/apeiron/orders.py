@@ -227,7 +227,7 @@ def parse_place(state: ApeironState, seat: str, word: str) -> PlaceOrder:
 
 
 def parse_option(word: str) -> OptionOrder:
-    """``option 3``: a number (``check_option`` checks that the step's list has it)."""
+    """``option 3``: a number (:func:`.legality.check_option` checks that the list has it)."""
     bits = word.split()
     if len(bits) != 2 or _word(bits[0]) != "option" or not bits[1].isdigit():
         raise OrderRejected(R_SYNTAX, example="option 1")

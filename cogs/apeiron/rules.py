@@ -1,4 +1,4 @@
-"""Apeiron (``../shared/rules/apeiron.md``): the pure rules engine's core.
+"""Apeiron (``../shared/rules/apeiron.md``): the pure rules engine the spec names.
 
 Steps (each one framework turn): ``deck`` (both seats), ``deploy`` (both seats, withheld), then
 one ``play`` step per activation (the active seat only), and within an activation the drawer's
@@ -8,11 +8,20 @@ event's choice, one piece at a time) and ``move`` (a draw made the order's move 
 The rules: the secret field, decks and chest orders from the secret stream, deployment, the
 first-player dice, alternating activations with the marker, movement (terrain, flying, poison,
 bombs, stop squares, arrow and gravity panels), attacks (contact, back attacks, ranged lines,
-lawless panels and their strike back), the effect catalogue (:func:`_apply`: damage, heal, push,
+lawless panels and their strike back), the effect catalogue (:mod:`.effects`: damage, heal, push,
 pull, place, remove, stat, panel rotate/move/change/remove, summon) behind ★ abilities with
 costs, start/end-of-activation abilities, passives, items, events and special units; treasure
 and Apeiron chance draws, side zones, graves, the extra-turn count, annihilation, the turn limit
 and the moderator's ruling.
+
+This module holds the engine's functions (:class:`bot.ruleset.Engine`): the options and a new
+game, the step lifecycle (``start_turn``, ``resolve`` and its step handlers), ``parse``, the
+default order and the buttons, resigning and the ruling, the views and storage. The rest is cut
+at its seams, each module importing only those before it: :mod:`.state` (the types, constants,
+refusal keys and small reads), :mod:`.orders` (the order types and the grammar), :mod:`.targets`
+(what an attack or an effect may aim at), :mod:`.effects` (what happens) and :mod:`.legality`
+(what a seat may order, the checks at submission). The bot, the demo AI, the builder and the
+tests read what they need of them here (``__all__``).
 
 Pure: no discord, no storage, no clock; randomness only from the dice it is handed.
 """
@@ -55,8 +64,16 @@ from cogs.apeiron.effects import (
     walk_path,
 )
 from cogs.apeiron.field import Slot, Square
+from cogs.apeiron.legality import (
+    action_candidates,
+    action_texts,
+    boxed_in,
+    check_option,
+    check_play,
+    move_legal,
+    reachable,
+)
 from cogs.apeiron.orders import (
-    Action,
     DeckOrder,
     DeployOrder,
     OptionOrder,
@@ -64,7 +81,6 @@ from cogs.apeiron.orders import (
     Placement,
     PlaceOrder,
     PlayOrder,
-    RawPlay,
     drop_unit,
     normalized,
     parse_deck,
@@ -98,7 +114,6 @@ from cogs.apeiron.state import (
     R_LINE,
     R_MOVE_ONLY,
     R_NO_ABILITY,
-    R_NO_PATH,
     R_NO_TREASURE,
     R_NOT_BOXED,
     R_NOT_YOURS,
@@ -106,7 +121,6 @@ from cogs.apeiron.state import (
     R_OPTION,
     R_OUT_OF_RANGE,
     R_PICK,
-    R_SAME_SQUARE,
     R_STEP,
     R_STOP,
     R_SYNTAX,
@@ -120,24 +134,18 @@ from cogs.apeiron.state import (
     Grave,
     UnitState,
     acting_unit,
-    all_units,
     flying,
-    kind_at,
     living,
     move_points,
-    occupied,
     off_field,
     other,
     poisoned,
     power,
     read_square,
-    star_ability,
     unit_at,
-    unit_card,
-    zone_item,
     zone_open,
 )
-from cogs.apeiron.targets import attack_victim, pieces, placed_count
+from cogs.apeiron.targets import placed_count
 
 NAME = "apeiron"
 SCHEMA_VERSION = 1
@@ -309,7 +317,7 @@ def panel_cells(state: ApeironState, slot: Slot) -> list[str]:
     return rows
 
 
-# --- orders --------------------------------------------------------------------------------------
+# --- orders: read and checked, by default, on the buttons ----------------------------------------
 
 
 def parse(state: ApeironState, seat: str, text: str) -> Order:
@@ -334,163 +342,6 @@ def parse(state: ApeironState, seat: str, text: str) -> Order:
     if state.step == MOVE and raw.action is not None:
         raise OrderRejected(R_MOVE_ONLY)
     return check_play(state, seat, raw)
-
-
-# --- checking a play -----------------------------------------------------------------------------
-
-
-def check_option(state: ApeironState, order: OptionOrder) -> OptionOrder:
-    """The number is one of the ``option`` step's list (:func:`option_list`)."""
-    if not 1 <= order.number <= len(option_list(state)):
-        raise OrderRejected(R_OPTION, count=len(option_list(state)))
-    return order
-
-
-def _walk_ok(state: ApeironState, unit: UnitState, square: Square, *, last: bool) -> str | None:
-    """Why ``unit`` may not enter ``square`` on its move (None: it may)."""
-    if off_field(state, square):
-        return R_BLOCKED
-    blocked = occupied(state, square) or state.objects.get(square) == "obstacle"
-    if not blocked:
-        return None
-    if flying(state, unit) and not last:
-        return None
-    return R_BLOCKED
-
-
-def boxed_in(state: ApeironState, unit: UnitState) -> bool:
-    return not reachable(state, unit)
-
-
-def reachable(state: ApeironState, unit: UnitState) -> dict[Square, tuple[Square, ...]]:
-    """Every square the unit may end its move on, with the path the engine walks to it: the
-    shortest; ties: fewest poison squares entered, then square by square the lower row, then
-    column."""
-    assert unit.square is not None
-    start, limit = unit.square, move_points(state, unit)
-    flies = flying(state, unit)
-    best: dict[Square, tuple[int, int, tuple[tuple[int, int], ...], tuple[Square, ...]]] = {}
-    frontier: list[tuple[Square, tuple[Square, ...], int]] = [(start, (), 0)]
-    for steps in range(1, limit + 1):
-        nxt: dict[Square, tuple[Square, tuple[Square, ...], int]] = {}
-        for square, path, poison in frontier:
-            if path and not flies and state.objects.get(path[-1]) == "stop":
-                continue  # a stop square ends the move
-            for _, step in fld.neighbours(square):
-                if step == start or step in path:
-                    continue
-                if off_field(state, step):
-                    continue
-                blocked = occupied(state, step) or state.objects.get(step) == "obstacle"
-                if blocked and not flies:
-                    continue
-                new_path = (*path, step)
-                new_poison = poison + (0 if flies else int(poisoned(state, step)))
-                key = (steps, new_poison, tuple((s[1], s[0]) for s in new_path))
-                if not blocked and (step not in best or key < best[step][:3]):
-                    best[step] = (*key, new_path)
-                old = nxt.get(step)
-                if old is None or (new_poison, tuple((s[1], s[0]) for s in new_path)) < (
-                    old[2],
-                    tuple((s[1], s[0]) for s in old[1]),
-                ):
-                    nxt[step] = (step, new_path, new_poison)
-        frontier = list(nxt.values())
-    return {square: entry[3] for square, entry in best.items()}
-
-
-def _check_path(state: ApeironState, unit: UnitState, path: Sequence[Square]) -> None:
-    assert unit.square is not None
-    if len(path) > move_points(state, unit):
-        raise OrderRejected(R_TOO_FAR, move=move_points(state, unit))
-    flies = flying(state, unit)
-    cur = unit.square
-    for index, square in enumerate(path):
-        if not fld.adjacent(cur, square):
-            raise OrderRejected(R_STEP, square=label(square))
-        last = index == len(path) - 1
-        if _walk_ok(state, unit, square, last=last) is not None:
-            raise OrderRejected(R_BLOCKED, square=label(square))
-        if not flies and not last and state.objects.get(square) == "stop":
-            raise OrderRejected(R_STOP, square=label(square))
-        cur = square
-    if path and path[-1] == unit.square:
-        raise OrderRejected(R_SAME_SQUARE)
-
-
-def _resolve_path(state: ApeironState, unit: UnitState, raw: RawPlay) -> tuple[Square, ...]:
-    assert unit.square is not None
-    path = raw.path
-    if not path:
-        if not boxed_in(state, unit):
-            raise OrderRejected(R_NOT_BOXED)
-        return ()
-    if raw.only_end:
-        options = reachable(state, unit)
-        if path[-1] not in options or len(path) != 1:
-            raise OrderRejected(R_NO_PATH, square=label(path[-1]))
-        return options[path[-1]]
-    if path[0] == unit.square:
-        path = path[1:]
-        if not path:
-            raise OrderRejected(R_SAME_SQUARE)
-    _check_path(state, unit, path)
-    return path
-
-
-def check_play(state: ApeironState, seat: str, raw: RawPlay | PlayOrder) -> PlayOrder:
-    """The order checked whole, each part on the board the earlier parts leave. A draw is not
-    simulated (its card is secret): the move after it is checked on the board before it, and if
-    the card makes it illegal the player is asked again (step ``move``)."""
-    trial = copy.deepcopy(state)
-    unit = acting_unit(trial)
-    if isinstance(raw, PlayOrder):
-        raw = RawPlay(raw.path, raw.facing, False, raw.action, raw.action_first)
-    if raw.action_first and raw.action is not None:
-        _check_action(trial, seat, unit, raw.action)
-        do_action(trial, seat, unit, raw.action, [], trial_run=True)
-        if not unit.alive or trial.ended is not None:
-            return PlayOrder(() if raw.only_end else raw.path, raw.facing, raw.action, True)
-    path = _resolve_path(trial, unit, raw)
-    end = path[-1] if path else unit.square
-    assert end is not None
-    forced = fld.arrow(trial.pack, trial.field, end)
-    if forced is not None and raw.facing not in (None, forced):
-        raise OrderRejected(R_ARROW, facing=forced)
-    if raw.action is not None and not raw.action_first:
-        walk_path(trial, unit, path, raw.facing, [])
-        if unit.alive:
-            _check_action(trial, seat, unit, raw.action)
-    return PlayOrder(path, raw.facing, raw.action, raw.action_first)
-
-
-def _check_action(state: ApeironState, seat: str, unit: UnitState, action: Action) -> None:
-    """Refuse an action the acting unit cannot take where it stands now."""
-    assert unit.square is not None
-    if action.kind == "attack":
-        attack_victim(state, unit, action.target)
-    elif action.kind == "ability":
-        ability = star_ability(state, unit, action.index)
-        if ability.when is not None and kind_at(state, unit.square) != ability.when:
-            raise OrderRejected(R_WHEN, kind=ability.when)
-        # the cost is paid first: the targets are read on the board it leaves (the same board)
-        check_args(state, seat, unit, ability.effect, action.args)
-    elif action.kind == "item":
-        card = zone_item(state, seat)
-        if card.when is not None and kind_at(state, unit.square) != card.when:
-            raise OrderRejected(R_WHEN, kind=card.when)
-        assert card.effect is not None
-        check_args(state, seat, unit, card.effect, action.args)
-    elif action.kind == "treasure":
-        if state.objects.get(unit.square) != "treasure":
-            raise OrderRejected(R_NO_TREASURE, square=label(unit.square))
-        if not state.chest.get(seat):
-            raise OrderRejected(R_CHEST_EMPTY)
-    elif action.kind == "chance":
-        if state.chance_used[seat]:
-            raise OrderRejected(R_CHANCE_USED)
-        if not state.chest.get(seat):
-            raise OrderRejected(R_CHEST_EMPTY)
 
 
 def default_order(state: ApeironState, seat: str) -> Order:
@@ -611,7 +462,7 @@ def choices(state: ApeironState, seat: str) -> list[ChoiceGroup]:
     groups.append(ChoiceGroup("facing", "apeiron.group.facing", facings))
     if state.step == PLAY:
         actions = [Choice("none", "apeiron.choice.none")]
-        for text in _action_candidates(state, seat, unit, ends):
+        for text in action_candidates(state, seat, unit, ends):
             if all(_parses(state, seat, f"{move} keep {text}") for move, _ in paths):
                 kind = text.split()[0]
                 actions.append(Choice(text, f"apeiron.choice.{kind}"))
@@ -639,107 +490,6 @@ def _parses(state: ApeironState, seat: str, text: str) -> bool:
     except RuleError:
         return False
     return True
-
-
-def _action_candidates(
-    state: ApeironState, seat: str, unit: UnitState, ends: Sequence[Square]
-) -> list[str]:
-    """Action texts worth a button: those legal from at least the first reachable end."""
-    trial = copy.deepcopy(state)
-    me = acting_unit(trial)
-    me.square = ends[0] if ends else me.square
-    return action_texts(trial, seat, me)
-
-
-def action_texts(state: ApeironState, seat: str, unit: UnitState, limit: int = 8) -> list[str]:
-    """The actions ``unit`` could take where it stands (targets from :func:`pieces`); the demo
-    AI reads them too."""
-    assert unit.square is not None
-    out = []
-    for victim in all_units(state):
-        if victim is unit:
-            continue
-        try:
-            attack_victim(state, unit, victim.square)  # type: ignore[arg-type]
-        except OrderRejected:
-            continue
-        out.append(f"attack {label(victim.square)}")  # type: ignore[arg-type]
-    stars = [a for a in unit_card(state, unit).abilities if a.timing == "star"]
-    for index, ability in enumerate(stars, 1):
-        if ability.when is not None and kind_at(state, unit.square) != ability.when:
-            continue
-        head = "ability" if index == 1 else f"ability {index}"
-        out += [
-            f"{head} {args}".strip()
-            for args in _arg_texts(state, seat, unit, ability.effect, limit)
-        ]
-    zone = state.side.get(seat)
-    card = None if zone is None else state.pack.chest.get(zone["card"])
-    if (
-        card is not None
-        and card.kind == "item"
-        and card.effect is not None
-        and (card.when is None or kind_at(state, unit.square) == card.when)
-    ):
-        out += [
-            f"item {args}".strip() for args in _arg_texts(state, seat, unit, card.effect, limit)
-        ]
-    if state.objects.get(unit.square) == "treasure" and state.chest.get(seat):
-        out.append("treasure")
-    if not state.chance_used[seat] and state.chest.get(seat):
-        out.append("chance")
-    return out
-
-
-def _arg_texts(
-    state: ApeironState,
-    seat: str,
-    unit: UnitState,
-    effect: packlib.Effect,
-    limit: int,
-) -> list[str]:
-    """Up to ``limit`` complete target lists, depth first."""
-    found: list[str] = []
-
-    def walk(args: list[str]) -> None:
-        if len(found) >= limit:
-            return
-        options = pieces(state, seat, unit, effect, args)
-        if options is None:
-            found.append(" ".join(args))
-            return
-        for token in options[:limit]:
-            walk([*args, token])
-            if len(found) >= limit:
-                return
-
-    walk([])
-    return found
-
-
-def check_args(
-    state: ApeironState,
-    seat: str,
-    actor: UnitState | None,
-    effect: packlib.Effect,
-    args: Sequence[str],
-) -> None:
-    """Refuse targets that are not, piece by piece, among :func:`pieces`."""
-    got: list[str] = []
-    for token in args:
-        options = pieces(state, seat, actor, effect, got)
-        if options is None:
-            raise OrderRejected(R_ARGS, expected=" ".join(got) or "—")
-        if not options:
-            raise OrderRejected(R_NOTHING)
-        if token not in options:
-            raise OrderRejected(R_PICK, token=token, options=" ".join(options[:12]))
-        got.append(token)
-    options = pieces(state, seat, actor, effect, got)
-    if options == []:
-        raise OrderRejected(R_NOTHING)
-    if options is not None:
-        raise OrderRejected(R_PICK, token="—", options=" ".join(options[:12]))
 
 
 # --- resolution ----------------------------------------------------------------------------------
@@ -879,7 +629,7 @@ def _continue(state: ApeironState, seat: str, events: list[Event]) -> None:
         state.pending_move = None
         if unit.alive:
             path = tuple(read_square(s) for s in pending["path"])
-            if _move_legal(state, unit, path):
+            if move_legal(state, unit, path):
                 walk_path(state, unit, path, pending["facing"], events)
             else:
                 state.pending_move = pending
@@ -887,16 +637,6 @@ def _continue(state: ApeironState, seat: str, events: list[Event]) -> None:
                 events.append(Event("move_again", {"seat": seat, "unit": unit.id}))
                 return
     end_activation(state, seat, events)
-
-
-def _move_legal(state: ApeironState, unit: UnitState, path: Sequence[Square]) -> bool:
-    try:
-        if not path:
-            return boxed_in(state, unit)
-        _check_path(state, unit, path)
-    except OrderRejected:
-        return False
-    return True
 
 
 def adjudicate(state: ApeironState) -> tuple[ApeironState, list[Event]]:
