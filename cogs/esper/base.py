@@ -21,7 +21,6 @@ from typing import Any
 
 from bot.dice import Dice, shuffle
 from bot.ruleset import Event, OrderRejected
-from cogs.esper import rules as core
 from cogs.esper.effects import (
     card_effect,
     esp_check,
@@ -138,8 +137,9 @@ def line(start: str, steps: int, direction: str) -> str:
 # --- opening the base ----------------------------------------------------------------------------
 
 
-def open_base(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> None:
-    """The planet stage is over: lay the base, then the key installations' votes."""
+def open_base(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) -> bool:
+    """The planet stage is over: lay the base, then the key installations' votes. True when the
+    pieces are in already (nobody votes or places): the caller opens the first turn."""
     state.stage = BASE_STAGE
     state.active = None
     deck = state.pack.base_deck()
@@ -152,9 +152,9 @@ def open_base(state: EsperState, dice: Dice, secret: Dice, events: list[Event]) 
     voters = [s for s in state.order if side_of(state, s) == DEFENDER and state.seats[s].alive]
     if voters and state.pack.keys_placed:
         state.step, state.waiting = KEYS, voters
-        return
+        return False
     _place_keys(state, {}, secret, events)
-    _open_placement(state, dice, events)
+    return _open_placement(state, dice, events)
 
 
 def parse(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
@@ -229,20 +229,14 @@ def resolve_step(
     dice: Dice,
     secret: Dice,
     events: list[Event],
-) -> None:
+) -> bool:
+    """The set-up's steps, ``keys`` and ``place`` (a teleport's ``path`` is a turn's: the
+    turn lands it). True when the pieces are in: the caller opens the first turn."""
     if state.step == KEYS:
         votes = {s: list(o.actions[0].args) for s, o in orders.items() if o.verb == "keys"}
         _place_keys(state, votes, secret, events)
-        _open_placement(state, dice, events)
-    elif state.step == PLACE:
-        _resolve_place(state, orders, dice, events)
-    elif state.step == PATH:
-        active = state.active
-        assert active is not None
-        path = core._order_of(state, orders, active).actions[0].args[0].split(">")
-        state.pending.pop("distance", None)
-        place(state, active, path[-1], "teleport", events)
-        core._square_then_after(state, active, dice, events)
+        return _open_placement(state, dice, events)
+    return _resolve_place(state, orders, dice, events)
 
 
 def _place_keys(
@@ -282,9 +276,10 @@ def seat_index(state: EsperState, seat: str) -> int:
     return state.order.index(seat)
 
 
-def _open_placement(state: EsperState, dice: Dice, events: list[Event]) -> None:
+def _open_placement(state: EsperState, dice: Dice, events: list[Event]) -> bool:
     """The living invaders with the most info place; nobody has any: all of them; one of them
-    unable (a black hole): nobody. The rest wait around the base."""
+    unable (a black hole): nobody. The rest wait around the base. True when nobody places (the
+    pieces are in)."""
     invaders = [s for s in state.order if side_of(state, s) == INVADER and state.seats[s].alive]
     for seat in state.order:
         state.seats[seat].outside = state.seats[seat].alive
@@ -295,13 +290,13 @@ def _open_placement(state: EsperState, dice: Dice, events: list[Event]) -> None:
     events.append(Event("placement", {"seats": placers}))
     if placers:
         state.step, state.waiting = PLACE, placers
-        return
-    _place_evil(state, dice, events)
+        return False
+    return _place_evil(state, dice, events)
 
 
 def _resolve_place(
     state: EsperState, orders: Mapping[str, EsperOrder], dice: Dice, events: list[Event]
-) -> None:
+) -> bool:
     last = state.pending.get("last_actor")
     order = list(state.order)
     if last in order:  # seat order from the last actor
@@ -312,7 +307,7 @@ def _resolve_place(
         if chosen is None:
             continue
         enter(state, seat, chosen.actions[0].args[0], "placed", events)
-    _place_evil(state, dice, events)
+    return _place_evil(state, dice, events)
 
 
 def enter(state: EsperState, seat: str, spot: str, how: str, events: list[Event]) -> None:
@@ -320,9 +315,9 @@ def enter(state: EsperState, seat: str, spot: str, how: str, events: list[Event]
     place(state, seat, spot, how, events)
 
 
-def _place_evil(state: EsperState, dice: Dice, events: list[Event]) -> None:
+def _place_evil(state: EsperState, dice: Dice, events: list[Event]) -> bool:
     """EVIL silhouettes go in by the resolve stream (d6 column, d6 row, in seat order); then
-    everyone's turns, from the seat after the last actor."""
+    everyone's turns, from the seat after the last actor (True: the caller opens it)."""
     for seat in state.order:
         if side_of(state, seat) != DEFENDER or not state.seats[seat].alive:
             continue
@@ -335,7 +330,7 @@ def _place_evil(state: EsperState, dice: Dice, events: list[Event]) -> None:
     events.append(Event("base_start", {}))
     state.active = state.pending.pop("last_actor", None) or state.order[-1]
     state.pending = {}
-    core._next_turn(state, dice, events, count=False)
+    return True
 
 
 # --- turns in the base ---------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from typing import Any
 
 from bot.dice import NO_SECRET, Dice, shuffle
 from bot.ruleset import Choice, ChoiceGroup, Event, OrderRejected
-from cogs.esper import rules as core
+from cogs.esper import base as base_stage
 from cogs.esper.effects import (
     apply_ability,
     do_support,
@@ -55,6 +55,7 @@ from cogs.esper.state import (
     R_TWO_MAINS,
     R_UNKNOWN,
     R_USED,
+    RAFNOR,
     Action,
     Combat,
     EsperOrder,
@@ -63,8 +64,10 @@ from cogs.esper.state import (
     durability,
     key_here,
     mind,
+    ring,
     secret_of,
     sheet_of,
+    spot_name,
 )
 from cogs.esper.state import R_TARGET as R_ABILITY_TARGET  # an ability's target (ours: a combat's)
 
@@ -1057,7 +1060,7 @@ def _resolve_cturn(
     combat = state.combat
     assert combat is not None
     seat = combat.order[combat.index]
-    actions = list(core._order_of(state, orders, seat).actions)
+    actions = list(_order_of(state, orders, seat).actions)
     combat.acted.append(seat)
     # check phase: a maintained defence is kept (its upkeep paid, a check if above the level)
     if seat in combat.maintained:
@@ -1427,7 +1430,7 @@ def _resolve_defend(
     assert combat is not None and combat.attack is not None
     attack = combat.attack
     seat = attack["target"]
-    actions = list(core._order_of(state, orders, seat).actions)
+    actions = list(_order_of(state, orders, seat).actions)
     declared = max(0, durability(state, seat))
     counter: Action | None = None
     tries: list[Action] = []
@@ -1601,9 +1604,26 @@ def _leave(
     if seat in combat.from_stage_one and state.stage == PLANET_STAGE:
         state.seats[seat].spot = None  # an EVIL silhouette has no piece on the planets
         return
-    core.flee(state, seat, steps, direction, events)
+    _flee(state, seat, steps, direction, events)
     if fight:
         combat.then.append(seat)
+
+
+def _flee(state: EsperState, seat: str, steps: int, direction: str, events: list[Event]) -> None:
+    """An escape's 1D6 spots, as a teleport that cannot fail: round the ring (planets), or
+    straight on to the edge (the base, *decided*: a path chosen after the roll would need one
+    more step in the middle of a combat)."""
+    spot = state.seats[seat].spot
+    if spot is None:
+        return
+    if state.stage == BASE_STAGE:
+        place(state, seat, base_stage.line(spot, steps, direction), "escape", events)
+        return
+    if spot == RAFNOR:
+        return
+    planet, index = ring(spot) or (1, 0)
+    step = -steps if direction == "left" else steps
+    place(state, seat, spot_name(planet, index + step), "escape", events)
 
 
 def _resolve_block(
@@ -1889,6 +1909,8 @@ def _trim(state: EsperState, seat: str, discards: list[str], events: list[Event]
 
 
 def _end(state: EsperState, why: str, dice: Dice, events: list[Event]) -> None:
+    """The combat is over (``state.combat`` None: whoever called into it ends the turn that
+    started it), unless an escaper who asked to fight where it landed starts the next one."""
     combat = state.combat
     assert combat is not None
     events.append(
@@ -1903,7 +1925,12 @@ def _end(state: EsperState, why: str, dice: Dice, events: list[Event]) -> None:
         if state.seats[seat].alive and spot is not None and can_fight(state, seat):
             start(state, seat, spot, "escape", dice, secret_of(dice), events)
             return
-    core.after_combat(state, dice, events)
+
+
+def _order_of(state: EsperState, orders: Mapping[str, EsperOrder], seat: str) -> EsperOrder:
+    """The seat's order; its default when it sent none (it resigned while the step waited on it
+    alone, and the step is resolved without it)."""
+    return orders.get(seat) or default_order(state, seat)
 
 
 # --- the framework's dispatch --------------------------------------------------------------------

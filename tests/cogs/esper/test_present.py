@@ -41,7 +41,8 @@ PACK = packlib.sample()
 SUITS = "♠♥♦♣"
 # The engine's modules (its entry point, the stages and what they share): every event it emits.
 ENGINE = tuple(
-    f"cogs/esper/{name}.py" for name in ("rules", "state", "effects", "orders", "combat", "base")
+    f"cogs/esper/{name}.py"
+    for name in ("rules", "state", "effects", "orders", "turns", "combat", "base")
 )
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 
