@@ -19,6 +19,12 @@ FORBIDDEN_PREFIX = ("bot.storage",)
 PURE_FILES = sorted(
     {
         *ROOT.glob("cogs/*/rules.py"),
+        # Apeiron's engine behind its rules.py (a lazy import in one of them would be missed)
+        ROOT / "cogs/apeiron/state.py",
+        ROOT / "cogs/apeiron/orders.py",
+        ROOT / "cogs/apeiron/targets.py",
+        ROOT / "cogs/apeiron/effects.py",
+        ROOT / "cogs/apeiron/legality.py",
         *ROOT.glob("cogs/*/board.py"),
         *ROOT.glob("cogs/*/present.py"),  # "Pure (i18n and the renderer only)"
         *ROOT.glob("bot/render/*.py"),
