@@ -10,7 +10,7 @@ whose id or values the builder would not offer now (a forged one) is answered 'o
 A ruleset's builder is a :class:`Flow`, what it offers at each pick, and its two component
 classes, which its cog registers::
 
-    FLOW = orderbuilder.Flow("tb", "tactics.builder", _Context, _main_view, …)
+    FLOW = orderbuilder.Flow("tb", "tactics", _Context, _main_view, …)
 
     class BuilderSelect(orderbuilder.Menu, flow=FLOW): ...
     class BuilderButton(orderbuilder.Button, flow=FLOW): ...
@@ -85,8 +85,9 @@ C = TypeVar("C", bound=Context)
 
 @dataclass(frozen=True)
 class Flow(Generic[C]):
-    """One ruleset's builder: its ids' ``prefix``, its catalogue's ``keys`` (the buttons'
-    labels ``<keys>.seal``…, each step's help ``<keys>.help.<step>``), and what it offers:
+    """One ruleset's builder: its ids' ``prefix``, the ``ruleset``'s key (its words are
+    ``<ruleset>.builder.…``: the buttons' labels ``….seal``…, each step's help
+    ``….help.<step>``), and what it offers:
 
     - ``context(game, seat, lang)``: the game as the clicking player sees it;
     - ``main_view(ctx, lines)``: the menus that add the next line, and Seal/Undo/Clear;
@@ -103,7 +104,7 @@ class Flow(Generic[C]):
     """
 
     prefix: str
-    keys: str
+    ruleset: str
     context: Callable[[GameRow, str, str], C]
     main_view: Callable[[C, list[str]], discord.ui.View]
     offered: Callable[[C, str, str, list[str]], set[str] | None]
@@ -116,7 +117,7 @@ class Flow(Generic[C]):
         return ":".join((self.prefix, game, str(turn), *parts))
 
     def message(self, ctx: C, lines: list[str], note: str = "") -> str:
-        help_text = t(ctx.lang, f"{self.keys}.help.{ctx.step}")
+        help_text = t(ctx.lang, f"{self.ruleset}.builder.help.{ctx.step}")
         shown = self.shown(ctx, lines) if self.shown else ()
         return message(ctx.header(), lines, note, help_text, shown)
 
@@ -291,7 +292,7 @@ class Button(discord.ui.DynamicItem[discord.ui.Button[Any]], template=NEVER):
     @classmethod
     def make(cls, game: str, turn: int, what: str, lang: str) -> Self:
         button: discord.ui.Button[Any] = discord.ui.Button(
-            label=t(lang, f"{cls.flow.keys}.{what}")[:80],
+            label=t(lang, f"{cls.flow.ruleset}.builder.{what}")[:80],
             style=cls.STYLES.get(what, discord.ButtonStyle.secondary),
             custom_id=cls.flow.custom_id(game, turn, what),
         )

@@ -411,9 +411,7 @@ def _pick(
 # --- the builder ---------------------------------------------------------------------------------
 
 # The hooks in the order orderbuilder.Flow lists them.
-FLOW = orderbuilder.Flow(
-    "ab", "apeiron.builder", _Context, _main_view, _offered, _pick, _check, order_text
-)
+FLOW = orderbuilder.Flow("ab", "apeiron", _Context, _main_view, _offered, _pick, _check, order_text)
 
 
 class BuilderSelect(orderbuilder.Menu, flow=FLOW):

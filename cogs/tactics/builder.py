@@ -351,7 +351,7 @@ def _check(ctx: _Context, what: str, lines: list[str]) -> None:
 
 # The hooks in the order orderbuilder.Flow lists them.
 FLOW = orderbuilder.Flow(
-    "tb", "tactics.builder", _Context, _main_view, _offered, _next, _check, sheet_text, _shown
+    "tb", "tactics", _Context, _main_view, _offered, _next, _check, sheet_text, _shown
 )
 
 
