@@ -8,10 +8,11 @@ language by the command tree's error handler (or :func:`bot.replies.refuse` for 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -113,13 +114,61 @@ class LeaguePick(
             await replies.respond(interaction, text)
 
 
+LEAGUE = app_commands.Group(
+    name=ls("league", "cmd.league"),
+    description=ls(
+        "Leagues: rosters, the entry draft, ante picks and standings", "cmd.league.desc"
+    ),
+)
+
+
+async def league_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The leagues of this server (in DMs, the user's) whose names hold what was typed."""
+    bot: RefereeBot = interaction.client
+    service: LeagueService = bot.leagues  # type: ignore[attr-defined]
+    if interaction.guild_id is None:
+        leagues = await service.of_player(interaction.user.id)
+    else:
+        leagues = await service.in_guild(interaction.guild_id)
+    return [
+        app_commands.Choice(name=lg.name, value=lg.name)
+        for lg in leagues
+        if current.casefold() in lg.name.casefold()
+    ][:25]
+
+
+Callback = Callable[..., Awaitable[None]]
+
+
+def subcommand(
+    name: str, about: str, /, *, guild_only: bool = False, **describe: app_commands.locale_str
+) -> Callable[[Callback], app_commands.Command[Any, ..., None]]:
+    """``/league <name>``: named and described in English with the catalogue keys
+    ``cmd.league.<name>`` and ``….desc`` (a ``-`` in the name is ``_`` in the key), each option
+    described (``describe``) and its name translatable (:func:`localized_params`). A ``league``
+    option is described and autocompleted with the leagues the user may name. ``guild_only``:
+    Discord offers it in servers only."""
+    key = "cmd.league." + name.replace("-", "_")
+
+    def decorate(func: Callback) -> app_commands.Command[Any, ..., None]:
+        described = dict(describe)
+        if "league" in inspect.signature(func).parameters:
+            described["league"] = LEAGUE_OPTION
+            func = app_commands.autocomplete(league=league_autocomplete)(func)
+        func = localized_params(func)
+        if described:
+            func = app_commands.describe(**described)(func)
+        if guild_only:
+            func = app_commands.guild_only()(func)
+        return LEAGUE.command(name=ls(name, key), description=ls(about, key + ".desc"))(func)
+
+    return decorate
+
+
 class LeagueCog(commands.Cog):
-    league = app_commands.Group(
-        name=ls("league", "cmd.league"),
-        description=ls(
-            "Leagues: rosters, the entry draft, ante picks and standings", "cmd.league.desc"
-        ),
-    )
+    league = LEAGUE
 
     def __init__(self, bot: RefereeBot) -> None:
         self.bot = bot
@@ -178,19 +227,6 @@ class LeagueCog(commands.Cog):
             raise LeagueError("league.moderators_only")
         return league
 
-    async def league_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        if interaction.guild_id is None:
-            leagues = await self.service.of_player(interaction.user.id)
-        else:
-            leagues = await self.service.in_guild(interaction.guild_id)
-        return [
-            app_commands.Choice(name=lg.name, value=lg.name)
-            for lg in leagues
-            if current.casefold() in lg.name.casefold()
-        ][:25]
-
     async def _say(self, interaction: discord.Interaction[Any], key: str, **params: Any) -> None:
         await replies.respond(
             interaction,
@@ -200,12 +236,10 @@ class LeagueCog(commands.Cog):
 
     # --- creating and joining ---------------------------------------------------------------
 
-    @league.command(
-        name=ls("create", "cmd.league.create"),
-        description=ls("Create a league in this channel (moderators)", "cmd.league.create.desc"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "create",
+        "Create a league in this channel (moderators)",
+        guild_only=True,
         name=ls("The league's name", "cmd.opt.league_name"),
         season_name=ls("The season (e.g. 2026 Autumn)", "cmd.opt.season"),
         minutes=ls("Minutes per sheet in league matches (0 = none)", "cmd.opt.turn_minutes"),
@@ -221,7 +255,6 @@ class LeagueCog(commands.Cog):
         tie_break=TIE_BREAK_CHOICES,
         ruleset=[app_commands.Choice(name=name, value=name) for name in ROSTER_RULES],
     )
-    @localized_params
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -266,26 +299,13 @@ class LeagueCog(commands.Cog):
             embed=info_embed(league, lang),
         )
 
-    @league.command(
-        name=ls("info", "cmd.league.info"),
-        description=ls("A league's options, players, draft and matches", "cmd.league.info.desc"),
-    )
-    @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
+    @subcommand("info", "A league's options, players, draft and matches")
     async def info(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._find(interaction, league)
         embed = info_embed(found, reader_lang(interaction))
         await replies.respond(interaction, embed=embed, ephemeral=True)
 
-    @league.command(
-        name=ls("join", "cmd.league.join"),
-        description=ls("Join a league (before its draft)", "cmd.league.join.desc"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
+    @subcommand("join", "Join a league (before its draft)", guild_only=True)
     async def join(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._find(interaction, league)
         user = interaction.user
@@ -302,32 +322,18 @@ class LeagueCog(commands.Cog):
             ),
         )
 
-    @league.command(
-        name=ls("leave", "cmd.league.leave"),
-        description=ls("Leave a league (before its draft)", "cmd.league.leave.desc"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
+    @subcommand("leave", "Leave a league (before its draft)", guild_only=True)
     async def leave(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._find(interaction, league)
         left = await self.service.leave(found.id, interaction.user.id)
         await self._say(interaction, "league.left", league=left.name)
 
-    @league.command(
-        name=ls("modrole", "cmd.league.modrole"),
-        description=ls(
-            "Set the league's moderator role (Manage Server)", "cmd.league.modrole.desc"
-        ),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "modrole",
+        "Set the league's moderator role (Manage Server)",
+        guild_only=True,
         role=ls("Members with this role moderate the league", "cmd.opt.role"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def modrole(
         self, interaction: discord.Interaction[Any], role: discord.Role, league: str | None = None
     ) -> None:
@@ -339,14 +345,7 @@ class LeagueCog(commands.Cog):
 
     # --- draft and masters ------------------------------------------------------------------
 
-    @league.command(
-        name=ls("draft", "cmd.league.draft"),
-        description=ls("Start the entry draft (moderators)", "cmd.league.draft.desc"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
+    @subcommand("draft", "Start the entry draft (moderators)", guild_only=True)
     async def draft(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._moderated(interaction, league)
         await self.service.start_draft(found.id)
@@ -367,17 +366,12 @@ class LeagueCog(commands.Cog):
                     choices.append(app_commands.Choice(name=name, value=unit))
         return choices[:25]
 
-    @league.command(
-        name=ls("pick", "cmd.league.pick"),
-        description=ls(
-            "Make your draft pick here (when your DMs are closed)", "cmd.league.pick.desc"
-        ),
+    @subcommand(
+        "pick",
+        "Make your draft pick here (when your DMs are closed)",
+        unit=ls("The unit you draft", "cmd.opt.draft_unit"),
     )
-    @app_commands.describe(
-        unit=ls("The unit you draft", "cmd.opt.draft_unit"), league=LEAGUE_OPTION
-    )
-    @app_commands.autocomplete(unit=pick_autocomplete, league=league_autocomplete)
-    @localized_params
+    @app_commands.autocomplete(unit=pick_autocomplete)
     async def pick(
         self, interaction: discord.Interaction[Any], unit: str, league: str | None = None
     ) -> None:
@@ -389,23 +383,16 @@ class LeagueCog(commands.Cog):
         name = for_ruleset(updated.ruleset).unit_name(unit.strip(), reader_lang(interaction))
         await self._say(interaction, "league.draft.you_picked", unit=name, league=updated.name)
 
-    @league.command(
-        name=ls("master", "cmd.league.master"),
-        description=ls(
-            "Submit your master unit: a preset, or your own design", "cmd.league.master.desc"
-        ),
-    )
-    @app_commands.describe(
+    @subcommand(
+        "master",
+        "Submit your master unit: a preset, or your own design",
         preset=ls("A ready-made master (or leave empty and design one)", "cmd.opt.preset"),
-        league=LEAGUE_OPTION,
     )
     @app_commands.choices(
         preset=[
             app_commands.Choice(name=p.name["en"], value=p.id) for p in tactics_master.presets()
         ],
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     @master_options(optional=True)
     async def master(
         self,
@@ -428,17 +415,12 @@ class LeagueCog(commands.Cog):
         name = master_name(updated, me, reader_lang(interaction))
         await self._say(interaction, key, unit=name, summary=mine.summary, league=found.name)
 
-    @league.command(
-        name=ls("approve", "cmd.league.approve"),
-        description=ls("Approve a player's master unit (moderators)", "cmd.league.approve.desc"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "approve",
+        "Approve a player's master unit (moderators)",
+        guild_only=True,
         player=ls("Whose master unit", "cmd.opt.player"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def approve(
         self,
         interaction: discord.Interaction[Any],
@@ -449,20 +431,13 @@ class LeagueCog(commands.Cog):
         await self.service.decide_master(found.id, player.id, approve=True, by=interaction.user.id)
         await self._say(interaction, "league.master.approve_ack", player=player.mention)
 
-    @league.command(
-        name=ls("reject", "cmd.league.reject"),
-        description=ls(
-            "Send a master unit back with a reason (moderators)", "cmd.league.reject.desc"
-        ),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "reject",
+        "Send a master unit back with a reason (moderators)",
+        guild_only=True,
         player=ls("Whose master unit", "cmd.opt.player"),
         reason=ls("Why (the player reads it)", "cmd.opt.reason"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def reject(
         self,
         interaction: discord.Interaction[Any],
@@ -478,18 +453,13 @@ class LeagueCog(commands.Cog):
 
     # --- matches ----------------------------------------------------------------------------
 
-    @league.command(
-        name=ls("match", "cmd.league.match"),
-        description=ls("Pair two players for a league match (moderators)", "cmd.league.match.desc"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "match",
+        "Pair two players for a league match (moderators)",
+        guild_only=True,
         a=ls("First player (side A)", "cmd.opt.side_a"),
         b=ls("Second player (side B)", "cmd.opt.side_b"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def match(
         self,
         interaction: discord.Interaction[Any],
@@ -506,20 +476,13 @@ class LeagueCog(commands.Cog):
         )
         await self._say(interaction, "league.match.pair_ack", match=game_id)
 
-    @league.command(
-        name=ls("forfeit", "cmd.league.forfeit"),
-        description=ls(
-            "Record a forfeit: the match goes to the winner (moderators)", "cmd.league.forfeit.desc"
-        ),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "forfeit",
+        "Record a forfeit: the match goes to the winner (moderators)",
+        guild_only=True,
         match=ls("The match (its game id, e.g. g-0003)", "cmd.opt.match"),
         winner=ls("Who wins by forfeit", "cmd.opt.winner"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def forfeit(
         self,
         interaction: discord.Interaction[Any],
@@ -533,17 +496,12 @@ class LeagueCog(commands.Cog):
 
     # --- ante --------------------------------------------------------------------------------
 
-    @league.command(
-        name=ls("ante", "cmd.league.ante"),
-        description=ls("Declare or change your ante pick (winners)", "cmd.league.ante.desc"),
-    )
-    @app_commands.describe(
+    @subcommand(
+        "ante",
+        "Declare or change your ante pick (winners)",
         unit=ls("The unit you take (its id)", "cmd.opt.unit"),
         match=ls("The match you won (default: your open ante)", "cmd.opt.match"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def ante(
         self,
         interaction: discord.Interaction[Any],
@@ -564,16 +522,7 @@ class LeagueCog(commands.Cog):
         name = for_ruleset(updated.ruleset).unit_name(unit.strip(), reader_lang(interaction))
         await self._say(interaction, "league.ante.you_declared", unit=name, match=match)
 
-    @league.command(
-        name=ls("antes", "cmd.league.antes"),
-        description=ls(
-            "Every open ante, with its pick and log (moderators)", "cmd.league.antes.desc"
-        ),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
+    @subcommand("antes", "Every open ante, with its pick and log (moderators)", guild_only=True)
     async def antes(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._moderated(interaction, league)
         lang = reader_lang(interaction)
@@ -616,18 +565,13 @@ class LeagueCog(commands.Cog):
             ephemeral=True,
         )
 
-    @league.command(
-        name=ls("ante-extend", "cmd.league.ante_extend"),
-        description=ls("Set an open ante's deadline (moderators)", "cmd.league.ante_extend.desc"),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "ante-extend",
+        "Set an open ante's deadline (moderators)",
+        guild_only=True,
         match=ls("The match the ante is for", "cmd.opt.match"),
         hours=ls("Hours from now", "cmd.opt.hours_from_now"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def ante_extend(
         self,
         interaction: discord.Interaction[Any],
@@ -642,20 +586,13 @@ class LeagueCog(commands.Cog):
             interaction, "league.ante.extend_ack", match=match, deadline=f"<t:{int(until)}:R>"
         )
 
-    @league.command(
-        name=ls("ante-void", "cmd.league.ante_void"),
-        description=ls(
-            "Void an open ante that breaks a rule (moderators)", "cmd.league.ante_void.desc"
-        ),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "ante-void",
+        "Void an open ante that breaks a rule (moderators)",
+        guild_only=True,
         match=ls("The match the ante is for", "cmd.opt.match"),
         reason=ls("Why (everyone reads it)", "cmd.opt.reason"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def ante_void(
         self,
         interaction: discord.Interaction[Any],
@@ -667,18 +604,13 @@ class LeagueCog(commands.Cog):
         await self.service.void_ante(found.id, match.strip(), reason, by=interaction.user.id)
         await self._say(interaction, "league.ante.void_ack", match=match)
 
-    @league.command(
-        name=ls("roster-edit", "cmd.league.roster_edit"),
-        description=ls(
-            "Add a unit to or remove one from a roster (moderators)", "cmd.league.roster_edit.desc"
-        ),
-    )
-    @app_commands.guild_only()
-    @app_commands.describe(
+    @subcommand(
+        "roster-edit",
+        "Add a unit to or remove one from a roster (moderators)",
+        guild_only=True,
         player=ls("Which player", "cmd.opt.player"),
         unit=ls("The unit (its id)", "cmd.opt.roster_unit"),
         action=ls("Add or remove", "cmd.opt.roster_action"),
-        league=LEAGUE_OPTION,
     )
     @app_commands.choices(
         action=[
@@ -686,8 +618,6 @@ class LeagueCog(commands.Cog):
             app_commands.Choice(name=ls("remove", "cmd.choice.roster.remove"), value="remove"),
         ]
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def roster_edit(
         self,
         interaction: discord.Interaction[Any],
@@ -704,13 +634,7 @@ class LeagueCog(commands.Cog):
 
     # --- standings and rosters ----------------------------------------------------------------
 
-    @league.command(
-        name=ls("standings", "cmd.league.standings"),
-        description=ls("The league table with ratings", "cmd.league.standings.desc"),
-    )
-    @app_commands.describe(league=LEAGUE_OPTION)
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
+    @subcommand("standings", "The league table with ratings")
     async def standings(
         self, interaction: discord.Interaction[Any], league: str | None = None
     ) -> None:
@@ -748,19 +672,12 @@ class LeagueCog(commands.Cog):
             ephemeral=True,
         )
 
-    @league.command(
-        name=ls("roster", "cmd.league.roster"),
-        description=ls(
-            "A roster now or as of a date, with each unit's history", "cmd.league.roster.desc"
-        ),
-    )
-    @app_commands.describe(
+    @subcommand(
+        "roster",
+        "A roster now or as of a date, with each unit's history",
         player=ls("Whose roster (default: yours)", "cmd.opt.player"),
         date=ls("As of this date, YYYY-MM-DD (UTC, end of day)", "cmd.opt.date"),
-        league=LEAGUE_OPTION,
     )
-    @app_commands.autocomplete(league=league_autocomplete)
-    @localized_params
     async def roster(
         self,
         interaction: discord.Interaction[Any],

@@ -689,3 +689,21 @@ async def test_a_league_of_ninety_players_fits_discord(season_env: Season):
     standings = table.response.embeds[0]
     assert len(standings) <= 6000 and len(standings.description) <= 4096
     assert "more (the image shows everyone)" in standings.description
+
+
+async def test_the_league_option_completes_with_the_leagues_one_may_name(season_env: Season):
+    """Every command's ``league`` option offers the server's leagues (in DMs, the user's) whose
+    names hold what was typed, beside a command's own completions (``/league pick``'s unit)."""
+    s = season_env
+    await create_league(s)  # Autumn Cup, in #league, which alice, bob, carol and dave join
+    other = s.guild.create_text_channel("spring")
+    await s.mod.slash(other, "league create", name="Spring Open", season_name="2027 Spring")
+    both = [{"name": n, "value": n} for n in ("Autumn Cup", "Spring Open")]
+    alice = s.players["alice"]
+    for command in ("league info", "league join", "league standings", "league pick"):
+        assert await alice.autocomplete(s.channel, command, "league", "") == both
+    assert await alice.autocomplete(s.channel, "league info", "league", "SPRING") == both[1:]
+    assert await alice.autocomplete(s.channel, "league roster", "league", "cup") == both[:1]
+    assert await alice.autocomplete(s.channel, "league info", "league", "winter") == []
+    # In DMs: the leagues the user plays in, wherever they are.
+    assert await s.users["alice"].autocomplete("league standings", "league", "") == both[:1]
