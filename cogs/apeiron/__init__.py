@@ -1,7 +1,8 @@
 """Apeiron (``../shared/rules/apeiron.md``): the panel-field unit game.
 
 The data pack format (:mod:`.pack`), the starter pack (``data/starter.toml``), the field geometry
-(:mod:`.field`), the rules engine (:mod:`.rules`), the demo AI (:mod:`.ai`), the presenter
+(:mod:`.field`), the rules engine (:mod:`.rules`, cut at its seams: :mod:`.state`, :mod:`.orders`,
+:mod:`.targets`, :mod:`.effects`, :mod:`.legality`), the demo AI (:mod:`.ai`), the presenter
 (:mod:`.present`) and board (:mod:`.board`) import no discord; the cog (``cog.py``, the spec's
 extension) and the order builder (``builder.py``, behind the DM's one button) are loaded by the
 bot only.
