@@ -164,7 +164,7 @@ class ApeironState:
     # what the last activation did, for the board to draw: its own moves (start square first)
     # and its attacks (from, to); kept through its follow-up steps, replaced by the next one
     trail: dict[str, Any] | None = None
-    # the next activation was opened at the end of the last resolve (see :func:`resolve`)
+    # the next activation was opened at the end of the last resolve (see :func:`.rules.resolve`)
     ahead: bool = False
     ended: str | None = None
     winner: str | None = None
