@@ -42,7 +42,7 @@ SUITS = "♠♥♦♣"
 # The engine's modules (its entry point, the stages and what they share): every event it emits.
 ENGINE = tuple(
     f"cogs/esper/{name}.py"
-    for name in ("rules", "state", "effects", "orders", "turns", "combat", "base")
+    for name in ("rules", "state", "effects", "orders", "opening", "turns", "combat", "base")
 )
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 

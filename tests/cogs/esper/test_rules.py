@@ -18,8 +18,8 @@ import pytest
 
 from bot.dice import Dice, ScriptedDice
 from bot.ruleset import Event, OrderRejected, RuleError
+from cogs.esper import opening, rules
 from cogs.esper import pack as packlib
-from cogs.esper import rules
 from cogs.esper.rules import DEFENDER, EVIL, GOOD, INVADER, SPECIAL, EsperState
 
 PACK = packlib.sample()
@@ -225,7 +225,7 @@ def test_a_valid_refuse_redeals_everyone_from_the_secret_stream_and_all_answer_a
     # of each alignment, 6 to shuffle the seven dealt sheets onto the seats
     assert len(secret.rolls) == 1 + 4 + 4 + 3 + 6
     replay, _ = new(7)
-    rules._deal(replay, ScriptedDice(secret.rolls), [])
+    opening.deal(replay, ScriptedDice(secret.rolls), [])
     after = {s: state.seats[s].sheet for s in state.order}
     assert after == {s: replay.seats[s].sheet for s in state.order} and after != before
     assert state.step == rules.DEAL and state.waiting == list(state.order)  # all answer again
