@@ -10,8 +10,8 @@ from __future__ import annotations
 from bot.ruleset import Ref, RulesetSpec, SeatSpec
 from cogs.tactics import rules
 from cogs.tactics.present import PRESENTER
-from cogs.tactics.rules import TacticsState
 from cogs.tactics.sheet import Order
+from cogs.tactics.state import TacticsState
 
 # The annotation makes mypy hold the ``rules`` module to ``Engine[TacticsState, Order]``.
 RULESET: RulesetSpec[TacticsState, Order] = RulesetSpec(

@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 from bot.ruleset import OrderRejected
 from cogs.tactics import master, rules, sheet, units
 from cogs.tactics.movement import distance
-from cogs.tactics.rules import SUMMON_TURNS, TacticsState, Unit
+from cogs.tactics.rules import SUMMON_TURNS
+from cogs.tactics.state import TacticsState, Unit
 from cogs.tactics.units import Ability
 
 Square = tuple[int, int]

@@ -3,7 +3,7 @@
 :func:`parse` turns what a player typed into an :class:`Order` for the current step and refuses,
 with an :class:`~bot.ruleset.OrderRejected` (``tactics.reject.<why>`` and parameters), anything
 that cannot be carried out on the board as it stands. The rules engine (``rules.py``) owns the
-state; this module only reads it.
+state (``state.py``); this module only reads it.
 
 Text forms (full-width letters and digits are accepted everywhere; NFKC):
 
@@ -37,16 +37,12 @@ from typing import TYPE_CHECKING, Any
 from bot.render.squaregrid import label, try_parse
 from bot.ruleset import OrderRejected
 from cogs.tactics import master, movement, units
+from cogs.tactics.state import Square, TacticsState, Unit
 from cogs.tactics.units import UnitType, tag, untag
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from cogs.tactics.rules import TacticsState, Unit
-
-Square = tuple[int, int]
-
-MAX_TURNS = 10
 SUMMON_TURNS = (3, 7)
 MAX_MANA = 10
 ROSTER_MAX = 9
