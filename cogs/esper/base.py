@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from bot.dice import Dice, shuffle
@@ -425,7 +424,7 @@ def square(state: EsperState, seat: str, events: list[Event]) -> None:
         )
         effects: list[Event] = []
         card_effect(state, seat, spot, card.effect, card.n, effects)
-        events += [e if _changes_public(e) else replace(e, to=(seat,)) for e in effects]
+        events += [e for e in effects if not _changes_nothing(e)]
     else:
         if spot not in state.base_up:
             state.base_up.append(spot)
@@ -435,10 +434,10 @@ def square(state: EsperState, seat: str, events: list[Event]) -> None:
         state.base_spent.append(spot)
 
 
-def _changes_public(event: Event) -> bool:
-    """Whether a hidden card's effect ``event`` records a public change (a recovery of nothing
-    changes none, and would name the card)."""
-    return event.to is None and not (event.type == "recovered" and event.data["n"] == 0)
+def _changes_nothing(event: Event) -> bool:
+    """Whether a hidden card's effect ``event`` records no change at all: a recovery of nothing,
+    which would name the card in public (its holder hears of it by the private base_trap)."""
+    return event.type == "recovered" and event.data["n"] == 0
 
 
 def keys_left(state: EsperState) -> int:

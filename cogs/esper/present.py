@@ -34,6 +34,7 @@ QUIET = ("end", "turn", "combat_turn")
 SEAT_LETTERS = frozenset("ABCDEFGHIJK")
 # Events addressed to seats (``to``): worded for the reader of a DM.
 PRIVATE = (
+    "base_trap",
     "your_sheet",
     "your_card",
     "peek",
