@@ -26,11 +26,18 @@ from bot import dice as dicelib
 from bot import registry
 from bot.__main__ import main
 from bot.record import RecordError, build_record, players_digest, replay, verify
+from bot.record.read import label_of, where
 from bot.storage.base import GameRow, OrderRow, SeatRow, StreamRow
 from tests import hunt_ruleset as hunt
 
 RECORDS = Path(__file__).parent / "data" / "records"
 FIXTURES = sorted(p.stem for p in RECORDS.glob("*.json"))
+
+
+def step_of(rec: dict, n: int) -> str:
+    """How verify and replay name turn ``n`` of ``rec``: with its step's label where the ruleset
+    gives one (``turn 2 (deploy)``)."""
+    return where(n, label_of(rec["turns"][n - 1]))
 
 
 def run(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, rec: Any) -> tuple:
@@ -91,8 +98,13 @@ def test_a_seed_digit_changed(name: str, phase: str, capsys, tmp_path) -> None:
     seeds = rec["turns"][n - 1]["seeds"]
     seeds[phase] = flip(seeds[phase], 17)
     line = refused(capsys, tmp_path, rec)
-    assert line == f"replay: turn {n}: the {phase} seed does not match its commitment sha256(seed)"
-    assert f"FAILED  turn {n} {phase} commitment sha256(seed)" in failed(capsys, tmp_path, rec)
+    assert (
+        line
+        == f"replay: {step_of(rec, n)}: the {phase} seed does not match its commitment sha256(seed)"
+    )
+    assert f"FAILED  {step_of(rec, n)} {phase} commitment sha256(seed)" in failed(
+        capsys, tmp_path, rec
+    )
 
 
 def test_a_setup_seed_digit_changed(capsys, tmp_path) -> None:
@@ -122,12 +134,13 @@ def test_a_roll_changed(name: str, capsys, tmp_path) -> None:
     was = list(drawn)
     drawn[-1] = drawn[-1] % 6 + 1
     line = refused(capsys, tmp_path, rec)
-    assert line.startswith(f"replay: turn {n}")
+    assert line.startswith(f"replay: {step_of(rec, n)}")
     assert line.endswith(
         f"the {phase} rolls in the record {drawn} are not the rolls its seed gives {was}"
     )
     assert failed(capsys, tmp_path, rec) == [
-        f"FAILED  turn {n} {phase} rolls {drawn} (expected {was}: the rolls its seed gives)"
+        f"FAILED  {step_of(rec, n)} {phase} rolls {drawn}"
+        f" (expected {was}: the rolls its seed gives)"
     ]
 
 
@@ -148,10 +161,10 @@ def test_an_order_changed(name: str, capsys, tmp_path) -> None:
     seat = sorted(rec["turns"][n - 1]["inputs"])[0]
     rec["turns"][n - 1]["inputs"][seat] = _other_order(rec, n, seat)
     line = refused(capsys, tmp_path, rec)
-    assert line.startswith(f"replay: turn {n}")
+    assert line.startswith(f"replay: {step_of(rec, n)}")
     assert line.endswith(f", seat {seat}: the order (with its salt) does not match its receipt")
     lines = failed(capsys, tmp_path, rec)
-    assert lines == [f"FAILED  turn {n} seat {seat} receipt"]
+    assert lines == [f"FAILED  {step_of(rec, n)} seat {seat} receipt"]
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -162,9 +175,9 @@ def test_a_salt_changed(name: str, capsys, tmp_path) -> None:
     seat = sorted(salts)[-1]
     salts[seat] = flip(salts[seat], 3)
     line = refused(capsys, tmp_path, rec)
-    assert line.startswith(f"replay: turn {n}")
+    assert line.startswith(f"replay: {step_of(rec, n)}")
     assert line.endswith(f", seat {seat}: the order (with its salt) does not match its receipt")
-    assert failed(capsys, tmp_path, rec) == [f"FAILED  turn {n} seat {seat} receipt"]
+    assert failed(capsys, tmp_path, rec) == [f"FAILED  {step_of(rec, n)} seat {seat} receipt"]
 
 
 def test_a_receipt_changed_breaks_the_digest(capsys, tmp_path) -> None:
