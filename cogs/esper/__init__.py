@@ -1,9 +1,12 @@
 """Esper war (``../shared/rules/esper.md``): 5–11 players with hidden alignments.
 
-The data pack (:mod:`.pack`, ``data/sample.toml``), the rules engine (:mod:`.rules`), the demo AI
-(:mod:`.ai`), the presenter (:mod:`.present`) and the planet board (:mod:`.board`) import no
-discord; the cog (``cog.py``: ``/esper start|rules|characters|season``) is loaded by the bot only.
-Part 1 plays the deal and the planet stage; what would start a combat is logged and skipped.
+The data pack (:mod:`.pack`, ``data/sample.toml``), the rules engine (:mod:`.rules`, the entry
+point over :mod:`.state`, :mod:`.effects`, :mod:`.base`, :mod:`.orders`, :mod:`.combat`,
+:mod:`.combat_play`, :mod:`.turns` and :mod:`.opening`), the demo AI (:mod:`.ai`), the presenter
+(:mod:`.present`), the board (:mod:`.board`) and the hidden twin of a state (:mod:`.twin`) import
+no discord; the cog (``cog.py``: ``/esper start|rules|characters|season``) is loaded by the bot
+only. Both parts are played: the deal and the planet stage (D1), then ESP combat and the secret
+base (D2).
 """
 
 from __future__ import annotations

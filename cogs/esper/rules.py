@@ -1,11 +1,25 @@
 """Esper war (``../shared/rules/esper.md``): the deal, the silhouettes, the planet stage (D1),
-ESP combat and the secret base (D2, in :mod:`cogs.esper.combat` and :mod:`cogs.esper.base`), for
-5–11 players with hidden alignments.
+ESP combat and the secret base (D2), for 5–11 players with hidden alignments.
 
-The module is the engine (:class:`bot.ruleset.Engine` over :class:`EsperState` and
-:class:`EsperOrder`). Pure: no discord, no storage, no clock; hidden random facts (the deals, the
-52-card deck, the planet layout, the ability deck) come from the game's secret stream, public
-rolls (ESP level checks, teleports, the first player) from each step's resolve stream.
+This module is the engine (:class:`bot.ruleset.Engine` over :class:`EsperState` and
+:class:`EsperOrder`): the framework's calls, each step's orders read and resolved by the module
+that plays it, the views and the storage. Pure: no discord, no storage, no clock; hidden random
+facts (the deals, the 52-card deck, the planet layout, the ability deck) come from the game's
+secret stream, public rolls (ESP level checks, teleports, the first player) from each step's
+resolve stream.
+
+It is built of modules that each import only those listed before them (no import cycle):
+
+- :mod:`.state`: the types (:class:`EsperState`, :class:`EsperOrder`, …), the words (steps,
+  stages, sides, refusal keys) and the small reads every other module makes;
+- :mod:`.effects`: what an action or a card does (a move, damage, an ESP level check, an ability);
+- :mod:`.base`: the secret base (D2): its field, its set-up steps, its moves and squares;
+- :mod:`.orders`: a normal turn's orders, read and checked;
+- :mod:`.combat`: an ESP combat's steps, orders and views (D2); :mod:`.combat_play` plays it out;
+- :mod:`.turns`: the normal turns, the planet stage's end and the game's, with the grades;
+- :mod:`.opening`: the set-up, from the deal to the first turn;
+- this module, over them all. Its users (the spec, the AI, the presenter's tests) name the
+  engine's types, words and reads through it (:data:`__all__`).
 
 One framework step is one of these (``state.step``):
 
@@ -22,8 +36,8 @@ One framework step is one of these (``state.step``):
 - ``see``: at the stage's end, info holders choose EVIL silhouettes' sheets to see (withheld);
 - ``over``.
 
-A combat's steps are :mod:`cogs.esper.combat`'s, the base's set-up steps
-:mod:`cogs.esper.base`'s; the base's turns are this module's ``turn`` steps.
+A combat's steps are :mod:`cogs.esper.combat`'s, the base's set-up steps and a teleport's
+``path`` :mod:`cogs.esper.base`'s; the base's turns are ``turn`` steps like the planets'.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from bot.dice import NO_SECRET, Dice
 from bot.ruleset import Event, OrderRejected
 from cogs.esper import base as base_stage
 from cogs.esper import combat as combats
+from cogs.esper import combat_play
 from cogs.esper.effects import (
     card_effect,
     do_support,
@@ -519,9 +520,9 @@ def start_combat(
     *,
     runner: str | None = None,
 ) -> None:
-    """A combat starts on the spot (:func:`cogs.esper.combat.start`); one that is over at once
-    ends the turn that started it."""
-    combats.start(state, seat, spot, why, dice, secret_of(dice), events, runner=runner)
+    """A combat starts on the spot (:func:`cogs.esper.combat_play.start`); one that is over at
+    once ends the turn that started it."""
+    combat_play.start(state, seat, spot, why, dice, secret_of(dice), events, runner=runner)
     if state.combat is None:
         after_combat(state, dice, events)
 
@@ -534,15 +535,15 @@ def combat_step(
     events: list[Event],
 ) -> None:
     """One of a combat's steps; the one that ends the combat ends the turn that started it."""
-    combats.resolve_step(state, orders, dice, secret, events)
+    combat_play.resolve_step(state, orders, dice, secret, events)
     if state.combat is None:
         after_combat(state, dice, events)
 
 
 def withdraw(state: EsperState, seat: str, events: list[Event]) -> bool:
-    """A participant resigns mid-combat (:func:`cogs.esper.combat.withdraw`: True when the
+    """A participant resigns mid-combat (:func:`cogs.esper.combat_play.withdraw`: True when the
     combat went on at once); if that ended it, the turn that started it ends, on no dice."""
-    handled = combats.withdraw(state, seat, events)
+    handled = combat_play.withdraw(state, seat, events)
     if handled and state.combat is None:
         after_combat(state, NO_SECRET, events)
     return handled

@@ -633,7 +633,7 @@ def fighting(
     state.seats["D"].silhouette = "c03"
     for seat in seats:
         state.seats[seat].spot = spot
-    combat = combats.Combat(spot=spot, why="fight", by=seats[0], seats=list(seats))
+    combat = rules.Combat(spot=spot, why="fight", by=seats[0], seats=list(seats))
     combat.order = list(seats)
     combat.cards = {s: f"{i + 1}♠" for i, s in enumerate(seats)}
     state.combat = combat

@@ -34,7 +34,7 @@ def fighting(
     state = table(*(sheets or FIVE))
     for seat in seats:
         state.seats[seat].spot = spot
-    combat = combats.Combat(spot=spot, why="fight", by="A", seats=list(seats))
+    combat = rules.Combat(spot=spot, why="fight", by="A", seats=list(seats))
     combat.order = list(seats)
     combat.cards = {s: f"{i + 1}♠" for i, s in enumerate(seats)}
     state.combat = combat

@@ -42,7 +42,17 @@ SUITS = "♠♥♦♣"
 # The engine's modules (its entry point, the stages and what they share): every event it emits.
 ENGINE = tuple(
     f"cogs/esper/{name}.py"
-    for name in ("rules", "state", "effects", "orders", "opening", "turns", "combat", "base")
+    for name in (
+        "rules",
+        "state",
+        "effects",
+        "orders",
+        "opening",
+        "turns",
+        "combat",
+        "combat_play",
+        "base",
+    )
 )
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 
@@ -1133,7 +1143,9 @@ def test_every_part_two_event_has_a_sentence_with_its_params_filled() -> None:
     """Each event type combat and base emit, each of its variants, in both languages: one line,
     no placeholder left, pack names in the reader's language, and private events worded for a
     DM."""
-    emitted = emitted_types(("cogs/esper/combat.py", "cogs/esper/base.py"))
+    emitted = emitted_types(
+        ("cogs/esper/combat.py", "cogs/esper/combat_play.py", "cogs/esper/base.py")
+    )
     examples = {str(e["type"]) for e in PART_TWO}
     assert (
         emitted

@@ -745,7 +745,7 @@ class Scan:
                 expected = {data_seat, str(event.get("target"))}
             elif kind in ("ambush_set", "keys_at"):
                 expected = defenders
-            elif kind in ("skipped_why", "check_target"):
+            elif kind in ("skipped_why", "check_target", "base_trap"):
                 expected = {data_seat}
             elif kind == "c_drawn":
                 expected = {data_seat}
