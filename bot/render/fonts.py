@@ -10,11 +10,13 @@ sizes a render used (the legibility test holds the smallest of them against the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import ImageFont
 
@@ -69,13 +71,88 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return _load(size, bold)
 
 
+# Rasterised text kept between renders, least recently used first, at most this many bytes of
+# masks in all: a game's boards draw the same labels (names, spots, numbers) turn after turn, and
+# FreeType's rendering was a third of a board's time.
+MASK_CACHE_BYTES = 16 * 1024 * 1024
+_masks: OrderedDict[Hashable, tuple[Any, tuple[int, int], int]] = OrderedDict()
+_mask_bytes = 0
+
+
+class _CachedFont(ImageFont.FreeTypeFont):
+    """A bundled font whose rasterised text (:meth:`getmask2`, what ``ImageDraw.text`` draws
+    from) and widths (:meth:`getlength`, what the fitting helpers measure) are cached.
+
+    Same pixels as the plain font: a mask depends only on the arguments that make its key.
+    """
+
+    def __init__(self, path: str, size: int) -> None:
+        # BASIC layout gives identical pixels whether or not libraqm is installed on the host,
+        # and M PLUS 1 (Latin + kana + kanji) needs no complex shaping.
+        super().__init__(path, size, layout_engine=ImageFont.Layout.BASIC)
+        self._lengths: dict[Hashable, float] = {}
+
+    def getmask2(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[Any, tuple[int, int]]:
+        draw = (text, mode, direction, features, language, stroke_width, anchor, ink, start)
+        if mode == "RGBA" or args:  # colour glyphs (ImageDraw writes into them): not cached
+            return super().getmask2(*draw, *args, **kwargs)
+        # ink colours only RGBA masks; the others are coverage alone
+        key = (id(self), text, mode, direction, tuple(features or ()), language, stroke_width,
+               anchor, start, tuple(sorted(kwargs.items())))  # fmt: skip
+        hit = _masks.get(key)
+        if hit is not None:
+            _masks.move_to_end(key)
+            return hit[0], hit[1]
+        mask, offset = super().getmask2(*draw, **kwargs)
+        _remember(key, mask, offset)
+        return mask, offset
+
+    def getlength(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
+        key = (text, mode, direction, tuple(features or ()), language)
+        length = self._lengths.get(key)
+        if length is None:
+            if len(self._lengths) >= 4096:  # a font's widths: small, cleared when full
+                self._lengths.clear()
+            length = self._lengths[key] = super().getlength(
+                text, mode, direction, features, language
+            )
+        return length
+
+
+def _remember(key: Hashable, mask: Any, offset: tuple[int, int]) -> None:
+    global _mask_bytes
+    width, height = mask.size
+    size = width * height + 64
+    _masks[key] = (mask, offset, size)
+    _mask_bytes += size
+    while _mask_bytes > MASK_CACHE_BYTES and len(_masks) > 1:
+        _, (_, _, gone) = _masks.popitem(last=False)
+        _mask_bytes -= gone
+
+
 @cache
 def _load(size: int, bold: bool) -> ImageFont.FreeTypeFont:
-    # BASIC layout gives identical pixels whether or not libraqm is installed on the host, and
-    # M PLUS 1 (Latin + kana + kanji) needs no complex shaping.
-    return ImageFont.truetype(
-        str(FONT_DIR / _FILES[bold]), size, layout_engine=ImageFont.Layout.BASIC
-    )
+    return _CachedFont(str(FONT_DIR / _FILES[bold]), size)
 
 
 def _mask_signature(ch: str, bold: bool) -> tuple[tuple[int, int], bytes]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.render import fonts, hexgrid
 from cogs.arena import board
@@ -203,6 +204,32 @@ def test_fit_truncates_to_width_with_ellipsis() -> None:
     assert fonts.fit("Bob", fnt, 150) == "Bob"
     _, smaller = fonts.fit_sized("x" * 30, (30, 20), 10_000)
     assert smaller.size == 30
+
+
+def _drawn(fnt: Any, words: list[str]) -> bytes:
+    img = Image.new("RGB", (420, 40 * len(words)), (20, 20, 30))
+    draw = ImageDraw.Draw(img)
+    for i, word in enumerate(words):
+        draw.text((5, 5 + 40 * i), word, font=fnt, fill=(230, 200, 90), anchor="la")
+        draw.text((410, 5 + 40 * i), word, font=fnt, fill=(90, 200, 230), anchor="ra",
+                  stroke_width=2, stroke_fill=(0, 0, 0))  # fmt: skip
+    return img.tobytes()
+
+
+def test_cached_fonts_draw_and_measure_what_plain_fonts_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bundled fonts keep rasterised text between renders: the same pixels and widths as a
+    plain FreeType font, drawn again from the cache, and the cache stays within its bytes."""
+    words = ["Ryu", "オレンジ侍", "12", "Ryu", "撃…", "A→B", "12"]
+    cached = fonts.font(22, bold=True)
+    plain = ImageFont.truetype(
+        str(fonts.FONT_DIR / "Mplus1-Bold.otf"), 22, layout_engine=ImageFont.Layout.BASIC
+    )
+    assert _drawn(cached, words) == _drawn(plain, words)
+    assert _drawn(cached, words) == _drawn(plain, words)  # from the cache this time
+    assert [cached.getlength(w) for w in words * 2] == [plain.getlength(w) for w in words * 2]
+    monkeypatch.setattr(fonts, "MASK_CACHE_BYTES", 2_000)
+    _drawn(cached, [f"label {n}" for n in range(40)])
+    assert 0 < fonts._mask_bytes <= 2_000 or len(fonts._masks) == 1
 
 
 def _used_keys() -> set[str]:
