@@ -34,9 +34,9 @@ from bot.storage import (
     OutboxRow,
     Repository,
     SeatRow,
-    StreamRow,
 )
 from bot.storage.base import Transaction
+from bot.streams import Ledger, RollStream, roll_stream
 
 MAX_ORDER_CHARS = 500
 # How long a process's claim on due games lasts if it dies mid-tick (another process takes them
@@ -67,20 +67,6 @@ class SubmitResult:
     awaited: int
     resolved: bool  # resolved inside submit (``resolve=True``)
     complete: bool  # every awaited order is in: the turn resolves now (or already has)
-
-
-@dataclass(frozen=True)
-class RollStream:
-    """The committed stream one ``/roll`` draws on, and the commitment of the next one."""
-
-    label: str
-    seed: bytes
-    committed_before: bool  # False for a scope's first roll: nothing was published for it yet
-    next_commitment: str
-
-    @property
-    def commitment(self) -> str:
-        return dicelib.commitment(self.seed)
 
 
 def is_blank(text: str) -> bool:
@@ -330,119 +316,62 @@ class Table:
     async def _begin(self, tx: Transaction, game: GameRow) -> None:
         """Set a lobby game up, open its first turn and queue the first prompts."""
         match = self.states.match(game)
-        setup = await self._pre_stream(tx, game.id, 0)
+        streams = self._ledger(tx, match)
+        setup = await streams.pre(0)
         if match.spec.secret_stream:  # committed now: its commitment is in the first post
-            await self._commit_stream(tx, game.id, 0, dicelib.SECRET)
-        secret = await self._secret(tx, match)
+            await streams.commit(0, dicelib.SECRET)
+        secret = await streams.secret()
         match.advance(match.engine.new_game(game.id, game.seat_order, game.options, setup, secret))
-        await self._keep_secret(tx, game.id, secret)
-        await self._record_drawn(tx, game.id, 0, dicelib.PRE, setup.rolls, reveal=True)
-        events = await self._start_turn(tx, match)
+        await streams.keep_secret(secret)
+        await streams.drawn(0, dicelib.PRE, setup.rolls, reveal=True)
+        events = await self._start_turn(match, streams)
         game.status = "active"
-        await self._store(tx, match, events)
-        await self._enqueue_turn(tx, match, result_events=[], opened_events=events, first=True)
+        await self._store(tx, match, streams, events)
+        await self._enqueue_turn(
+            tx, match, streams, result_events=[], opened_events=events, first=True
+        )
 
     # --- dice streams -------------------------------------------------------------------------
 
     async def roll_stream(self, scope_id: int) -> RollStream:
         """Take the seed committed for a scope's next ``/roll`` and commit the one after it."""
-        next_seed = self._entropy(dicelib.SEED_BYTES)
-        async with self.repo.transaction() as tx:
-            stored = await tx.roll_stream(scope_id)
-            if stored is None:
-                number, seed, committed_before = 1, self._entropy(dicelib.SEED_BYTES), False
-            else:
-                number, seed, committed_before = stored[0], bytes.fromhex(stored[1]), True
-            await tx.set_roll_stream(
-                scope_id, number + 1, next_seed.hex(), dicelib.commitment(next_seed)
-            )
-        label = dicelib.stream_label(f"roll-{scope_id}", number, dicelib.PRE)
-        return RollStream(label, seed, committed_before, dicelib.commitment(next_seed))
+        return await roll_stream(self.repo, scope_id, self._entropy)
 
-    async def _commit_stream(self, tx: Transaction, game_id: str, turn: int, phase: str) -> bytes:
-        """Draw and store a fresh secret seed; its commitment is public from now on."""
-        seed = self._draw(dicelib.SEED_BYTES, f"seed:{game_id}:{turn}:{phase}")
-        await tx.put_stream(
-            StreamRow(game_id, turn, phase, seed=seed.hex(), commitment=dicelib.commitment(seed))
-        )
-        return seed
-
-    async def _pre_stream(self, tx: Transaction, game_id: str, turn: int) -> dicelib.DiceStream:
-        seed = await self._commit_stream(tx, game_id, turn, dicelib.PRE)
-        return dicelib.DiceStream(seed, dicelib.stream_label(game_id, turn, dicelib.PRE))
-
-    @staticmethod
-    async def _secret_row(tx: Transaction, game_id: str) -> StreamRow | None:
-        return next((s for s in await tx.streams(game_id, 0) if s.phase == dicelib.SECRET), None)
-
-    async def _secret(self, tx: Transaction, match: Match) -> dicelib.Dice:
-        """The game's secret stream where it stopped (its block counter runs over the whole
-        game); :data:`~bot.dice.NO_SECRET` for a ruleset that did not ask for one."""
-        row = await self._secret_row(tx, match.game.id) if match.spec.secret_stream else None
-        if row is None:
-            return dicelib.NO_SECRET
-        label = dicelib.stream_label(match.game.id, 0, dicelib.SECRET)
-        return dicelib.DiceStream(bytes.fromhex(row.seed), label, start_block=row.blocks)
-
-    async def _keep_secret(self, tx: Transaction, game_id: str, secret: dicelib.Dice) -> None:
-        """Store what the engine drew from the secret stream and where the stream stopped."""
-        if not isinstance(secret, dicelib.DiceStream) or not secret.rolls:
-            return
-        row = await self._secret_row(tx, game_id)
-        assert row is not None
-        row.drawn = [*row.drawn, *secret.rolls]
-        row.blocks = secret.blocks
-        await tx.update_stream(row)
+    def _ledger(self, tx: Transaction, match: Match) -> Ledger:
+        """The game's dice streams for this transaction (read once, saved by :meth:`_store`)."""
+        secret = match.spec.secret_stream
+        return Ledger(tx, match.game.id, secret_stream=bool(secret), draw=self._draw)
 
     def _step_seconds(self, match: Match) -> int | None:
         """The open step's deadline: the ruleset's own for this step, else the game's."""
         own = match.spec.step_seconds(match.state) if match.spec.step_seconds else None
         return own if own is not None else match.game.turn_seconds
 
-    async def _record_drawn(
-        self,
-        tx: Transaction,
-        game_id: str,
-        turn: int,
-        phase: str,
-        rolls: list[int],
-        *,
-        reveal: bool,
-        orders_digest: str | None = None,
-        step: str | None = None,
-    ) -> None:
-        for row in await tx.streams(game_id, turn):
-            if row.phase == phase:
-                row.drawn = list(rolls)
-                row.revealed = reveal
-                row.orders_digest = orders_digest or row.orders_digest
-                row.step = step or row.step
-                await tx.update_stream(row)
-
-    async def _start_turn(self, tx: Transaction, match: Match) -> list[Event]:
+    async def _start_turn(self, match: Match, streams: Ledger) -> list[Event]:
         """Open the next step: commit its streams, draw its ``pre`` dice, start its clock."""
         game = match.game
         turn = match.engine.turn(match.state) + 1
-        pre = await self._pre_stream(tx, game.id, turn)
+        pre = await streams.pre(turn)
         # The resolve stream is committed now too, so its commitment is public before any order.
-        await self._commit_stream(tx, game.id, turn, dicelib.RESOLVE)
-        secret = await self._secret(tx, match)
+        await streams.commit(turn, dicelib.RESOLVE)
+        secret = await streams.secret()
         state, events = match.engine.start_turn(match.state, pre, secret)
         match.advance(state)
-        await self._keep_secret(tx, game.id, secret)
+        await streams.keep_secret(secret)
         # The step's name goes with its pre stream: the match record carries it.
         label = match.engine.step_label(state)
-        await self._record_drawn(
-            tx, game.id, turn, dicelib.PRE, pre.rolls, reveal=False, step=label
-        )
+        await streams.drawn(turn, dicelib.PRE, pre.rolls, reveal=False, step=label)
         seconds = self._step_seconds(match)
         game.step_seconds = seconds or None
         game.deadline_at = self.clock() + seconds if seconds else None
         game.reminders_sent = 0
         return events
 
-    async def _store(self, tx: Transaction, match: Match, events: list[Event]) -> None:
-        """Store the next version of the state (compare-and-set on the version read)."""
+    async def _store(
+        self, tx: Transaction, match: Match, streams: Ledger, events: list[Event]
+    ) -> None:
+        """Store the next version of the state (compare-and-set on the version read), and the
+        dice streams as the step left them."""
         game = match.game
         expect = game.version
         game.version += 1
@@ -457,20 +386,20 @@ class Table:
             game.result = outcome.to_json()
             game.end_reason = game.end_reason or "rules"  # the why is in result["reason"]
             game.deadline_at = None
-            match.later_orders += await self._reveal_hidden(tx, game)
+            match.later_orders += await self._reveal_hidden(tx, game, streams)
         await tx.update_game(game, expect_version=expect)
         await tx.put_state(game.id, game.version, game.turn, game.state)
+        await streams.save()
         self.states.remember(game, match.state)
         if events:
             await tx.add_events(game.id, game.turn, [e.to_json() for e in events])
 
-    async def _reveal_hidden(self, tx: Transaction, game: GameRow) -> list[OrderRow]:
+    async def _reveal_hidden(
+        self, tx: Transaction, game: GameRow, streams: Ledger
+    ) -> list[OrderRow]:
         """The game is over: its secret stream and every withheld order become public. Returns
         the orders that were withheld until now."""
-        secret = await self._secret_row(tx, game.id)
-        if secret is not None and not secret.revealed:
-            secret.revealed = True
-            await tx.update_stream(secret)
+        await streams.reveal_secret()
         hidden = [o for o in await tx.all_orders(game.id) if o.withheld]
         for turn in sorted({o.turn for o in hidden}):
             await tx.set_withheld(game.id, turn, None, False)
@@ -644,41 +573,33 @@ class Table:
                 # unless a ruleset changed between versions; the default keeps the game going.
                 parsed[seat] = engine.default_order(state, seat)
         digest = dicelib.orders_digest(orders[s].receipt for s in game.seat_order if s in orders)
-        streams = {s.phase: s for s in await tx.streams(game.id, turn)}
-        resolve_row = streams[dicelib.RESOLVE]
-        stream = dicelib.DiceStream(
-            bytes.fromhex(resolve_row.seed),
-            dicelib.stream_label(game.id, turn, dicelib.RESOLVE),
-            digest,
-        )
+        streams = self._ledger(tx, match)
+        stream = await streams.resolve(turn, digest)
         # Which orders stay private after this step is decided on the state they were given in.
         withheld = [s for s in parsed if match.spec.withheld and match.spec.withheld(state, s)]
         # The post names the step it resolved as well as the one it opens.
         resolved_view = match.view(None)
-        secret = await self._secret(tx, match)
+        secret = await streams.secret()
         state, events = engine.resolve(state, parsed, stream, secret)
         match.advance(state)
-        await self._keep_secret(tx, game.id, secret)
+        await streams.keep_secret(secret)
         if withheld:
             await tx.set_withheld(game.id, turn, withheld, True)
         for step in revealed_steps(events):
             hidden = await tx.orders_for_turn(game.id, step)
             match.later_orders += [o for o in hidden.values() if o.withheld]
             await tx.set_withheld(game.id, step, None, False)
-        await self._record_drawn(
-            tx, game.id, turn, dicelib.RESOLVE, stream.rolls, reveal=True, orders_digest=digest
-        )
-        await self._record_drawn(
-            tx, game.id, turn, dicelib.PRE, streams[dicelib.PRE].drawn, reveal=True
-        )
+        await streams.drawn(turn, dicelib.RESOLVE, stream.rolls, reveal=True, orders_digest=digest)
+        await streams.reveal(turn, dicelib.PRE)
         await tx.add_events(game.id, turn, [e.to_json() for e in events])
         next_events: list[Event] = []
         if not match.outcome().finished:
-            next_events = await self._start_turn(tx, match)
-        await self._store(tx, match, next_events)
+            next_events = await self._start_turn(match, streams)
+        await self._store(tx, match, streams, next_events)
         await self._enqueue_turn(
             tx,
             match,
+            streams,
             result_events=events,
             opened_events=next_events,
             resolved_turn=turn,
@@ -689,6 +610,7 @@ class Table:
         self,
         tx: Transaction,
         match: Match,
+        streams: Ledger,
         *,
         result_events: list[Event],
         opened_events: Sequence[Event] = (),
@@ -706,15 +628,15 @@ class Table:
         now = self.clock()
         revealed = []
         if resolved_turn is not None:
-            revealed = [s for s in await tx.streams(game.id, resolved_turn) if s.revealed]
+            revealed = [s for s in await streams.step(resolved_turn) if s.revealed]
             revealed_orders = await tx.orders_for_turn(game.id, resolved_turn)
         else:
             revealed_orders = {}
-        secret = await self._secret_row(tx, game.id) if match.spec.secret_stream else None
+        secret = await streams.secret_row()
         if secret is not None and secret.revealed and game.status in ("finished", "abandoned"):
             revealed.append(secret)  # the game is over: its secret seed is public
         commitments = (
-            [s for s in await tx.streams(game.id, game.turn) if not s.revealed]
+            [s for s in await streams.step(game.turn) if not s.revealed]
             if game.status == "active"
             else []
         )
@@ -947,8 +869,9 @@ class Table:
             # The record replays the departure in this step: the game went on for the others
             # (the table stops asking this seat), or it ended here.
             await tx.set_left(game.id, seat, game.turn)
-            await self._store(tx, match, events)
-            await self._enqueue_turn(tx, match, result_events=events, prompts=over)
+            streams = self._ledger(tx, match)
+            await self._store(tx, match, streams, events)
+            await self._enqueue_turn(tx, match, streams, result_events=events, prompts=over)
         self._on_outbox()
         if not over:  # the seats still in may all have ordered already
             await self.resolve_if_ready(game_id, left=True)
@@ -970,8 +893,9 @@ class Table:
             game.end_reason = "adjudicated"
             if game.status == "paused":
                 game.status = "active"
-            await self._store(tx, match, events)
-            await self._enqueue_turn(tx, match, result_events=events)
+            streams = self._ledger(tx, match)
+            await self._store(tx, match, streams, events)
+            await self._enqueue_turn(tx, match, streams, result_events=events)
         self._on_outbox()
         return game
 
@@ -1037,7 +961,10 @@ class Table:
             game.status, game.end_reason = "abandoned", "abandon"
             game.deadline_at = None
             game.updated_at = self.clock()
-            await self._reveal_hidden(tx, game)  # nothing is left to keep secret
+            # Nothing is drawn any more (no state is decoded either): the streams are revealed.
+            streams = Ledger(tx, game.id, secret_stream=False, draw=self._draw)
+            await self._reveal_hidden(tx, game, streams)  # nothing is left to keep secret
+            await streams.save()
             await tx.update_game(game)
             await self._notice(tx, game, "table.notice.abandoned")
         self._on_outbox()
