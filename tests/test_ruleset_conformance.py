@@ -150,12 +150,12 @@ def play(
 ) -> Iterator[Step]:
     """Play a new game for up to ``steps`` table steps, yielding every state the table stores.
 
-    The same calls as ``bot/table.py`` and ``bot/record.py``: ``new_game`` on the setup stream;
-    then, while the game goes on, ``start_turn`` on the step's ``pre`` stream, an order from the
-    demo player for each awaited seat, and ``resolve`` on the ``resolve`` stream bound to the
-    sealed orders. A spec that asks for the secret stream gets one (``{game_id}:0:secret``, its
-    draws running on over the whole game), every other :data:`~bot.dice.NO_SECRET`. ``engine``
-    stands in for the spec's (a checking wrapper).
+    The same calls as ``bot/table.py`` and ``bot/record/replayer.py``: ``new_game`` on the setup
+    stream; then, while the game goes on, ``start_turn`` on the step's ``pre`` stream, an order
+    from the demo player for each awaited seat, and ``resolve`` on the ``resolve`` stream bound to
+    the sealed orders. A spec that asks for the secret stream gets one (``{game_id}:0:secret``,
+    its draws running on over the whole game), every other :data:`~bot.dice.NO_SECRET`.
+    ``engine`` stands in for the spec's (a checking wrapper).
     """
     engine = engine or spec.engine
     rng = random.Random(seed)
