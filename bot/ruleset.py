@@ -2,7 +2,8 @@
 
 A ruleset is one folder, ``cogs/<name>/``, whose ``__init__.py`` exports ``RULESET``, a
 :class:`RulesetSpec`: the key, the pure engine (an :class:`Engine` over the ruleset's own state
-and order types), the presenter (a :class:`Presenter` subclass), the seats, and the optional parts
+and order types: an instance of a :class:`BaseEngine` subclass, whose defaults do what most
+rulesets do, or a module of functions), the presenter (a :class:`Presenter` subclass), the seats, and the optional parts
 (the cog's extension, a sheet builder, the demo players, command-line subcommands, stored view
 kinds, and the hooks of hidden-information games). :mod:`bot.registry` discovers the specs; the
 framework never names a game.
@@ -15,14 +16,18 @@ presenter words.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import importlib
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-from bot.dice import Dice
+from bot import state_json
+from bot.dice import NO_SECRET, Dice
 from bot.i18n import t
 
 JSON = dict[str, Any]
@@ -251,7 +256,8 @@ OrderT = TypeVar("OrderT", bound=Order)
 
 
 class Engine(Protocol[StateT, OrderT]):
-    """What a ruleset's pure engine offers (``cogs/<name>/rules.py``: module-level functions).
+    """What a ruleset's pure engine offers: an instance of a :class:`BaseEngine` subclass (which
+    writes only what is about its game), or a module of functions (``cogs/<name>/rules.py``).
 
     ``StateT`` is the ruleset's state, ``OrderT`` its order type. ``dice`` is the step's
     committed stream (``pre`` in :meth:`start_turn`, ``resolve`` in :meth:`resolve`); ``secret``
@@ -294,6 +300,230 @@ class Engine(Protocol[StateT, OrderT]):
 
     def to_json(self, state: StateT) -> JSON: ...
     def from_json(self, obj: Mapping[str, Any]) -> StateT: ...
+
+
+# --- the engine base class -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameState:
+    """What :class:`BaseEngine`'s defaults read of a state. A ruleset's state subclasses it (a
+    frozen dataclass too) and adds the game's own fields.
+
+    ``step`` counts the steps opened so far (the table's turn number); ``open`` is True between
+    ``start_turn`` and ``resolve``, while the step awaits orders; ``result`` is the game's
+    :class:`Outcome`, ongoing until the rules (or a resignation) end it.
+    """
+
+    game_id: str
+    seats: tuple[str, ...]
+    step: int = 0
+    open: bool = False
+    result: Outcome = Outcome()
+
+
+GameStateT = TypeVar("GameStateT", bound=GameState)
+
+
+class BaseEngine(ABC, Generic[GameStateT, OrderT]):
+    """An engine as a class, whose defaults do what most rulesets do: subclass it, name the
+    state's class (a :class:`GameState` subclass), and write what is about the game.
+
+    A subclass must give ``state_type`` and three methods: :meth:`parse` (order text to an
+    order), :meth:`default_order` (what a seat whose deadline passed plays) and :meth:`play` (one
+    step's orders played out). Everything else has a default it may override:
+
+    - :meth:`new_game` checks the options and builds ``state_type(game_id=…, seats=…)``, its
+      other fields at their defaults; :meth:`start_turn` opens the next step;
+      :meth:`awaiting` names every seat while a step is open (they all answer at once);
+    - :meth:`resolve` refuses a finished game or a step not open, prepares the orders (text
+      parsed, a missing one the seat's default) and hands :meth:`play` a copy of the state with
+      the step closed;
+    - :meth:`resign` ends the game: the other seats win; :meth:`outcome` is ``state.result``;
+    - :meth:`check_options` refuses every option not named in ``OPTIONS``;
+    - :meth:`choices` offers no buttons (orders are typed); :meth:`view` shows the whole state
+      to everyone, and :meth:`summary` is the public view (a ruleset with hidden facts in its
+      state must override :meth:`view`);
+    - :meth:`turn` is ``state.step``, :meth:`step_label` ``"<STEP_NAME> <step>"``;
+    - :meth:`to_json` and :meth:`from_json` store the state through its dataclass fields (their
+      type hints check what is read back), under ``SCHEMA_VERSION``: bump it when the fields
+      change, and a stored state of another schema is refused with a :class:`StateError`.
+
+    The refusals' message keys are class attributes (the framework's generic sentences; a
+    ruleset may name its own). The hidden-information hooks of :class:`RulesetSpec` are members
+    here too (None, off or empty by default): an engine that defines one, as a method or
+    attribute, need not name it again in its spec, which takes them from a class engine.
+
+    An instance satisfies the :class:`Engine` protocol, so the spec's ``engine`` is the instance
+    (``RulesetSpec(engine=Rps(), …)``).
+    """
+
+    SCHEMA_VERSION: int = 1
+    STEP_NAME: ClassVar[str] = "turn"  # what step_label calls a step, in no language
+    OPTIONS: ClassVar[frozenset[str]] = frozenset()  # the options new_game accepts
+    state_type: type[GameStateT]
+
+    # Message keys of the defaults' refusals.
+    FINISHED: ClassVar[str] = "engine.finished"
+    NOT_SEATED: ClassVar[str] = "engine.not_seated"
+    NOT_OPEN: ClassVar[str] = "engine.not_open"
+    STILL_OPEN: ClassVar[str] = "engine.still_open"
+    UNKNOWN_OPTION: ClassVar[str] = "engine.unknown_option"
+    BAD_SCHEMA: ClassVar[str] = "engine.bad_schema"
+    BAD_STATE: ClassVar[str] = "engine.bad_state"
+
+    # The hidden-information hooks (RulesetSpec's fields of the same names say what each does).
+    private_view_fields: frozenset[str] = frozenset()
+    secret_stream: bool = False
+    withheld: Callable[[GameStateT, str], bool] | None = None
+    step_seconds: Callable[[GameStateT], int | None] | None = None
+    adjudicate: Callable[[GameStateT], tuple[GameStateT, list[Event]]] | None = None
+    post_group: Callable[[GameStateT], str | None] | None = None
+    hidden_twin: Callable[[GameStateT, random.Random], GameStateT | None] | None = None
+
+    # --- what a subclass writes: the game ------------------------------------------------------
+
+    @abstractmethod
+    def parse(self, state: GameStateT, seat: str, text: str) -> OrderT:
+        """Order text (typed, or a button's token) to an order; :class:`OrderRejected` if it is
+        not one."""
+
+    @abstractmethod
+    def default_order(self, state: GameStateT, seat: str) -> OrderT:
+        """What the table plays for an awaited seat that sent nothing: always legal."""
+
+    @abstractmethod
+    def play(
+        self, state: GameStateT, orders: Mapping[str, OrderT], dice: Dice, secret: Dice
+    ) -> tuple[GameStateT, list[Event]]:
+        """Play one step: ``orders`` has one order for each awaited seat; ``state`` is a copy
+        of the state, the step already closed (``open=False``), which this may change or
+        :func:`dataclasses.replace`. Returns the new state and the events; a game ends here,
+        with ``result`` set."""
+
+    # --- the defaults --------------------------------------------------------------------------
+
+    def check_seat(self, state: GameStateT, seat: str) -> None:
+        """Refuse a seat that is not in the game (``NOT_SEATED``)."""
+        if seat not in state.seats:
+            raise OrderRejected(self.NOT_SEATED, seat=str(seat)[:32])
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Refuse any option the class does not declare in ``OPTIONS``, so that a misspelt one
+        never starts another game than the one asked for."""
+        unknown = sorted(str(name) for name in options if name not in self.OPTIONS)
+        if unknown:
+            raise RuleError(self.UNKNOWN_OPTION, option=unknown[0][:32])
+
+    def new_game(
+        self,
+        game_id: str,
+        seats: Sequence[str],
+        options: Mapping[str, Any],
+        dice: Dice,
+        secret: Dice = NO_SECRET,
+    ) -> GameStateT:
+        """The state before the first step: ``state_type`` with the game's id and seats, every
+        other field at its default (override for a set-up that deals or places)."""
+        self.check_options(options or {})
+        return self.state_type(game_id=str(game_id), seats=tuple(seats))
+
+    def start_turn(
+        self, state: GameStateT, dice: Dice, secret: Dice = NO_SECRET
+    ) -> tuple[GameStateT, list[Event]]:
+        """Open the next step (no event: the channel post says which step it is)."""
+        if self.outcome(state).finished:
+            raise RuleError(self.FINISHED)
+        if state.open:
+            raise RuleError(self.STILL_OPEN, step=state.step)
+        return dataclasses.replace(state, step=state.step + 1, open=True), []
+
+    def awaiting(self, state: GameStateT) -> list[str]:
+        """Every seat while a step is open (simultaneous orders); nobody otherwise."""
+        return list(state.seats) if state.open and not self.outcome(state).finished else []
+
+    def choices(self, state: GameStateT, seat: str) -> list[ChoiceGroup]:
+        """No buttons: orders are typed (override to offer them; each token must parse)."""
+        return []
+
+    def resolve(
+        self,
+        state: GameStateT,
+        orders: Mapping[str, OrderT | str],
+        dice: Dice,
+        secret: Dice = NO_SECRET,
+    ) -> tuple[GameStateT, list[Event]]:
+        """Play the open step (the preamble every engine needs, then :meth:`play`): refuse a
+        finished game and a step not open; each awaited seat's order, parsed if it is still
+        text, its default if it is missing (orders of seats not awaited are not played)."""
+        if self.outcome(state).finished:
+            raise RuleError(self.FINISHED)
+        if not state.open:
+            raise RuleError(self.NOT_OPEN, step=state.step)
+        prepared = prepared_orders(
+            self.awaiting(state),
+            orders,
+            lambda seat, text: self.parse(state, seat, text),
+            lambda seat: self.default_order(state, seat),
+        )
+        closed = dataclasses.replace(copy.deepcopy(state), open=False)
+        return self.play(closed, prepared, dice, secret)
+
+    def resign(self, state: GameStateT, seat: str) -> tuple[GameStateT, list[Event]]:
+        """``seat`` gives up and the game ends: the other seat wins (every other seat, in a game
+        of more). The event: ``resigned`` with ``seat`` and ``winner`` (``winners``, a list,
+        when several win)."""
+        self.check_seat(state, seat)
+        if self.outcome(state).finished:
+            raise OrderRejected(self.FINISHED)
+        others = [s for s in state.seats if s != seat]
+        data: JSON = {"seat": seat}
+        data.update({"winner": others[0]} if len(others) == 1 else {"winners": others})
+        result = Outcome.win(*others, reason="resign")
+        return dataclasses.replace(state, open=False, result=result), [Event("resigned", data)]
+
+    def outcome(self, state: GameStateT) -> Outcome:
+        return state.result
+
+    def view(self, state: GameStateT, seat: str | None) -> JSON:
+        """The whole state to every reader (its JSON but the schema and the game's id): right
+        for a game with no hidden facts in its state. Override it otherwise, naming the fields
+        a seat's view may add in ``private_view_fields``."""
+        obj = self.to_json(state)
+        del obj["schema"], obj["game_id"]
+        return obj
+
+    def summary(self, state: GameStateT) -> JSON:
+        """What ``python -m bot replay`` prints as the game's result: the public view."""
+        return self.view(state, None)
+
+    def turn(self, state: GameStateT) -> int:
+        return state.step
+
+    def step_label(self, state: GameStateT) -> str:
+        """``"turn 3"``: ``STEP_NAME`` and the step's number."""
+        return f"{self.STEP_NAME} {self.turn(state)}"
+
+    def to_json(self, state: GameStateT) -> JSON:
+        """The state's fields as plain JSON (new objects: nothing shared with the state), with
+        ``schema``: ``SCHEMA_VERSION``."""
+        return {"schema": self.SCHEMA_VERSION, **state_json.encode(state)}
+
+    def from_json(self, obj: Mapping[str, Any]) -> GameStateT:
+        """Load a stored state: of another schema (``BAD_SCHEMA``), with a field missing, of
+        another type or unknown, or refused by the state's own checks (``BAD_STATE``), it is a
+        :class:`StateError` rather than a game that quietly plays by other rules."""
+        if not isinstance(obj, Mapping):
+            raise StateError(self.BAD_STATE, reason="not an object")
+        schema = obj.get("schema")
+        if schema != self.SCHEMA_VERSION or isinstance(schema, bool):
+            raise StateError(self.BAD_SCHEMA, found=repr(schema), expected=self.SCHEMA_VERSION)
+        fields = {k: v for k, v in obj.items() if k != "schema"}
+        try:
+            state: GameStateT = state_json.decode_fields(self.state_type, fields, "")
+        except state_json.Malformed as error:
+            raise StateError(self.BAD_STATE, reason=str(error.args[0])[:80]) from None
+        return state
 
 
 # --- the presenter -------------------------------------------------------------------------------
@@ -478,6 +708,10 @@ class RulesetSpec(Generic[StateT, OrderT]):
     the same public transcript (channel posts, boards, buttons, who is awaited, when steps
     close) while their public views agree: what the bot does may depend on public facts and on
     what the players chose to do, never on a hidden fact.
+
+    These seven (:data:`ENGINE_HOOKS`) a :class:`BaseEngine` declares as its own members, once:
+    for a class engine the spec takes each one it leaves unset (None, False or empty) from the
+    engine. A module engine's spec names them.
     """
 
     key: str
@@ -497,3 +731,23 @@ class RulesetSpec(Generic[StateT, OrderT]):
     adjudicate: Callable[[StateT], tuple[StateT, list[Event]]] | None = None
     post_group: Callable[[StateT], str | None] | None = None
     hidden_twin: Callable[[StateT, random.Random], StateT | None] | None = None
+
+    def __post_init__(self) -> None:
+        # A class engine declares its hidden-information hooks as its own members (BaseEngine's):
+        # the spec takes each one it does not set itself, so the table reads them here alike.
+        if isinstance(self.engine, BaseEngine):
+            for name in ENGINE_HOOKS:
+                if not getattr(self, name):
+                    object.__setattr__(self, name, getattr(self.engine, name))
+
+
+# The RulesetSpec fields a BaseEngine may declare instead.
+ENGINE_HOOKS = (
+    "private_view_fields",
+    "secret_stream",
+    "withheld",
+    "step_seconds",
+    "adjudicate",
+    "post_group",
+    "hidden_twin",
+)
