@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.dice import ScriptedDice
-from cogs.esper import ai, rules
+from cogs.esper import ai, ai_base, ai_combat, rules
 from cogs.esper import base as base_map
 from cogs.esper import combat as combats
 from cogs.esper.rules import EVIL, GOOD, SPECIAL, EsperState
@@ -767,7 +767,7 @@ def test_another_round_while_a_suspect_stands_and_the_seat_can_hurt_it() -> None
     state.seats["A"].damage, state.seats["A"].seen = 0, {}
     assert answer(state, "A") == "stop"  # nobody it suspects
     assert state.combat is not None
-    state.combat.round = ai.ROUNDS  # a combat that has gone on too long
+    state.combat.round = ai_combat.ROUNDS  # a combat that has gone on too long
     state.seats["A"].seen = {"D": "c08"}
     assert answer(state, "A") == "stop"
 
@@ -817,7 +817,7 @@ def test_evil_votes_its_key_installations_apart_on_the_inner_spots() -> None:
         spots = order.actions[0].args
         assert len(spots) == len(set(spots)) == state.pack.keys_placed
         assert not any(base_map.outer(s) for s in spots)
-        assert all(ai._distance(a, b) >= 2 for a in spots for b in spots if a != b)
+        assert all(ai_base._distance(a, b) >= 2 for a in spots for b in spots if a != b)
     assert answer(state, "C") == "pass"  # SPECIAL stays out of it
 
 
