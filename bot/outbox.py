@@ -298,14 +298,14 @@ class OutboxSender:
                 await self._failed(row, exc, retry=False)
                 if row.game_id and row.target_id:
                     self._dm_open.discard((row.game_id, row.target_id))
-                    await self.bot.table.dm_unreachable(row.game_id, row.target_id)
+                    await self.bot.table.posting.dm_unreachable(row.game_id, row.target_id)
                 elif row.payload.get("undeliverable"):
                     await self._undeliverable(row.payload["undeliverable"])
             elif isinstance(exc, discord.Forbidden | discord.NotFound):
                 await self._failed(row, exc, retry=False)
                 if row.kind == "edit" and isinstance(exc, discord.NotFound):
                     # The post is gone (deleted): a grouped post's log goes on in a new one.
-                    await self.bot.table.post_gone(row)
+                    await self.bot.table.posting.post_gone(row)
             elif is_bad_request(exc):
                 await self._refused(row, exc)
             else:
@@ -327,7 +327,7 @@ class OutboxSender:
         if row.kind == "dm" and row.game_id and row.target_id:
             key = (row.game_id, row.target_id)
             if key not in self._dm_open:
-                await self.bot.table.dm_reachable(row.game_id, row.target_id)
+                await self.bot.table.posting.dm_reachable(row.game_id, row.target_id)
                 self._dm_open.add(key)
         return True
 

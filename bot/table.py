@@ -15,14 +15,16 @@ import secrets
 import socket
 import time
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import dice as dicelib
-from bot import faults, messages, registry
-from bot.i18n import normalize_lang, strip_invisible
+from bot import faults, registry
+from bot.i18n import strip_invisible
+from bot.languages import Languages
 from bot.match import Match, StateCache
+from bot.posting import Posting
 from bot.priority import Foreground
 from bot.proofs import Proofs, step_proofs
 from bot.record import build_record
@@ -31,7 +33,6 @@ from bot.storage import (
     ACTIVE_STATUSES,
     GameRow,
     OrderRow,
-    OutboxRow,
     Repository,
     SeatRow,
 )
@@ -86,11 +87,6 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
-def outbox_nonce(*parts: object) -> str:
-    """A stable key per message: enqueueing the same message twice stores it once."""
-    return ":".join(str(p) for p in parts)
-
-
 class Table:
     def __init__(
         self,
@@ -117,6 +113,12 @@ class Table:
         self.states = StateCache()
         # The name this process's background work is claimed under (bot.storage.claims).
         self.worker = worker_name()
+        self.languages = Languages(repo, default_language)
+        # Its own transactions (the outbox's reports) wake the sender through ``outbox_ready``,
+        # so a test that cuts ``_on_outbox`` off cuts them off too.
+        self.posting = Posting(
+            repo, clock=clock, languages=self.languages, notify=self.outbox_ready
+        )
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -125,14 +127,6 @@ class Table:
         if self._keyed_entropy is not None:
             return self._keyed_entropy(size, key)
         return self._entropy(size)
-
-    async def _lang(self, tx: Transaction, guild_id: int | None) -> str:
-        if guild_id is None:
-            return self.default_language
-        return await tx.guild_language(guild_id) or self.default_language
-
-    async def _user_lang(self, tx: Transaction, user_id: int, guild_id: int | None) -> str:
-        return normalize_lang(await tx.user_locale(user_id) or await self._lang(tx, guild_id))
 
     async def _require(self, tx: Transaction, game_id: str) -> GameRow:
         game = await tx.get_game(game_id)
@@ -148,23 +142,16 @@ class Table:
         """The game, its ruleset and its decoded state (decoded once per version)."""
         return self.states.match(await self._require(tx, game_id))
 
+    # --- language preferences (bot.languages) -------------------------------------------------
+
     async def remember_locale(self, user_id: int, locale: str | None) -> None:
-        if not locale:
-            return
-        # Read beside the writer; write only when it changed (it rarely does).
-        async with self.repo.read() as tx:
-            known = await tx.user_locale(user_id)
-        if known != str(locale):
-            async with self.repo.transaction() as tx:
-                await tx.set_user_locale(user_id, str(locale))
+        await self.languages.remember_locale(user_id, locale)
 
     async def set_language(self, guild_id: int, language: str) -> None:
-        async with self.repo.transaction() as tx:
-            await tx.set_guild_language(guild_id, normalize_lang(language))
+        await self.languages.set_language(guild_id, language)
 
     async def language(self, guild_id: int | None) -> str:
-        async with self.repo.read() as tx:
-            return await self._lang(tx, guild_id)
+        return await self.languages.language(guild_id)
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -327,7 +314,7 @@ class Table:
         events = await self._start_turn(match, streams)
         game.status = "active"
         await self._store(tx, match, streams, events)
-        await self._enqueue_turn(
+        await self.posting.turn(
             tx, match, streams, result_events=[], opened_events=events, first=True
         )
 
@@ -456,7 +443,7 @@ class Table:
             row = await tx.put_order(self._sealed(game, seat, canonical, user_id=user_id))
             orders = await tx.orders_for_turn(game.id, game.turn)
             submitted = sum(1 for s in awaited if s in orders)
-            await self._enqueue_progress(tx, game, orders, awaited)
+            await self.posting.progress(tx, game, orders, awaited)
             faults.point("order-storing")
         faults.point("order-stored")
         self._on_outbox()
@@ -490,28 +477,6 @@ class Table:
             revisions=1,
             submitted_at=self.clock(),
         )
-
-    async def _enqueue_progress(
-        self, tx: Transaction, game: GameRow, orders: Mapping[str, OrderRow], awaited: list[str]
-    ) -> None:
-        if game.prompt_outbox_id is None:
-            return
-        progress = {
-            "in": [s for s in awaited if s in orders],
-            "awaited": awaited,
-            "receipts": {s: orders[s].receipt[:12] for s in awaited if s in orders},
-        }
-        revision = sum(o.revisions for o in orders.values())
-        outbox_id = await tx.enqueue(
-            game_id=game.id,
-            kind="edit",
-            target_id=game.channel_id,
-            ref_id=game.prompt_outbox_id,
-            payload={"progress": progress},
-            nonce=outbox_nonce(game.id, game.turn, "progress", revision),
-            now=self.clock(),
-        )
-        await tx.supersede_edits(game.prompt_outbox_id, outbox_id)
 
     async def orders_of(self, user_id: int) -> list[tuple[GameRow, str, OrderRow | None]]:
         """For ``/game orders``: each running game of the user, their seat and current order."""
@@ -585,7 +550,8 @@ class Table:
         await streams.keep_secret(secret)
         if withheld:
             await tx.set_withheld(game.id, turn, withheld, True)
-        for step in revealed_steps(events):
+        revealed = revealed_steps(events)
+        for step in revealed:
             hidden = await tx.orders_for_turn(game.id, step)
             match.later_orders += [o for o in hidden.values() if o.withheld]
             await tx.set_withheld(game.id, step, None, False)
@@ -596,175 +562,23 @@ class Table:
         if not match.outcome().finished:
             next_events = await self._start_turn(match, streams)
         await self._store(tx, match, streams, next_events)
-        await self._enqueue_turn(
+        # The post shows the step's orders as this transaction leaves them, not read again: one
+        # withheld stays so unless the events revealed its step or the game ended here.
+        public = turn in revealed or game.status == "finished"
+        shown = {
+            s: replace(o, withheld=(o.withheld or s in withheld) and not public)
+            for s, o in orders.items()
+        }
+        await self.posting.turn(
             tx,
             match,
             streams,
             result_events=events,
             opened_events=next_events,
             resolved_turn=turn,
+            resolved_orders=shown,
             resolved_view=resolved_view,
         )
-
-    async def _enqueue_turn(
-        self,
-        tx: Transaction,
-        match: Match,
-        streams: Ledger,
-        *,
-        result_events: list[Event],
-        opened_events: Sequence[Event] = (),
-        resolved_turn: int | None = None,
-        resolved_view: Mapping[str, Any] | None = None,
-        first: bool = False,
-        prompts: bool = True,
-    ) -> None:
-        """One channel message (result + next prompt) and one DM per awaited seat, and to each
-        seat the events addressed to it: the resolution's, then those of the step it opened (a
-        dealt character, a playing card). ``prompts=False``: the step did not change (a seat left
-        mid-step), so the awaited seats keep the prompt they have."""
-        game = match.game
-        lang = await self._lang(tx, game.guild_id)
-        now = self.clock()
-        revealed = []
-        if resolved_turn is not None:
-            revealed = [s for s in await streams.step(resolved_turn) if s.revealed]
-            revealed_orders = await tx.orders_for_turn(game.id, resolved_turn)
-        else:
-            revealed_orders = {}
-        secret = await streams.secret_row()
-        if secret is not None and secret.revealed and game.status in ("finished", "abandoned"):
-            revealed.append(secret)  # the game is over: its secret seed is public
-        commitments = (
-            [s for s in await streams.step(game.turn) if not s.revealed]
-            if game.status == "active"
-            else []
-        )
-        if first and secret is not None:
-            commitments.insert(0, secret)  # committed before the first draw, revealed at the end
-        group = match.post_group()
-        continued = await self._group_post(tx, game, group) if not first else None
-        earlier: dict[str, Any] | None = None
-        if continued is not None:
-            earlier = dict(continued.payload["group"])
-            if continued.status == "failed":  # refused for good: the log goes on in a new post
-                earlier["log"] = messages.continued_log(earlier["log"], lang)
-        payload = messages.turn_message(
-            match,
-            lang=lang,
-            events=[e.to_json() for e in result_events],
-            revealed_streams=revealed,
-            revealed_orders=revealed_orders,
-            commitments=commitments,
-            first=first,
-            later_orders=match.later_orders,
-            resolved_turn=resolved_turn,
-            resolved_view=resolved_view,
-            group=group,
-            earlier=earlier,
-        )
-        nonce = outbox_nonce(game.id, "turn", game.version)
-        # A post refused for good cannot be edited: its log goes on in a post of its own.
-        if continued is not None and continued.status != "failed":
-            # The post is edited, not posted again. Its row holds the latest version (what a
-            # progress edit, or the post itself if it is not out yet, shows); the edit carries
-            # it too, so every version the channel saw is in the outbox.
-            channel_outbox = continued.id
-            await tx.update_outbox_payload(continued.id, payload)
-            edit = await tx.enqueue(
-                game_id=game.id,
-                kind="edit",
-                target_id=game.channel_id,
-                ref_id=continued.id,
-                payload={"refresh": payload},
-                nonce=nonce,
-                now=now,
-            )
-            await tx.supersede_edits(continued.id, edit)
-        else:
-            channel_outbox = await tx.enqueue(
-                game_id=game.id,
-                kind="channel",
-                target_id=game.channel_id,
-                payload=payload,
-                nonce=nonce,
-                now=now,
-            )
-        if game.status == "active":
-            game.prompt_outbox_id = channel_outbox
-            await tx.update_game(game)
-        awaited = match.awaiting() if game.status == "active" and prompts else []
-        for seat in game.seat_order:
-            user_id = game.user_of(seat)
-            user_lang = await self._user_lang(tx, user_id, game.guild_id)
-            told = [
-                e.to_json()
-                for e in (*result_events, *opened_events)
-                if e.to is not None and seat in e.to
-            ]
-            dm = messages.seat_dm(
-                match, seat, lang=user_lang, awaited=seat in awaited, private_events=told
-            )
-            if dm is None:
-                continue
-            await tx.enqueue(
-                game_id=game.id,
-                kind="dm",
-                target_id=user_id,
-                payload=dm,
-                nonce=outbox_nonce(game.id, "dm", game.version, seat),
-                now=now,
-            )
-
-    async def post_gone(self, edit: OutboxRow) -> None:
-        """``edit`` found its post deleted (404: a moderator cleaning the channel). A grouped
-        post's log goes on in a new post that says so, showing the post's latest version (what
-        the edits that failed would have shown) and the order progress its latest edit did; the
-        group's later steps edit the new post. Once per post: its row is marked failed (a post
-        refused for good is the same case to :meth:`turn`). Any other post loses only the order
-        progress an edit would have shown."""
-        if edit.ref_id is None or edit.game_id is None:
-            return
-        async with self.repo.transaction() as tx:
-            game = await tx.get_game(edit.game_id)  # first: the game's row is what writers lock
-            post = await tx.get_outbox(edit.ref_id)
-            if game is None or post is None or post.status != "sent":
-                return
-            if post.kind != "channel" or "group" not in post.payload:
-                return
-            await tx.mark_failed(post.id, "deleted: its group goes on in a new post", retry_at=None)
-            edits = [
-                row
-                for row in await tx.outbox_for_game(game.id)
-                if row.kind == "edit" and row.ref_id == post.id
-            ]
-            latest = max(edits, key=lambda row: row.id).payload if edits else {}
-            progress = None if "refresh" in latest else latest.get("progress")
-            new = await tx.enqueue(
-                game_id=game.id,
-                kind="channel",
-                target_id=post.target_id,
-                payload=messages.continued_post(post.payload, progress),
-                nonce=outbox_nonce(game.id, "continued", post.id),
-                now=self.clock(),
-            )
-            if game.prompt_outbox_id == post.id:
-                game.prompt_outbox_id = new
-                await tx.update_game(game)
-        self._on_outbox()
-
-    @staticmethod
-    async def _group_post(tx: Transaction, game: GameRow, group: str | None) -> OutboxRow | None:
-        """The channel post the open step's post continues: the game's last turn post, when it
-        belongs to the same post group."""
-        if group is None or game.prompt_outbox_id is None:
-            return None
-        posted = await tx.get_outbox(game.prompt_outbox_id)
-        if posted is None or posted.kind != "channel":
-            return None
-        if (posted.payload.get("group") or {}).get("key") != group:
-            return None
-        return posted
 
     # --- deadlines ----------------------------------------------------------------------------
 
@@ -813,15 +627,7 @@ class Table:
             game.reminders_sent = last + 1
             await tx.update_game(game, expect_version=version)
             if missing and game.deadline_at is not None:
-                lang = await self._lang(tx, game.guild_id)
-                await tx.enqueue(
-                    game_id=game.id,
-                    kind="channel",
-                    target_id=game.channel_id,
-                    payload=messages.reminder(match, missing, lang=lang),
-                    nonce=outbox_nonce(game.id, game.turn, "remind", last),
-                    now=self.clock(),
-                )
+                await self.posting.reminder(tx, match, missing, last)
         self._on_outbox()
         return True
 
@@ -871,7 +677,7 @@ class Table:
             await tx.set_left(game.id, seat, game.turn)
             streams = self._ledger(tx, match)
             await self._store(tx, match, streams, events)
-            await self._enqueue_turn(tx, match, streams, result_events=events, prompts=over)
+            await self.posting.turn(tx, match, streams, result_events=events, prompts=over)
         self._on_outbox()
         if not over:  # the seats still in may all have ordered already
             await self.resolve_if_ready(game_id, left=True)
@@ -895,7 +701,7 @@ class Table:
                 game.status = "active"
             streams = self._ledger(tx, match)
             await self._store(tx, match, streams, events)
-            await self._enqueue_turn(tx, match, streams, result_events=events)
+            await self.posting.turn(tx, match, streams, result_events=events)
         self._on_outbox()
         return game
 
@@ -910,7 +716,7 @@ class Table:
             game.deadline_at = None
             game.updated_at = now
             await tx.update_game(game)
-            await self._notice(tx, game, "table.notice.paused")
+            await self.posting.notice(tx, game, "table.notice.paused")
         self._on_outbox()
         return game
 
@@ -926,7 +732,7 @@ class Table:
             game.paused_remaining = None
             game.updated_at = now
             await tx.update_game(game)
-            await self._notice(tx, game, "table.notice.resumed")
+            await self.posting.notice(tx, game, "table.notice.resumed")
         self._on_outbox()
         await self.resolve_if_ready(game_id)
         return game
@@ -947,9 +753,11 @@ class Table:
             await tx.update_game(game)
             if game.deadline_at is None:  # paused: no deadline until it resumes
                 minutes = max(1, round((game.paused_remaining or 0) / 60))
-                await self._notice(tx, game, "table.notice.extended_paused", minutes=minutes)
+                await self.posting.notice(tx, game, "table.notice.extended_paused", minutes=minutes)
             else:
-                await self._notice(tx, game, "table.notice.extended", deadline=game.deadline_at)
+                await self.posting.notice(
+                    tx, game, "table.notice.extended", deadline=game.deadline_at
+                )
         self._on_outbox()
         return game
 
@@ -966,50 +774,9 @@ class Table:
             await self._reveal_hidden(tx, game, streams)  # nothing is left to keep secret
             await streams.save()
             await tx.update_game(game)
-            await self._notice(tx, game, "table.notice.abandoned")
+            await self.posting.notice(tx, game, "table.notice.abandoned")
         self._on_outbox()
         return game
-
-    async def _notice(self, tx: Transaction, game: GameRow, key: str, **params: Any) -> None:
-        lang = await self._lang(tx, game.guild_id)
-        await tx.enqueue(
-            game_id=game.id,
-            kind="channel",
-            target_id=game.channel_id,
-            payload=messages.notice(game, key, lang=lang, **params),
-            nonce=outbox_nonce(game.id, key, game.updated_at),
-            now=self.clock(),
-        )
-
-    async def dm_unreachable(self, game_id: str, user_id: int) -> None:
-        """A DM to this player failed: tell the channel once how to open DMs or use /order."""
-        async with self.repo.transaction() as tx:
-            game = await tx.get_game(game_id)
-            if game is None:
-                return
-            seat = game.seat_of(user_id)
-            if seat is None:
-                return
-            already_known = next(s.dm_open for s in game.seats if s.seat == seat) is False
-            await tx.set_dm_open(game.id, seat, False)
-            if not already_known:
-                lang = await self._lang(tx, game.guild_id)
-                await tx.enqueue(
-                    game_id=game.id,
-                    kind="channel",
-                    target_id=game.channel_id,
-                    payload=messages.dm_closed(game, user_id, lang=lang),
-                    nonce=outbox_nonce(game.id, "dm-closed", seat),
-                    now=self.clock(),
-                )
-        self._on_outbox()
-
-    async def dm_reachable(self, game_id: str, user_id: int) -> None:
-        async with self.repo.transaction() as tx:
-            game = await tx.get_game(game_id)
-            seat = game.seat_of(user_id) if game else None
-            if game and seat:
-                await tx.set_dm_open(game.id, seat, True)
 
     # --- reading ------------------------------------------------------------------------------
 

@@ -16,9 +16,10 @@ from functools import partial
 from typing import Any
 
 from bot.i18n import normalize_lang, t
+from bot.posting import outbox_nonce
 from bot.storage import LeagueRow, Repository, VersionConflict
 from bot.storage.base import Transaction
-from bot.table import Player, Table, outbox_nonce
+from bot.table import Player, Table
 from cogs.league import season
 from cogs.league.ledger import Entry, append, history, roster_at
 from cogs.league.rulesets import RosterRules, for_ruleset

@@ -1,0 +1,269 @@
+"""What the table posts: a step's channel post and DMs, order progress, notices, and what the
+outbox sender tells it back about the posts it could not deliver.
+
+Every message is an outbox row (Discord-shaped JSON that ``bot/outbox.py`` posts), enqueued in
+the caller's transaction with a stable nonce (:func:`outbox_nonce`), so a message enqueued twice
+is stored once. The table hands :class:`Posting` what its transaction has already read (the
+game, its decoded state, the step's orders, the dice streams' :class:`~bot.streams.Ledger`): a
+post reads nothing again but the languages and the post it continues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bot import messages
+
+if TYPE_CHECKING:
+    from bot.languages import Languages
+    from bot.match import Match
+    from bot.ruleset import Event
+    from bot.storage.base import GameRow, OrderRow, OutboxRow, Repository, Transaction
+    from bot.streams import Ledger
+
+
+def outbox_nonce(*parts: object) -> str:
+    """A stable key per message: enqueueing the same message twice stores it once."""
+    return ":".join(str(p) for p in parts)
+
+
+class Posting:
+    """Composes and enqueues the table's messages. ``notify`` is called after a transaction of
+    its own has committed messages (the caller's commits call it themselves)."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        clock: Callable[[], float],
+        languages: Languages,
+        notify: Callable[[], None],
+    ) -> None:
+        self.repo = repo
+        self.clock = clock
+        self.languages = languages
+        self.notify = notify
+
+    async def turn(
+        self,
+        tx: Transaction,
+        match: Match,
+        streams: Ledger,
+        *,
+        result_events: list[Event],
+        opened_events: Sequence[Event] = (),
+        resolved_turn: int | None = None,
+        resolved_orders: Mapping[str, OrderRow] | None = None,
+        resolved_view: Mapping[str, Any] | None = None,
+        first: bool = False,
+        prompts: bool = True,
+    ) -> None:
+        """One channel message (result + next prompt) and one DM per awaited seat, and to each
+        seat the events addressed to it: the resolution's, then those of the step it opened (a
+        dealt character, a playing card). ``resolved_orders``: the orders of ``resolved_turn``
+        as the transaction left them (withheld or not). ``prompts=False``: the step did not
+        change (a seat left mid-step), so the awaited seats keep the prompt they have."""
+        game = match.game
+        lang = await self.languages.of_guild(tx, game.guild_id)
+        now = self.clock()
+        revealed = []
+        if resolved_turn is not None:
+            revealed = [s for s in await streams.step(resolved_turn) if s.revealed]
+        secret = await streams.secret_row()
+        if secret is not None and secret.revealed and game.status in ("finished", "abandoned"):
+            revealed.append(secret)  # the game is over: its secret seed is public
+        commitments = (
+            [s for s in await streams.step(game.turn) if not s.revealed]
+            if game.status == "active"
+            else []
+        )
+        if first and secret is not None:
+            commitments.insert(0, secret)  # committed before the first draw, revealed at the end
+        group = match.post_group()
+        continued = await self._group_post(tx, game, group) if not first else None
+        earlier: dict[str, Any] | None = None
+        if continued is not None:
+            earlier = dict(continued.payload["group"])
+            if continued.status == "failed":  # refused for good: the log goes on in a new post
+                earlier["log"] = messages.continued_log(earlier["log"], lang)
+        payload = messages.turn_message(
+            match,
+            lang=lang,
+            events=[e.to_json() for e in result_events],
+            revealed_streams=revealed,
+            revealed_orders=resolved_orders or {},
+            commitments=commitments,
+            first=first,
+            later_orders=match.later_orders,
+            resolved_turn=resolved_turn,
+            resolved_view=resolved_view,
+            group=group,
+            earlier=earlier,
+        )
+        nonce = outbox_nonce(game.id, "turn", game.version)
+        # A post refused for good cannot be edited: its log goes on in a post of its own.
+        if continued is not None and continued.status != "failed":
+            # The post is edited, not posted again. Its row holds the latest version (what a
+            # progress edit, or the post itself if it is not out yet, shows); the edit carries
+            # it too, so every version the channel saw is in the outbox.
+            channel_outbox = continued.id
+            await tx.update_outbox_payload(continued.id, payload)
+            await self._channel(tx, game, {"refresh": payload}, nonce, now, edits=continued.id)
+        else:
+            channel_outbox = await self._channel(tx, game, payload, nonce, now)
+        if game.status == "active":
+            game.prompt_outbox_id = channel_outbox
+            await tx.update_game(game)
+        awaited = match.awaiting() if game.status == "active" and prompts else []
+        for seat in game.seat_order:
+            user_id = game.user_of(seat)
+            user_lang = await self.languages.of_user(tx, user_id, lang)
+            told = [
+                e.to_json()
+                for e in (*result_events, *opened_events)
+                if e.to is not None and seat in e.to
+            ]
+            dm = messages.seat_dm(
+                match, seat, lang=user_lang, awaited=seat in awaited, private_events=told
+            )
+            if dm is None:
+                continue
+            await tx.enqueue(
+                game_id=game.id,
+                kind="dm",
+                target_id=user_id,
+                payload=dm,
+                nonce=outbox_nonce(game.id, "dm", game.version, seat),
+                now=now,
+            )
+
+    async def progress(
+        self, tx: Transaction, game: GameRow, orders: Mapping[str, OrderRow], awaited: list[str]
+    ) -> None:
+        """Edit the step's post to show which awaited orders are in (their receipts, short)."""
+        if game.prompt_outbox_id is None:
+            return
+        progress = {
+            "in": [s for s in awaited if s in orders],
+            "awaited": awaited,
+            "receipts": {s: orders[s].receipt[:12] for s in awaited if s in orders},
+        }
+        revision = sum(o.revisions for o in orders.values())
+        nonce = outbox_nonce(game.id, game.turn, "progress", revision)
+        await self._channel(tx, game, {"progress": progress}, nonce, edits=game.prompt_outbox_id)
+
+    async def notice(self, tx: Transaction, game: GameRow, key: str, **params: Any) -> None:
+        """A moderator's action told in the game's channel (paused, resumed, extended…)."""
+        lang = await self.languages.of_guild(tx, game.guild_id)
+        payload = messages.notice(game, key, lang=lang, **params)
+        await self._channel(tx, game, payload, outbox_nonce(game.id, key, game.updated_at))
+
+    async def reminder(self, tx: Transaction, match: Match, missing: list[str], last: int) -> None:
+        """Remind the ``missing`` seats of the step's deadline (``last``: which reminder)."""
+        game = match.game
+        lang = await self.languages.of_guild(tx, game.guild_id)
+        payload = messages.reminder(match, missing, lang=lang)
+        await self._channel(tx, game, payload, outbox_nonce(game.id, game.turn, "remind", last))
+
+    async def _channel(
+        self,
+        tx: Transaction,
+        game: GameRow,
+        payload: dict[str, Any],
+        nonce: str,
+        now: float | None = None,
+        *,
+        edits: int | None = None,
+    ) -> int:
+        """A post in the game's channel, or (``edits``: its outbox id) an edit of one of its
+        posts, which supersedes the post's edits still waiting. Returns the new row's id."""
+        row = await tx.enqueue(
+            game_id=game.id,
+            kind="channel" if edits is None else "edit",
+            target_id=game.channel_id,
+            ref_id=edits,
+            payload=payload,
+            nonce=nonce,
+            now=self.clock() if now is None else now,
+        )
+        if edits is not None:
+            await tx.supersede_edits(edits, row)
+        return row
+
+    @staticmethod
+    async def _group_post(tx: Transaction, game: GameRow, group: str | None) -> OutboxRow | None:
+        """The channel post the open step's post continues: the game's last turn post, when it
+        belongs to the same post group."""
+        if group is None or game.prompt_outbox_id is None:
+            return None
+        posted = await tx.get_outbox(game.prompt_outbox_id)
+        if posted is None or posted.kind != "channel":
+            return None
+        if (posted.payload.get("group") or {}).get("key") != group:
+            return None
+        return posted
+
+    # --- what the outbox sender tells back --------------------------------------------------
+
+    async def post_gone(self, edit: OutboxRow) -> None:
+        """``edit`` found its post deleted (404: a moderator cleaning the channel). A grouped
+        post's log goes on in a new post that says so, showing the post's latest version (what
+        the edits that failed would have shown) and the order progress its latest edit did; the
+        group's later steps edit the new post. Once per post: its row is marked failed (a post
+        refused for good is the same case to :meth:`turn`). Any other post loses only the order
+        progress an edit would have shown."""
+        if edit.ref_id is None or edit.game_id is None:
+            return
+        async with self.repo.transaction() as tx:
+            game = await tx.get_game(edit.game_id)  # first: the game's row is what writers lock
+            post = await tx.get_outbox(edit.ref_id)
+            if game is None or post is None or post.status != "sent":
+                return
+            if post.kind != "channel" or "group" not in post.payload:
+                return
+            await tx.mark_failed(post.id, "deleted: its group goes on in a new post", retry_at=None)
+            edits = [
+                row
+                for row in await tx.outbox_for_game(game.id)
+                if row.kind == "edit" and row.ref_id == post.id
+            ]
+            latest = max(edits, key=lambda row: row.id).payload if edits else {}
+            progress = None if "refresh" in latest else latest.get("progress")
+            new = await tx.enqueue(
+                game_id=game.id,
+                kind="channel",
+                target_id=post.target_id,
+                payload=messages.continued_post(post.payload, progress),
+                nonce=outbox_nonce(game.id, "continued", post.id),
+                now=self.clock(),
+            )
+            if game.prompt_outbox_id == post.id:
+                game.prompt_outbox_id = new
+                await tx.update_game(game)
+        self.notify()
+
+    async def dm_unreachable(self, game_id: str, user_id: int) -> None:
+        """A DM to this player failed: tell the channel once how to open DMs or use /order."""
+        async with self.repo.transaction() as tx:
+            game = await tx.get_game(game_id)
+            if game is None:
+                return
+            seat = game.seat_of(user_id)
+            if seat is None:
+                return
+            already_known = next(s.dm_open for s in game.seats if s.seat == seat) is False
+            await tx.set_dm_open(game.id, seat, False)
+            if not already_known:
+                lang = await self.languages.of_guild(tx, game.guild_id)
+                payload = messages.dm_closed(game, user_id, lang=lang)
+                await self._channel(tx, game, payload, outbox_nonce(game.id, "dm-closed", seat))
+        self.notify()
+
+    async def dm_reachable(self, game_id: str, user_id: int) -> None:
+        """A DM to this player went through: their DMs are open (again)."""
+        async with self.repo.transaction() as tx:
+            game = await tx.get_game(game_id)
+            seat = game.seat_of(user_id) if game else None
+            if game and seat:
+                await tx.set_dm_open(game.id, seat, True)
