@@ -150,7 +150,7 @@ class RefereeBot(commands.Bot):
             await self._sync()
         self._started = True
         # Anything stored before a crash: turns whose orders were all in, unsent messages.
-        resolved = await self.table.recover()
+        resolved = await self.table.deadlines.recover()
         if resolved:
             log.info("recovered %d turn(s) whose orders were all in", resolved)
         self.outbox.wake()

@@ -10,9 +10,7 @@ a restart.
 
 from __future__ import annotations
 
-import os
 import secrets
-import socket
 import time
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -21,6 +19,7 @@ from typing import Any
 
 from bot import dice as dicelib
 from bot import faults, registry
+from bot.deadlines import Deadlines, worker_name
 from bot.i18n import strip_invisible
 from bot.languages import Languages
 from bot.match import Match, StateCache
@@ -40,11 +39,6 @@ from bot.storage.base import Transaction
 from bot.streams import Ledger, RollStream, roll_stream
 
 MAX_ORDER_CHARS = 500
-# How long a process's claim on due games lasts if it dies mid-tick (another process takes them
-# over after it); a live holder releases them at the end of its tick.
-DEADLINE_LEASE_SECONDS = 60.0
-DUE_GAMES_PER_TICK = 1000
-REMINDER_FRACTIONS = (0.5, 0.1)  # reminders when half and when a tenth of the time is left
 
 
 class TableError(RuleError):
@@ -80,13 +74,6 @@ def revealed_steps(events: list[Event]) -> list[int]:
     return [int(step) for e in events if e.type == INPUTS_REVEALED for step in e.data["steps"]]
 
 
-def worker_name() -> str:
-    """Who claims background work: this host and process, and a random part (a restarted
-    process with the same pid is someone else: the dead one's leases must lapse, not be
-    inherited)."""
-    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-
-
 class Table:
     def __init__(
         self,
@@ -118,6 +105,15 @@ class Table:
         # so a test that cuts ``_on_outbox`` off cuts them off too.
         self.posting = Posting(
             repo, clock=clock, languages=self.languages, notify=self.outbox_ready
+        )
+        self.deadlines = Deadlines(
+            repo,
+            resolver=self,
+            states=self.states,
+            posting=self.posting,
+            clock=clock,
+            worker=self.worker,
+            notify=self.outbox_ready,
         )
 
     # --- helpers ------------------------------------------------------------------------------
@@ -580,79 +576,11 @@ class Table:
             resolved_view=resolved_view,
         )
 
-    # --- deadlines ----------------------------------------------------------------------------
+    # --- deadlines (bot.deadlines) ------------------------------------------------------------
 
     async def tick(self) -> int:
-        """Send due reminders and resolve expired turns with default orders. Returns work done."""
-        now = self.clock()
-        # Claimed, so that of several processes one handles each game (the compare-and-set
-        # would stop a second resolution anyway; the claim saves it the work). A holder that
-        # dies mid-tick leaves its games to the others when the lease lapses.
-        async with self.repo.transaction() as tx:
-            due = await tx.claim_due_games(
-                self.worker, now, now + DEADLINE_LEASE_SECONDS, DUE_GAMES_PER_TICK
-            )
-        done = 0
-        try:
-            for game in due:
-                assert game.deadline_at is not None and game.step_seconds is not None
-                if now >= game.deadline_at:
-                    if await self.resolve_if_ready(game.id, fill_defaults=True):
-                        done += 1
-                    continue
-                step = game.reminders_sent
-                # Only the latest reminder that is due: after a stall, one ping, not one a tick.
-                due_steps = [
-                    i
-                    for i in range(step, len(REMINDER_FRACTIONS))
-                    if now >= game.deadline_at - game.step_seconds * REMINDER_FRACTIONS[i]
-                ]
-                if due_steps and await self._remind(game.id, game.version, step, due_steps[-1]):
-                    done += 1
-        finally:
-            if due:
-                async with self.repo.transaction() as tx:
-                    await tx.release_games(self.worker, [g.id for g in due])
-        return done
-
-    async def _remind(self, game_id: str, version: int, step: int, last: int) -> bool:
-        async with self.repo.transaction() as tx:
-            game = await tx.get_game(game_id)
-            if game is None or game.version != version or game.reminders_sent != step:
-                return False
-            match = self.states.match(game)
-            orders = await tx.orders_for_turn(game.id, game.turn)
-            missing = [s for s in match.awaiting() if s not in orders]
-            # Skip reminders that are no longer due (a later one may already be due).
-            game.reminders_sent = last + 1
-            await tx.update_game(game, expect_version=version)
-            if missing and game.deadline_at is not None:
-                await self.posting.reminder(tx, match, missing, last)
-        self._on_outbox()
-        return True
-
-    async def next_wakeup(self) -> float | None:
-        """When the deadline worker next has something to do (None: nothing scheduled)."""
-        async with self.repo.read() as tx:
-            games = await tx.games_with_status(("active",))
-        times: list[float] = []
-        for g in games:
-            if g.deadline_at is None or g.step_seconds is None:
-                continue
-            fractions = REMINDER_FRACTIONS[g.reminders_sent :]
-            times.extend(g.deadline_at - g.step_seconds * f for f in fractions)
-            times.append(g.deadline_at)
-        return min(times) if times else None
-
-    async def recover(self) -> int:
-        """After a start: resolve every turn whose orders were all stored before a crash."""
-        async with self.repo.read() as tx:
-            games = await tx.games_with_status(("active",))
-        resolved = 0
-        for game in games:
-            if await self.resolve_if_ready(game.id):
-                resolved += 1
-        return resolved
+        """The deadline worker's round: :meth:`bot.deadlines.Deadlines.tick`."""
+        return await self.deadlines.tick()
 
     # --- player and moderator actions ---------------------------------------------------------
 
