@@ -28,6 +28,7 @@ from bot.ruleset import OrderRejected, Outcome, RuleError, RulesetSpec, UnknownR
 from tests.cogs.game.sim import dms, last_dm, setup_duel, turn_posts
 from tests.example_ruleset import RULESET, rules
 from tests.example_ruleset import board as rps_board
+from tests.example_ruleset.rules import RPS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "tests.example_ruleset"
@@ -82,67 +83,67 @@ def test_every_sentence_in_both_languages() -> None:
 
 
 def opened(state: rules.RpsState | None = None) -> rules.RpsState:
-    state = state or rules.new_game("g-1", rules.SEATS, {}, NO_DICE)
-    state, events = rules.start_turn(state, NO_DICE)
-    assert events == [] and rules.awaiting(state) == ["A", "B"]
+    state = state or RPS.new_game("g-1", rules.SEATS, {}, NO_DICE)
+    state, events = RPS.start_turn(state, NO_DICE)
+    assert events == [] and RPS.awaiting(state) == ["A", "B"]
     return state
 
 
 def play(state: rules.RpsState, a: str, b: str) -> tuple[rules.RpsState, list[str]]:
     """One round: open it, both throw (as text, like a player), resolve."""
     state = opened(state)
-    orders = {"A": rules.parse(state, "A", a), "B": rules.parse(state, "B", b)}
-    state, events = rules.resolve(state, orders, NO_DICE)
-    assert rules.awaiting(state) == []
+    orders = {"A": RPS.parse(state, "A", a), "B": RPS.parse(state, "B", b)}
+    state, events = RPS.resolve(state, orders, NO_DICE)
+    assert RPS.awaiting(state) == []
     return state, [e.type for e in events]
 
 
 def test_best_of_three() -> None:
-    state = rules.new_game("g-1", rules.SEATS, {}, NO_DICE)
+    state = RPS.new_game("g-1", rules.SEATS, {}, NO_DICE)
     state, events = play(state, "rock", "scissors")
     assert events == ["round_won"] and dict(state.wins) == {"A": 1, "B": 0}
-    assert rules.outcome(state) == Outcome.ongoing()
+    assert RPS.outcome(state) == Outcome.ongoing()
     state, _ = play(state, "rock", "paper")
-    assert dict(state.wins) == {"A": 1, "B": 1} and not rules.outcome(state).finished
+    assert dict(state.wins) == {"A": 1, "B": 1} and not RPS.outcome(state).finished
     state, events = play(state, "scissors", "paper")
     assert events == ["round_won", "match_won"]
-    assert rules.outcome(state) == Outcome.win("A", reason="score")
-    assert rules.outcome(state).winner == "A"
-    assert rules.summary(state) == {"wins": {"A": 2, "B": 1}, "rounds": 3}
+    assert RPS.outcome(state) == Outcome.win("A", reason="score")
+    assert RPS.outcome(state).winner == "A"
+    assert RPS.summary(state) == {"wins": {"A": 2, "B": 1}, "rounds": 3}
     with pytest.raises(RuleError):
-        rules.start_turn(state, NO_DICE)  # the match is over: no fourth round
+        RPS.start_turn(state, NO_DICE)  # the match is over: no fourth round
 
 
 def test_a_drawn_round_is_thrown_again() -> None:
-    state = rules.new_game("g-1", rules.SEATS, {}, NO_DICE)
+    state = RPS.new_game("g-1", rules.SEATS, {}, NO_DICE)
     for throw in rules.THROWS:
         state, events = play(state, throw, throw)
         assert events == ["round_drawn"]
-    assert dict(state.wins) == {"A": 0, "B": 0} and rules.turn(state) == 3
+    assert dict(state.wins) == {"A": 0, "B": 0} and RPS.turn(state) == 3
     state, _ = play(state, "paper", "rock")
     state, _ = play(state, "paper", "rock")
-    assert rules.outcome(state).winners == ("A",) and rules.turn(state) == 5
+    assert RPS.outcome(state).winners == ("A",) and RPS.turn(state) == 5
 
 
 def test_resign() -> None:
-    state, _ = play(rules.new_game("g-1", rules.SEATS, {}, NO_DICE), "rock", "scissors")
+    state, _ = play(RPS.new_game("g-1", rules.SEATS, {}, NO_DICE), "rock", "scissors")
     state = opened(state)
-    state, events = rules.resign(state, "A")
+    state, events = RPS.resign(state, "A")
     assert [e.to_json() for e in events] == [{"type": "resigned", "seat": "A", "winner": "B"}]
-    assert rules.outcome(state) == Outcome.win("B", reason="resign")
-    assert rules.awaiting(state) == []
+    assert RPS.outcome(state) == Outcome.win("B", reason="resign")
+    assert RPS.awaiting(state) == []
     with pytest.raises(OrderRejected) as refused:
-        rules.resign(state, "B")
+        RPS.resign(state, "B")
     assert refused.value.key == "rps.reject.finished"
 
 
 def test_default_order() -> None:
     state = opened()
-    default = rules.default_order(state, "B")
+    default = RPS.default_order(state, "B")
     assert default.canonical() == "rock"
-    assert rules.parse(state, "B", default.canonical()) == default  # it is a legal order
+    assert RPS.parse(state, "B", default.canonical()) == default  # it is a legal order
     # a seat with no order (the deadline passed) throws the default
-    state, events = rules.resolve(state, {"A": rules.Throw("paper")}, NO_DICE)
+    state, events = RPS.resolve(state, {"A": rules.Throw("paper")}, NO_DICE)
     assert events[0].to_json() == {
         "type": "round_won",
         "round": 1,
@@ -165,7 +166,7 @@ def test_a_rejected_order_names_its_reason(
     rps: RulesetSpec[Any, Any], seat: str, text: str, key: str
 ) -> None:
     with pytest.raises(OrderRejected) as refused:
-        rules.parse(opened(), seat, text)
+        RPS.parse(opened(), seat, text)
     assert refused.value.key == key
     for lang in ("en", "ja"):  # the reader gets a sentence, never the key
         sentence = t(lang, key, **refused.value.params)
@@ -175,16 +176,14 @@ def test_a_rejected_order_names_its_reason(
 
 
 def test_state_round_trips_and_buttons_parse() -> None:
-    state, _ = play(rules.new_game("g-1", rules.SEATS, {}, NO_DICE), "rock", "paper")
+    state, _ = play(RPS.new_game("g-1", rules.SEATS, {}, NO_DICE), "rock", "paper")
     state = opened(state)
-    assert rules.from_json(json.loads(json.dumps(rules.to_json(state)))) == state
-    assert rules.view(state, "A") == rules.view(state, None)  # nothing private
-    (group,) = rules.choices(state, "A")
-    assert [rules.parse(state, "A", c.token).canonical() for c in group.choices] == list(
-        rules.THROWS
-    )
+    assert RPS.from_json(json.loads(json.dumps(RPS.to_json(state)))) == state
+    assert RPS.view(state, "A") == RPS.view(state, None)  # nothing private
+    (group,) = RPS.choices(state, "A")
+    assert [RPS.parse(state, "A", c.token).canonical() for c in group.choices] == list(rules.THROWS)
     with pytest.raises(RuleError):
-        rules.check_options({"rounds": 5})
+        RPS.check_options({"rounds": 5})
 
 
 # --- (c) a match on Discord, (d) its record ------------------------------------------------------

@@ -1,10 +1,6 @@
-"""How rock-paper-scissors reads and looks. Pure (i18n and the renderer only).
-
-The :class:`bot.ruleset.Presenter` defaults already read this ruleset's catalogue by convention
-(``rps.title``, ``rps.how_to_play``, ``rps.challenge``, ``rps.dm.help``, ``rps.event.<type>``), so
-this subclass overrides only what this game says differently: throws in the reader's language,
-the score, and the board.
-"""
+"""How rock-paper-scissors reads and looks. The :class:`bot.ruleset.Presenter` defaults read the
+catalogue (``rps.title``, ``rps.how_to_play``, ``rps.event.<type>``…); this words the throws in
+the reader's language, gives the score and draws the board. Pure (i18n and the renderer)."""
 
 from __future__ import annotations
 
@@ -15,31 +11,24 @@ from bot.i18n import t
 from bot.ruleset import Presenter
 
 from . import board
-
-THROW_FIELDS = ("winning", "losing", "throw")  # event fields that hold a throw token
+from .rules import THROWS, WINS_NEEDED
 
 
 class RpsPresenter(Presenter):
     def event_params(
         self, event: Mapping[str, Any], lang: str, names: Mapping[str, str]
     ) -> dict[str, Any]:
-        # Events store the English token ("rock"); a reader sees "グー" in Japanese.
+        """Events keep a throw's token (``rock``): a reader sees ``グー`` in Japanese."""
         params = super().event_params(event, lang, names)
-        for name in THROW_FIELDS:
-            if name in params:
-                params[name] = t(lang, f"{self.key}.choice.{params[name]}")
-        return params
+        return {k: t(lang, f"rps.choice.{v}") if v in THROWS else v for k, v in params.items()}
 
     def tallies(
         self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]
     ) -> list[tuple[str, str]]:
         """The score, one embed field per seat."""
         return [
-            (
-                f"{seat} · {names.get(seat, seat)}",
-                t(lang, f"{self.key}.tally.wins", wins=wins, needed=view["needed"]),
-            )
-            for seat, wins in view["wins"].items()
+            (f"{s} · {names.get(s, s)}", t(lang, "rps.tally.wins", wins=n, needed=WINS_NEEDED))
+            for s, n in view["wins"].items()
         ]
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
