@@ -143,7 +143,7 @@ class Flow(Generic[C]):
             await out_of_date(interaction)
             return
         try:
-            game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
+            game, seat = await bot.table.reads.seat_for_click(game_id, interaction.user.id, turn)
         except RuleError as exc:
             await replies.edit(interaction, content="⚠️ " + replies.reason(exc, lang), view=None)
             return

@@ -6,7 +6,7 @@ themselves, as far as they are public now, by the rules the match record follows
 step is resolved and unless the ruleset withholds it, the secret seed only after the end.
 
 :func:`step_proofs` is pure (the rows in, the proofs out); the read side loads the rows
-(:meth:`bot.table.Table.proofs`) and ``bot.messages.proofs_text`` words the answer. Neither the
+(:meth:`bot.reads.Reads.proofs`) and ``bot.messages.proofs_text`` words the answer. Neither the
 table nor the messages are imported here, so both can name these types.
 """
 

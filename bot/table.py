@@ -25,9 +25,9 @@ from bot.languages import Languages
 from bot.match import Match, StateCache
 from bot.posting import Posting
 from bot.priority import Foreground
-from bot.proofs import Proofs, step_proofs
-from bot.record import build_record
-from bot.ruleset import INPUTS_REVEALED, Event, Order, OrderRejected, Outcome, RuleError
+from bot.reads import Reads, require
+from bot.reads import TableError as TableError  # the cogs import it from here
+from bot.ruleset import INPUTS_REVEALED, Event, Order, OrderRejected, Outcome
 from bot.storage import (
     ACTIVE_STATUSES,
     GameRow,
@@ -39,10 +39,6 @@ from bot.storage.base import Transaction
 from bot.streams import Ledger, RollStream, roll_stream
 
 MAX_ORDER_CHARS = 500
-
-
-class TableError(RuleError):
-    """A request the table refuses (not your game, not running, not a moderator…)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +97,7 @@ class Table:
         # The name this process's background work is claimed under (bot.storage.claims).
         self.worker = worker_name()
         self.languages = Languages(repo, default_language)
+        self.reads = Reads(repo, self.states)
         # Its own transactions (the outbox's reports) wake the sender through ``outbox_ready``,
         # so a test that cuts ``_on_outbox`` off cuts them off too.
         self.posting = Posting(
@@ -124,19 +121,13 @@ class Table:
             return self._keyed_entropy(size, key)
         return self._entropy(size)
 
-    async def _require(self, tx: Transaction, game_id: str) -> GameRow:
-        game = await tx.get_game(game_id)
-        if game is None:
-            raise TableError("table.no_such_game", game=game_id)
-        return game
-
     def outcome(self, game: GameRow) -> Outcome:
         """How ``game`` stands, as the ruleset's typed :class:`Outcome` (read from its state)."""
         return self.states.match(game).outcome()
 
     async def _match(self, tx: Transaction, game_id: str) -> Match:
         """The game, its ruleset and its decoded state (decoded once per version)."""
-        return self.states.match(await self._require(tx, game_id))
+        return self.states.match(await require(tx, game_id))
 
     # --- language preferences (bot.languages) -------------------------------------------------
 
@@ -261,7 +252,7 @@ class Table:
 
     async def decline(self, game_id: str, user_id: int) -> GameRow:
         async with self.repo.transaction() as tx:
-            game = await self._require(tx, game_id)
+            game = await require(tx, game_id)
             if game.status != "lobby":
                 raise TableError("table.not_in_lobby", game=game_id)
             if game.seat_of(user_id) is None:
@@ -275,7 +266,7 @@ class Table:
         all of them), set the game up, roll turn 1, and post the prompts; until then the game
         stays in the lobby (see :meth:`GameRow.awaiting_acceptance`)."""
         async with self.repo.transaction() as tx:
-            game = await self._require(tx, game_id)
+            game = await require(tx, game_id)
             if game.status != "lobby":
                 raise TableError("table.not_in_lobby", game=game_id)
             seat = game.seat_of(user_id)
@@ -390,12 +381,6 @@ class Table:
 
     # --- orders -------------------------------------------------------------------------------
 
-    async def games_awaiting(self, user_id: int) -> list[GameRow]:
-        """Running games where this user owes (or may still replace) an order."""
-        async with self.repo.read() as tx:
-            games = await tx.games_for_user(user_id, ("active", "paused"))
-        return [g for g in games if g.seat_of(user_id) in self.states.match(g).awaiting()]
-
     async def submit(
         self,
         game_id: str,
@@ -473,18 +458,6 @@ class Table:
             revisions=1,
             submitted_at=self.clock(),
         )
-
-    async def orders_of(self, user_id: int) -> list[tuple[GameRow, str, OrderRow | None]]:
-        """For ``/game orders``: each running game of the user, their seat and current order."""
-        async with self.repo.read() as tx:
-            games = await tx.games_for_user(user_id, ("active", "paused"))
-            result = []
-            for game in games:
-                seat = game.seat_of(user_id)
-                assert seat is not None
-                orders = await tx.orders_for_turn(game.id, game.turn)
-                result.append((game, seat, orders.get(seat)))
-            return result
 
     # --- resolution ---------------------------------------------------------------------------
 
@@ -635,7 +608,7 @@ class Table:
 
     async def pause(self, game_id: str) -> GameRow:
         async with self.repo.transaction() as tx:
-            game = await self._require(tx, game_id)
+            game = await require(tx, game_id)
             if game.status != "active":
                 raise TableError("table.not_active", game=game_id)
             now = self.clock()
@@ -650,7 +623,7 @@ class Table:
 
     async def resume(self, game_id: str) -> GameRow:
         async with self.repo.transaction() as tx:
-            game = await self._require(tx, game_id)
+            game = await require(tx, game_id)
             if game.status != "paused":
                 raise TableError("table.not_paused", game=game_id)
             now = self.clock()
@@ -669,7 +642,7 @@ class Table:
         if seconds <= 0:
             raise TableError("table.extend_positive")
         async with self.repo.transaction() as tx:
-            game = await self._require(tx, game_id)
+            game = await require(tx, game_id)
             if game.status == "paused" and game.paused_remaining is not None:
                 game.paused_remaining += seconds
             elif game.status == "active" and game.deadline_at is not None:
@@ -691,7 +664,7 @@ class Table:
 
     async def abandon(self, game_id: str) -> GameRow:
         async with self.repo.transaction() as tx:
-            game = await self._require(tx, game_id)
+            game = await require(tx, game_id)
             if game.status not in ("lobby", *ACTIVE_STATUSES):
                 raise TableError("table.not_running", game=game_id)
             game.status, game.end_reason = "abandoned", "abandon"
@@ -706,56 +679,24 @@ class Table:
         self._on_outbox()
         return game
 
-    # --- reading ------------------------------------------------------------------------------
+    # --- the read side (bot.reads), as the cogs call it -------------------------------------
 
     async def game(self, game_id: str) -> GameRow:
-        async with self.repo.read() as tx:
-            return await self._require(tx, game_id)
-
-    async def seat_for_click(self, game_id: str, user_id: int, turn: int) -> tuple[GameRow, str]:
-        """The game and the clicker's seat, for a component made for ``turn`` of that game.
-
-        Refuses a stranger, a game that is not running, and buttons of an earlier turn.
-        """
-        game = await self.game(game_id)
-        seat = game.seat_of(user_id)
-        if seat is None:
-            raise TableError("table.not_your_game", game=game_id)
-        if game.status not in ("active", "paused"):
-            raise TableError("table.not_running", game=game_id)
-        if game.turn != turn:
-            raise TableError("order.stale_buttons", turn=turn, current=game.turn)
-        return game, seat
+        return await self.reads.game(game_id)
 
     async def games_here(
         self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES
     ) -> list[GameRow]:
-        async with self.repo.read() as tx:
-            return await tx.games_in_channel(channel_id, statuses)
+        return await self.reads.games_here(channel_id, statuses)
 
     async def current_orders(self, game_id: str) -> dict[str, OrderRow]:
-        async with self.repo.read() as tx:
-            game = await self._require(tx, game_id)
-            return await tx.orders_for_turn(game.id, game.turn)
+        return await self.reads.current_orders(game_id)
 
-    async def state_at(self, game_id: str, version: int) -> dict[str, Any] | None:
-        async with self.repo.read() as tx:
-            return await tx.get_state(game_id, version)
+    async def games_awaiting(self, user_id: int) -> list[GameRow]:
+        return await self.reads.games_awaiting(user_id)
 
-    async def proofs(self, game_id: str, turn: int) -> Proofs:
-        """The full proofs of step ``turn`` (0: the setup) and the commitments of the step after
-        it, as far as they are public now: a seed once revealed, an order's text and salt once
-        its step is resolved and unless withheld, the secret seed only after the end."""
-        async with self.repo.read() as tx:
-            game = await self._require(tx, game_id)
-            streams = await tx.streams(game_id)
-            orders = await tx.orders_for_turn(game_id, turn) if turn > 0 else {}
-        return step_proofs(game, streams, orders, turn)
+    async def orders_of(self, user_id: int) -> list[tuple[GameRow, str, OrderRow | None]]:
+        return await self.reads.orders_of(user_id)
 
     async def export(self, game_id: str) -> dict[str, Any]:
-        """The match record (``shared/spec/match-record.md``) with seeds, commitments, receipts."""
-        async with self.repo.read() as tx:
-            game = await self._require(tx, game_id)
-            orders = await tx.all_orders(game_id)
-            streams = await tx.streams(game_id)
-        return build_record(game, orders, streams)
+        return await self.reads.export(game_id)

@@ -281,7 +281,7 @@ async def _answer(
     lang = reader_lang(interaction)
     await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
     try:
-        game, seat = await bot.table.seat_for_click(game_id, interaction.user.id, turn)
+        game, seat = await bot.table.reads.seat_for_click(game_id, interaction.user.id, turn)
         match = bot.table.states.match(game)
         groups = match.engine.choices(match.state, seat)
         tokens = chosen_tokens(groups, picks)
@@ -494,7 +494,7 @@ class BuilderButton(
             await out_of_date(interaction)
             return
         try:
-            game, seat = await bot.table.seat_for_click(
+            game, seat = await bot.table.reads.seat_for_click(
                 self.game_id, interaction.user.id, self.turn
             )
             ref = registry.get(game.ruleset).sheet_builder
@@ -522,7 +522,7 @@ class ProofsButton(
 ):
     """Under a turn post: that step's seeds, commitments, salts, receipts and digests in full
     (the post shows them short), privately; under a post a run of steps edited, those of each
-    step it shows (``since``…``turn``). Only what is public: :meth:`bot.table.Table.proofs`
+    step it shows (``since``…``turn``). Only what is public: :meth:`bot.reads.Reads.proofs`
     leaves out an unrevealed seed and a withheld order's text and salt."""
 
     # A post's log keeps its latest lines; its proofs, those of its latest steps.
@@ -575,7 +575,7 @@ class ProofsButton(
                 raise TableError("table.no_such_game", game=self.game_id)
             if self.turn > game.turn:  # a step the game has not reached: no post carries it
                 raise RuleError("component.out_of_date")
-            proofs = [await bot.table.proofs(self.game_id, step) for step in self.steps()]
+            proofs = [await bot.table.reads.proofs(self.game_id, step) for step in self.steps()]
         except RuleError as exc:
             await replies.refuse(interaction, exc, lang)
             return

@@ -187,7 +187,7 @@ async def test_export_attaches_a_record_that_replays_the_game(duel, tmp_path, ca
     rules = registry.get("arena").engine
     assert replayed.turns_resolved == 2
     # The stored state has turn 3 started (its dice rolled); the replay stops after turn 2.
-    stored = await duel.bot.table.state_at(duel.game_id, 3)
+    stored = await duel.bot.table.reads.state_at(duel.game_id, 3)
     again = rules.to_json(replayed.state)
     assert again["turn"] == 2 and stored["turn"] == 3
     for key in ("fighters", "last_turn", "obstacles", "winner"):

@@ -146,7 +146,7 @@ async def test_proofs_of_the_open_step_show_no_order_and_no_seed(duel):
     await start_duel(duel)
     await duel.alice.send_dm("forward left")
     table = duel.bot.table
-    proofs = await table.proofs(duel.game_id, 1)
+    proofs = await table.reads.proofs(duel.game_id, 1)
     (order,) = proofs.orders
     assert order.text is None and order.salt is None and order.receipt
     assert all(s.seed is None for s in proofs.streams)

@@ -1,0 +1,110 @@
+"""The table's read side: the games, orders, proofs and records the cogs and views show.
+
+Every query reads in a read transaction of its own (``Repository.read``: beside the writers, never
+blocking them) and changes nothing. The table's writes start from the same lookup,
+:func:`require` (the game, or a :class:`TableError`), and refuse what they refuse with the same
+error, so both live here, below the table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.proofs import Proofs, step_proofs
+from bot.record import build_record
+from bot.ruleset import RuleError
+from bot.storage import ACTIVE_STATUSES
+
+if TYPE_CHECKING:
+    from bot.match import StateCache
+    from bot.storage.base import GameRow, OrderRow, Repository, Transaction
+
+
+class TableError(RuleError):
+    """A request the table refuses (not your game, not running, not a moderator…)."""
+
+
+async def require(tx: Transaction, game_id: str) -> GameRow:
+    """The game, or a :class:`TableError` saying there is no such game."""
+    game = await tx.get_game(game_id)
+    if game is None:
+        raise TableError("table.no_such_game", game=game_id)
+    return game
+
+
+class Reads:
+    """Queries over ``repo``; ``states`` decodes a game's state once per version."""
+
+    def __init__(self, repo: Repository, states: StateCache) -> None:
+        self.repo = repo
+        self.states = states
+
+    async def game(self, game_id: str) -> GameRow:
+        async with self.repo.read() as tx:
+            return await require(tx, game_id)
+
+    async def seat_for_click(self, game_id: str, user_id: int, turn: int) -> tuple[GameRow, str]:
+        """The game and the clicker's seat, for a component made for ``turn`` of that game.
+
+        Refuses a stranger, a game that is not running, and buttons of an earlier turn.
+        """
+        game = await self.game(game_id)
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise TableError("table.not_your_game", game=game_id)
+        if game.status not in ("active", "paused"):
+            raise TableError("table.not_running", game=game_id)
+        if game.turn != turn:
+            raise TableError("order.stale_buttons", turn=turn, current=game.turn)
+        return game, seat
+
+    async def games_here(
+        self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES
+    ) -> list[GameRow]:
+        async with self.repo.read() as tx:
+            return await tx.games_in_channel(channel_id, statuses)
+
+    async def current_orders(self, game_id: str) -> dict[str, OrderRow]:
+        async with self.repo.read() as tx:
+            game = await require(tx, game_id)
+            return await tx.orders_for_turn(game.id, game.turn)
+
+    async def state_at(self, game_id: str, version: int) -> dict[str, Any] | None:
+        async with self.repo.read() as tx:
+            return await tx.get_state(game_id, version)
+
+    async def proofs(self, game_id: str, turn: int) -> Proofs:
+        """The full proofs of step ``turn`` (0: the setup) and the commitments of the step after
+        it, as far as they are public now: a seed once revealed, an order's text and salt once
+        its step is resolved and unless withheld, the secret seed only after the end."""
+        async with self.repo.read() as tx:
+            game = await require(tx, game_id)
+            streams = await tx.streams(game_id)
+            orders = await tx.orders_for_turn(game_id, turn) if turn > 0 else {}
+        return step_proofs(game, streams, orders, turn)
+
+    async def export(self, game_id: str) -> dict[str, Any]:
+        """The match record (``shared/spec/match-record.md``) with seeds, commitments, receipts."""
+        async with self.repo.read() as tx:
+            game = await require(tx, game_id)
+            orders = await tx.all_orders(game_id)
+            streams = await tx.streams(game_id)
+        return build_record(game, orders, streams)
+
+    async def games_awaiting(self, user_id: int) -> list[GameRow]:
+        """Running games where this user owes (or may still replace) an order."""
+        async with self.repo.read() as tx:
+            games = await tx.games_for_user(user_id, ("active", "paused"))
+        return [g for g in games if g.seat_of(user_id) in self.states.match(g).awaiting()]
+
+    async def orders_of(self, user_id: int) -> list[tuple[GameRow, str, OrderRow | None]]:
+        """For ``/game orders``: each running game of the user, their seat and current order."""
+        async with self.repo.read() as tx:
+            games = await tx.games_for_user(user_id, ("active", "paused"))
+            result = []
+            for game in games:
+                seat = game.seat_of(user_id)
+                assert seat is not None
+                orders = await tx.orders_for_turn(game.id, game.turn)
+                result.append((game, seat, orders.get(seat)))
+            return result
