@@ -1,5 +1,4 @@
-"""The board: a card per seat with its last throw and its rounds won, drawn from the public view
-in the house style (:mod:`bot.render.canvas`). Pure: Pillow and i18n."""
+"""The board: a card per seat, its last throw and rounds won, in the house style. Pure."""
 
 from __future__ import annotations
 

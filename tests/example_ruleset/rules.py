@@ -55,6 +55,7 @@ class RpsState(GameState):
 
 class Rps(BaseEngine[RpsState, Throw]):
     state_type = RpsState
+    SCHEMA_VERSION = 2  # the stored state's shape (1: before BaseEngine); bump it when it changes
     STEP_NAME = "round"  # records name the steps "round 1", "round 2"…
     FINISHED, NOT_SEATED = "rps.reject.finished", "rps.reject.not_seated"  # in our own words
 
