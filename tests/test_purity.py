@@ -26,6 +26,10 @@ PURE_FILES = sorted(
         ROOT / "cogs/apeiron/effects.py",
         ROOT / "cogs/apeiron/legality.py",
         *ROOT.glob("cogs/*/board.py"),
+        # the Esper board's parts, drawn by its board.py
+        ROOT / "cogs/esper/board_kit.py",
+        ROOT / "cogs/esper/base_board.py",
+        ROOT / "cogs/esper/combat_board.py",
         *ROOT.glob("cogs/*/present.py"),  # "Pure (i18n and the renderer only)"
         *ROOT.glob("bot/render/*.py"),
         ROOT / "bot/dice.py",

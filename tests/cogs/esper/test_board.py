@@ -16,7 +16,7 @@ from PIL import ImageChops, ImageDraw
 
 from bot.i18n import catalogue
 from bot.render import fonts
-from cogs.esper import board, rules
+from cogs.esper import base_board, board, board_kit, combat_board, rules
 from tests.render.pngs import (
     assert_catalogue_renderable,
     assert_keys_in_both_languages,
@@ -227,7 +227,7 @@ def test_the_roster_fits_eleven_seats_and_the_map_any_piece() -> None:
         assert len(set(places)) == 8
         for x, y in places:
             assert board.EDGE <= x <= width - board.EDGE, spot
-            assert y - board.TOKEN >= board.MAP_Y and y + board.TOKEN <= board.ROSTER_Y, spot
+            assert y - board.TOKEN >= board_kit.MAP_Y and y + board.TOKEN <= board.ROSTER_Y, spot
 
 
 def test_spot_geometry() -> None:
@@ -333,10 +333,11 @@ def test_names_without_glyphs_or_players_fall_back() -> None:
 
 
 def test_catalogue_words() -> None:
-    source = Path(board.__file__).read_text("utf-8")
+    modules = (board, board_kit, base_board, combat_board)  # the board and the parts it draws
     used = {
         node.value
-        for node in ast.walk(ast.parse(source))
+        for module in modules
+        for node in ast.walk(ast.parse(Path(module.__file__).read_text("utf-8")))
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str)
         and node.value.startswith("esper.board.")
@@ -486,7 +487,7 @@ def test_the_base_board_renders_legibly(count: int, lang: str, fought: int) -> N
 
 
 def test_base_geometry() -> None:
-    assert board.base_cell("A1") == (board.GRID_X, board.GRID_Y, *board.base_cell("B2")[:2])
+    assert board.base_cell("A1") == (board_kit.GRID_X, board_kit.GRID_Y, *board.base_cell("B2")[:2])
     for bad in ("G1", "A7", "A0", "P1-2", None, "B"):
         assert board.base_cell(bad) is None
     last = board.base_cell("F6")
@@ -496,9 +497,9 @@ def test_base_geometry() -> None:
     for count in range(1, 9):
         box = board.base_cell("C3")
         assert box is not None
-        for x, y in board._base_token_places("C3", count):
-            assert box[0] < x - board.BASE_TOKEN and x + board.BASE_TOKEN < box[2]
-            assert box[1] < y - board.BASE_TOKEN and y + board.BASE_TOKEN <= box[3] - 17
+        for x, y in base_board._base_token_places("C3", count):
+            assert box[0] < x - board_kit.BASE_TOKEN and x + board_kit.BASE_TOKEN < box[2]
+            assert box[1] < y - board_kit.BASE_TOKEN and y + board_kit.BASE_TOKEN <= box[3] - 17
 
 
 def test_a_key_installation_the_view_does_not_list_is_never_drawn(drawn: list[str]) -> None:
