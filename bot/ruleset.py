@@ -3,10 +3,10 @@
 A ruleset is one folder, ``cogs/<name>/``, whose ``__init__.py`` exports ``RULESET``, a
 :class:`RulesetSpec`: the key, the pure engine (an :class:`Engine` over the ruleset's own state
 and order types: an instance of a :class:`BaseEngine` subclass, whose defaults do what most
-rulesets do, or a module of functions), the presenter (a :class:`Presenter` subclass), the seats, and the optional parts
-(the cog's extension, a sheet builder, the demo players, command-line subcommands, stored view
-kinds, and the hooks of hidden-information games). :mod:`bot.registry` discovers the specs; the
-framework never names a game.
+rulesets do, or a module of functions), the presenter (a :class:`Presenter` subclass), the
+seats, and the optional parts (the cog's extension, a sheet builder, the demo players,
+command-line subcommands, stored view kinds, and the hooks of hidden-information games).
+:mod:`bot.registry` discovers the specs; the framework never names a game.
 
 Engines are pure: no discord, no storage, no clock, no randomness except the :class:`bot.dice.Dice`
 they are handed. Errors carry a message key (``"arena.reject.wall"``) and parameters; the i18n
