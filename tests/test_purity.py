@@ -25,6 +25,10 @@ PURE_FILES = sorted(
         ROOT / "cogs/apeiron/targets.py",
         ROOT / "cogs/apeiron/effects.py",
         ROOT / "cogs/apeiron/legality.py",
+        # the dungeon's engine behind its rules.py
+        ROOT / "cogs/dungeon/state.py",
+        ROOT / "cogs/dungeon/orders.py",
+        ROOT / "cogs/dungeon/resolution.py",
         *ROOT.glob("cogs/*/board.py"),
         # the Esper board's parts, drawn by its board.py
         ROOT / "cogs/esper/board_kit.py",

@@ -323,11 +323,11 @@ def test_initiative_ties_put_characters_first_then_by_seat(monkeypatch) -> None:
     put_monster(state, "guard-1", "E4")
     state.heroes["A"].card = state.heroes["B"].card = "darts"  # 33
     state.round_cards = {"guard": "guard-advance"}  # 30
-    keys = sorted(["guard-2", "B", "A", "guard-1"], key=lambda a: rules._order_key(state, a))
+    keys = sorted(["guard-2", "B", "A", "guard-1"], key=lambda a: rules.order_key(state, a))
     assert keys == ["guard-1", "guard-2", "A", "B"]
     state.round_cards = {"guard": "guard-brace"}  # 50
     state.heroes["A"].card = "hook"  # 48 < 50
-    keys = sorted(["guard-2", "B", "A", "guard-1"], key=lambda a: rules._order_key(state, a))
+    keys = sorted(["guard-2", "B", "A", "guard-1"], key=lambda a: rules.order_key(state, a))
     assert keys == ["B", "A", "guard-1", "guard-2"]
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.dice import DiceStream
-from cogs.dungeon import content, players, rules
+from cogs.dungeon import content, players, resolution, rules
 from cogs.dungeon.ai import solve
 from cogs.dungeon.hexes import neighbours
 
@@ -29,7 +29,7 @@ def check_monster_paths(state: rules.DungeonState) -> int:
         card = rules.monster_card(state, monster.type)
         if card is None:
             continue
-        action = rules._monster_action(state, monster)
+        action = resolution._monster_action(state, monster)
         others = {m.hex for m in state.living_monsters() if m.id != monster.id}
         heroes = {x.hex for x in state.heroes_in_play()}
         for outcome in solve(rules.situation(state, monster), state.rules_variant):
