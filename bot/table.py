@@ -18,10 +18,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import dice as dicelib
-from bot import faults, registry
+from bot import faults
 from bot.deadlines import Deadlines, worker_name
 from bot.i18n import strip_invisible
 from bot.languages import Languages
+from bot.lobby import Player as Player  # the cogs import it from here
+from bot.lobby import insert_game
 from bot.match import Match, StateCache
 from bot.posting import Posting
 from bot.priority import Foreground
@@ -33,18 +35,11 @@ from bot.storage import (
     GameRow,
     OrderRow,
     Repository,
-    SeatRow,
 )
 from bot.storage.base import Transaction
 from bot.streams import Ledger, RollStream, roll_stream
 
 MAX_ORDER_CHARS = 500
-
-
-@dataclass(frozen=True)
-class Player:
-    user_id: int
-    name: str
 
 
 @dataclass(frozen=True)
@@ -153,7 +148,7 @@ class Table:
         turn_seconds: int | None = None,
     ) -> GameRow:
         async with self.repo.transaction() as tx:
-            return await self._insert_game(
+            return await insert_game(
                 tx,
                 ruleset,
                 guild_id=guild_id,
@@ -161,62 +156,8 @@ class Table:
                 players=players,
                 options=options,
                 turn_seconds=turn_seconds,
+                now=self.clock(),
             )
-
-    async def new_game_id(self, tx: Transaction) -> str:
-        """The id the next game created in this transaction gets."""
-        return f"g-{await tx.next_game_number():04d}"
-
-    async def _insert_game(
-        self,
-        tx: Transaction,
-        ruleset: str,
-        *,
-        guild_id: int | None,
-        channel_id: int | None,
-        players: list[Player],
-        options: Mapping[str, Any] | None,
-        turn_seconds: int | None,
-        created_by: int | None = None,
-    ) -> GameRow:
-        spec = registry.get(ruleset)
-        if len({p.user_id for p in players}) != len(players):
-            raise TableError("table.same_player")
-        # A ruleset may take a range of players (the dungeon's party of 1 to 4).
-        if len(players) not in spec.seats.allowed():
-            counts = spec.seats.allowed()
-            needed = str(counts[0]) if len(counts) == 1 else f"{min(counts)}–{max(counts)}"
-            raise TableError("table.wrong_player_count", needed=needed)
-        # Refused now, not when the opponent accepts: a bad option must not leave a dead lobby.
-        spec.engine.check_options(options or {})
-        now = self.clock()
-        creator = players[0].user_id if created_by is None else created_by
-        for player in players:
-            busy = [
-                g
-                for g in await tx.games_for_user(player.user_id, ("lobby", *ACTIVE_STATUSES))
-                if g.channel_id == channel_id
-            ]
-            if busy:
-                raise TableError("table.already_playing_here", name=player.name, game=busy[0].id)
-        game = GameRow(
-            id=await self.new_game_id(tx),
-            ruleset=ruleset,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            status="lobby",
-            options=dict(options or {}),
-            seats=[
-                SeatRow(seat, p.user_id, p.name, position=i, accepted=p.user_id == creator)
-                for i, (seat, p) in enumerate(zip(spec.seats.names, players, strict=False))
-            ],
-            turn_seconds=turn_seconds,
-            created_by=creator,
-            created_at=now,
-            updated_at=now,
-        )
-        await tx.insert_game(game)
-        return game
 
     async def open_in(
         self,
@@ -233,7 +174,7 @@ class Table:
         """Create a game and start it at once, inside the caller's transaction (a league match
         paired by a moderator: no lobby, and the league's own writes commit with it). The caller
         calls :meth:`outbox_ready` after its commit."""
-        game = await self._insert_game(
+        game = await insert_game(
             tx,
             ruleset,
             guild_id=guild_id,
@@ -242,6 +183,7 @@ class Table:
             options=options,
             turn_seconds=turn_seconds,
             created_by=created_by,
+            now=self.clock(),
         )
         await self._begin(tx, game)
         return game

@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any
 
 from bot.i18n import normalize_lang, t
+from bot.lobby import new_game_id
 from bot.posting import outbox_nonce
 from bot.storage import LeagueRow, Repository, VersionConflict
 from bot.storage.base import Transaction
@@ -148,7 +149,7 @@ class LeagueService:
         async with self.repo.transaction() as tx:
             league, ledger, version = await self._load(tx, league_id)
             rules = for_ruleset(league.ruleset)
-            game_id = await self.table.new_game_id(tx)
+            game_id = await new_game_id(tx)
             step, options = season.start_match(
                 league, ledger, rules, str(a.user_id), str(b.user_id), game_id, now
             )
