@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,7 +19,6 @@ from typing import Any
 from bot import dice as dicelib
 from bot import faults
 from bot.deadlines import Deadlines, worker_name
-from bot.i18n import strip_invisible
 from bot.languages import Languages
 from bot.lobby import Player as Player  # the cogs import it from here
 from bot.lobby import insert_game
@@ -29,17 +27,11 @@ from bot.posting import Posting
 from bot.priority import Foreground
 from bot.reads import Reads, require
 from bot.reads import TableError as TableError  # the cogs import it from here
-from bot.ruleset import INPUTS_REVEALED, Event, Order, OrderRejected, Outcome
-from bot.storage import (
-    ACTIVE_STATUSES,
-    GameRow,
-    OrderRow,
-    Repository,
-)
+from bot.ruleset import Event, Order, OrderRejected, Outcome
+from bot.steps import Steps, check_text
+from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository
 from bot.storage.base import Transaction
-from bot.streams import Ledger, RollStream, roll_stream
-
-MAX_ORDER_CHARS = 500
+from bot.streams import RollStream, roll_stream
 
 
 @dataclass(frozen=True)
@@ -53,16 +45,6 @@ class SubmitResult:
     awaited: int
     resolved: bool  # resolved inside submit (``resolve=True``)
     complete: bool  # every awaited order is in: the turn resolves now (or already has)
-
-
-def is_blank(text: str) -> bool:
-    """Nothing but spaces (any Unicode space, U+3000 too) and invisible characters."""
-    return not strip_invisible(unicodedata.normalize("NFKC", text)).strip()
-
-
-def revealed_steps(events: list[Event]) -> list[int]:
-    """The steps whose withheld orders these events make public (``INPUTS_REVEALED``)."""
-    return [int(step) for e in events if e.type == INPUTS_REVEALED for step in e.data["steps"]]
 
 
 class Table:
@@ -91,6 +73,8 @@ class Table:
         self.states = StateCache()
         # The name this process's background work is claimed under (bot.storage.claims).
         self.worker = worker_name()
+        # Every seed and salt through ``_draw``, which reads the entropy sources when it draws.
+        self.steps = Steps(self.states, clock=clock, draw=self._draw)
         self.languages = Languages(repo, default_language)
         self.reads = Reads(repo, self.states)
         # Its own transactions (the outbox's reports) wake the sender through ``outbox_ready``,
@@ -232,17 +216,11 @@ class Table:
     async def _begin(self, tx: Transaction, game: GameRow) -> None:
         """Set a lobby game up, open its first turn and queue the first prompts."""
         match = self.states.match(game)
-        streams = self._ledger(tx, match)
-        setup = await streams.pre(0)
-        if match.spec.secret_stream:  # committed now: its commitment is in the first post
-            await streams.commit(0, dicelib.SECRET)
-        secret = await streams.secret()
-        match.advance(match.engine.new_game(game.id, game.seat_order, game.options, setup, secret))
-        await streams.keep_secret(secret)
-        await streams.drawn(0, dicelib.PRE, setup.rolls, reveal=True)
-        events = await self._start_turn(match, streams)
+        streams = self.steps.ledger(tx, match)
+        await self.steps.setup(match, streams)
+        events = await self.steps.open(match, streams)
         game.status = "active"
-        await self._store(tx, match, streams, events)
+        await self.steps.store(tx, match, streams, events)
         await self.posting.turn(
             tx, match, streams, result_events=[], opened_events=events, first=True
         )
@@ -252,74 +230,6 @@ class Table:
     async def roll_stream(self, scope_id: int) -> RollStream:
         """Take the seed committed for a scope's next ``/roll`` and commit the one after it."""
         return await roll_stream(self.repo, scope_id, self._entropy)
-
-    def _ledger(self, tx: Transaction, match: Match) -> Ledger:
-        """The game's dice streams for this transaction (read once, saved by :meth:`_store`)."""
-        secret = match.spec.secret_stream
-        return Ledger(tx, match.game.id, secret_stream=bool(secret), draw=self._draw)
-
-    def _step_seconds(self, match: Match) -> int | None:
-        """The open step's deadline: the ruleset's own for this step, else the game's."""
-        own = match.spec.step_seconds(match.state) if match.spec.step_seconds else None
-        return own if own is not None else match.game.turn_seconds
-
-    async def _start_turn(self, match: Match, streams: Ledger) -> list[Event]:
-        """Open the next step: commit its streams, draw its ``pre`` dice, start its clock."""
-        game = match.game
-        turn = match.engine.turn(match.state) + 1
-        pre = await streams.pre(turn)
-        # The resolve stream is committed now too, so its commitment is public before any order.
-        await streams.commit(turn, dicelib.RESOLVE)
-        secret = await streams.secret()
-        state, events = match.engine.start_turn(match.state, pre, secret)
-        match.advance(state)
-        await streams.keep_secret(secret)
-        # The step's name goes with its pre stream: the match record carries it.
-        label = match.engine.step_label(state)
-        await streams.drawn(turn, dicelib.PRE, pre.rolls, reveal=False, step=label)
-        seconds = self._step_seconds(match)
-        game.step_seconds = seconds or None
-        game.deadline_at = self.clock() + seconds if seconds else None
-        game.reminders_sent = 0
-        return events
-
-    async def _store(
-        self, tx: Transaction, match: Match, streams: Ledger, events: list[Event]
-    ) -> None:
-        """Store the next version of the state (compare-and-set on the version read), and the
-        dice streams as the step left them."""
-        game = match.game
-        expect = game.version
-        game.version += 1
-        game.turn = match.engine.turn(match.state)
-        game.state = match.engine.to_json(match.state)
-        game.updated_at = self.clock()
-        outcome = match.outcome()
-        if outcome.finished and game.status in ACTIVE_STATUSES:
-            winner = outcome.winner
-            game.status = "finished"
-            game.outcome = winner if isinstance(winner, str) else None
-            game.result = outcome.to_json()
-            game.end_reason = game.end_reason or "rules"  # the why is in result["reason"]
-            game.deadline_at = None
-            match.later_orders += await self._reveal_hidden(tx, game, streams)
-        await tx.update_game(game, expect_version=expect)
-        await tx.put_state(game.id, game.version, game.turn, game.state)
-        await streams.save()
-        self.states.remember(game, match.state)
-        if events:
-            await tx.add_events(game.id, game.turn, [e.to_json() for e in events])
-
-    async def _reveal_hidden(
-        self, tx: Transaction, game: GameRow, streams: Ledger
-    ) -> list[OrderRow]:
-        """The game is over: its secret stream and every withheld order become public. Returns
-        the orders that were withheld until now."""
-        await streams.reveal_secret()
-        hidden = [o for o in await tx.all_orders(game.id) if o.withheld]
-        for turn in sorted({o.turn for o in hidden}):
-            await tx.set_withheld(game.id, turn, None, False)
-        return hidden
 
     # --- orders -------------------------------------------------------------------------------
 
@@ -337,18 +247,14 @@ class Table:
 
         With ``resolve=False`` a complete turn is left for the caller, who acknowledges the
         order first and then calls :meth:`resolve_if_ready` (the player is not kept waiting
-        for the resolution; a crash in between is caught up by :meth:`recover`).
+        for the resolution; a crash in between is caught up by
+        :meth:`bot.deadlines.Deadlines.recover`).
 
         ``turn``: the turn the order was made for (a button or a menu of that turn's prompt).
         It is checked in the transaction that stores the order: a deadline may resolve the turn
         between the click's own check and this write, and the order must not land in the next.
         """
-        if len(text) > MAX_ORDER_CHARS:
-            raise OrderRejected("order.too_long", limit=MAX_ORDER_CHARS)
-        if is_blank(text):
-            # Refused before any ruleset reads it: several read an empty sheet as "wait", and a
-            # stray full-width space would silently replace a real order.
-            raise OrderRejected("order.empty")
+        check_text(text)
         async with self.repo.transaction() as tx:
             match = await self._match(tx, game_id)
             game = match.game
@@ -363,7 +269,7 @@ class Table:
             if seat not in awaited:
                 raise TableError("table.not_awaiting_you", game=game_id)
             canonical = match.engine.parse(match.state, seat, text).canonical()
-            row = await tx.put_order(self._sealed(game, seat, canonical, user_id=user_id))
+            row = await tx.put_order(self.steps.seal(game, seat, canonical, user_id=user_id))
             orders = await tx.orders_for_turn(game.id, game.turn)
             submitted = sum(1 for s in awaited if s in orders)
             await self.posting.progress(tx, game, orders, awaited)
@@ -382,23 +288,6 @@ class Table:
             len(awaited),
             resolved,
             complete,
-        )
-
-    def _sealed(self, game: GameRow, seat: str, canonical: str, *, user_id: int | None) -> OrderRow:
-        """The seat's order for the current step, sealed with a fresh salt (``user_id`` None: a
-        default filled in when the deadline passed)."""
-        salt = self._draw(dicelib.SALT_BYTES, f"salt:{game.id}:{game.turn}:{seat}:{canonical}")
-        return OrderRow(
-            game.id,
-            game.turn,
-            seat,
-            text=canonical,
-            salt=salt.hex(),
-            receipt=dicelib.receipt(salt, canonical),
-            user_id=user_id,
-            defaulted=user_id is None,
-            revisions=1,
-            submitted_at=self.clock(),
         )
 
     # --- resolution ---------------------------------------------------------------------------
@@ -427,7 +316,8 @@ class Table:
                 return False
             for seat in missing:
                 default = match.engine.default_order(match.state, seat).canonical()
-                orders[seat] = await tx.put_order(self._sealed(game, seat, default, user_id=None))
+                sealed = self.steps.seal(game, seat, default, user_id=None)
+                orders[seat] = await tx.put_order(sealed)
             await self._resolve(tx, match, orders)
             faults.point("resolve-computing")
         faults.point("resolve-committed")
@@ -449,7 +339,7 @@ class Table:
                 # unless a ruleset changed between versions; the default keeps the game going.
                 parsed[seat] = engine.default_order(state, seat)
         digest = dicelib.orders_digest(orders[s].receipt for s in game.seat_order if s in orders)
-        streams = self._ledger(tx, match)
+        streams = self.steps.ledger(tx, match)
         stream = await streams.resolve(turn, digest)
         # Which orders stay private after this step is decided on the state they were given in.
         withheld = [s for s in parsed if match.spec.withheld and match.spec.withheld(state, s)]
@@ -459,20 +349,14 @@ class Table:
         state, events = engine.resolve(state, parsed, stream, secret)
         match.advance(state)
         await streams.keep_secret(secret)
-        if withheld:
-            await tx.set_withheld(game.id, turn, withheld, True)
-        revealed = revealed_steps(events)
-        for step in revealed:
-            hidden = await tx.orders_for_turn(game.id, step)
-            match.later_orders += [o for o in hidden.values() if o.withheld]
-            await tx.set_withheld(game.id, step, None, False)
+        revealed = await self.steps.withhold(tx, match, turn, withheld, events)
         await streams.drawn(turn, dicelib.RESOLVE, stream.rolls, reveal=True, orders_digest=digest)
         await streams.reveal(turn, dicelib.PRE)
         await tx.add_events(game.id, turn, [e.to_json() for e in events])
         next_events: list[Event] = []
         if not match.outcome().finished:
-            next_events = await self._start_turn(match, streams)
-        await self._store(tx, match, streams, next_events)
+            next_events = await self.steps.open(match, streams)
+        await self.steps.store(tx, match, streams, next_events)
         # The post shows the step's orders as this transaction leaves them, not read again: one
         # withheld stays so unless the events revealed its step or the game ended here.
         public = turn in revealed or game.status == "finished"
@@ -518,8 +402,8 @@ class Table:
             # The record replays the departure in this step: the game went on for the others
             # (the table stops asking this seat), or it ended here.
             await tx.set_left(game.id, seat, game.turn)
-            streams = self._ledger(tx, match)
-            await self._store(tx, match, streams, events)
+            streams = self.steps.ledger(tx, match)
+            await self.steps.store(tx, match, streams, events)
             await self.posting.turn(tx, match, streams, result_events=events, prompts=over)
         self._on_outbox()
         if not over:  # the seats still in may all have ordered already
@@ -542,8 +426,8 @@ class Table:
             game.end_reason = "adjudicated"
             if game.status == "paused":
                 game.status = "active"
-            streams = self._ledger(tx, match)
-            await self._store(tx, match, streams, events)
+            streams = self.steps.ledger(tx, match)
+            await self.steps.store(tx, match, streams, events)
             await self.posting.turn(tx, match, streams, result_events=events)
         self._on_outbox()
         return game
@@ -612,10 +496,7 @@ class Table:
             game.status, game.end_reason = "abandoned", "abandon"
             game.deadline_at = None
             game.updated_at = self.clock()
-            # Nothing is drawn any more (no state is decoded either): the streams are revealed.
-            streams = Ledger(tx, game.id, secret_stream=False, draw=self._draw)
-            await self._reveal_hidden(tx, game, streams)  # nothing is left to keep secret
-            await streams.save()
+            await self.steps.reveal_hidden(tx, game)  # nothing is left to keep secret
             await tx.update_game(game)
             await self.posting.notice(tx, game, "table.notice.abandoned")
         self._on_outbox()

@@ -58,8 +58,8 @@ from bot import dice as dicelib
 from bot import messages, registry
 from bot.match import Match
 from bot.ruleset import Event, RuleError, RulesetSpec
+from bot.steps import revealed_steps
 from bot.storage.base import GameRow, OrderRow, SeatRow, StreamRow
-from bot.table import revealed_steps
 from tests.hidden_ruleset import RULESET as BIDS_RULESET
 from tests.test_ruleset_conformance import (
     EXAMPLE_RULESET,
