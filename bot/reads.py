@@ -1,9 +1,9 @@
 """The table's read side: the games, orders, proofs and records the cogs and views show.
 
 Every query reads in a read transaction of its own (``Repository.read``: beside the writers, never
-blocking them) and changes nothing. The table's writes start from the same lookup,
-:func:`require` (the game, or a :class:`TableError`), and refuse what they refuse with the same
-error, so both live here, below the table.
+blocking them) and changes nothing. The table's writes load their game in their own transaction
+with the same lookups (:func:`require`: the game, or a :class:`TableError`; :meth:`Reads.match`)
+and refuse what they refuse with the same error, so these live here, below the table.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bot.ruleset import RuleError
 from bot.storage import ACTIVE_STATUSES
 
 if TYPE_CHECKING:
-    from bot.match import StateCache
+    from bot.match import Match, StateCache
     from bot.storage.base import GameRow, OrderRow, Repository, Transaction
 
 
@@ -38,6 +38,11 @@ class Reads:
     def __init__(self, repo: Repository, states: StateCache) -> None:
         self.repo = repo
         self.states = states
+
+    async def match(self, tx: Transaction, game_id: str) -> Match:
+        """In the caller's transaction: the game, its ruleset and its decoded state (decoded
+        once per version)."""
+        return self.states.match(await require(tx, game_id))
 
     async def game(self, game_id: str) -> GameRow:
         async with self.repo.read() as tx:

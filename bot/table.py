@@ -1,11 +1,15 @@
-"""The match table: lobby → setup → turns → finished, with no discord in it.
+"""The match table: lobby → setup → steps → finished, with no discord in it.
 
-The table owns the lifecycle of every game: seats, sealed orders, committed dice, resolution in one
-transaction, deadlines, and the outbox of messages to post. It speaks to the rules engines only
-through the registered :class:`~bot.ruleset.RulesetSpec` (a :class:`~bot.match.Match` holds a
-game, its spec and its decoded state) and to Discord only through outbox rows (Discord-shaped
-JSON that ``bot/outbox.py`` posts). Every public method is safe to call concurrently and after
-a restart.
+The transactional core of every game: a challenge accepted and set up, an order sealed, a step
+resolved, a seat resigned, a moderator's ruling, a pause, resumption, extension or abandonment,
+each in one transaction that loads what it needs once and hands it to the table's parts: the
+step lifecycle (:mod:`bot.steps`), the dice streams (:mod:`bot.streams`), the posts
+(:mod:`bot.posting`) and a new game's row (:mod:`bot.lobby`). The deadline worker, the queries
+and the languages (:mod:`bot.deadlines`, :mod:`bot.reads`, :mod:`bot.languages`) are reached
+through the table too. It speaks to the rules engines only through the registered
+:class:`~bot.ruleset.RulesetSpec` (a :class:`~bot.match.Match` holds a game, its spec and its
+decoded state) and to Discord only through outbox rows (Discord-shaped JSON that
+``bot/outbox.py`` posts). Every public method is safe to call concurrently and after a restart.
 """
 
 from __future__ import annotations
@@ -73,12 +77,11 @@ class Table:
         self.states = StateCache()
         # The name this process's background work is claimed under (bot.storage.claims).
         self.worker = worker_name()
-        # Every seed and salt through ``_draw``, which reads the entropy sources when it draws.
+        # Its parts draw through ``_draw`` and wake the sender through ``outbox_ready``, which
+        # read the entropy sources and ``_on_outbox`` when called (a test may replace them).
         self.steps = Steps(self.states, clock=clock, draw=self._draw)
         self.languages = Languages(repo, default_language)
         self.reads = Reads(repo, self.states)
-        # Its own transactions (the outbox's reports) wake the sender through ``outbox_ready``,
-        # so a test that cuts ``_on_outbox`` off cuts them off too.
         self.posting = Posting(
             repo, clock=clock, languages=self.languages, notify=self.outbox_ready
         )
@@ -91,6 +94,18 @@ class Table:
             worker=self.worker,
             notify=self.outbox_ready,
         )
+        # The parts' calls the cogs and the client make on the table, under the names they have
+        # always had: the same bound methods (a test may still replace one on the table).
+        self.tick = self.deadlines.tick
+        self.remember_locale = self.languages.remember_locale
+        self.set_language = self.languages.set_language
+        self.language = self.languages.language
+        self.game = self.reads.game
+        self.games_here = self.reads.games_here
+        self.current_orders = self.reads.current_orders
+        self.games_awaiting = self.reads.games_awaiting
+        self.orders_of = self.reads.orders_of
+        self.export = self.reads.export
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -104,20 +119,9 @@ class Table:
         """How ``game`` stands, as the ruleset's typed :class:`Outcome` (read from its state)."""
         return self.states.match(game).outcome()
 
-    async def _match(self, tx: Transaction, game_id: str) -> Match:
-        """The game, its ruleset and its decoded state (decoded once per version)."""
-        return self.states.match(await require(tx, game_id))
-
-    # --- language preferences (bot.languages) -------------------------------------------------
-
-    async def remember_locale(self, user_id: int, locale: str | None) -> None:
-        await self.languages.remember_locale(user_id, locale)
-
-    async def set_language(self, guild_id: int, language: str) -> None:
-        await self.languages.set_language(guild_id, language)
-
-    async def language(self, guild_id: int | None) -> str:
-        return await self.languages.language(guild_id)
+    async def roll_stream(self, scope_id: int) -> RollStream:
+        """Take the seed committed for a scope's next ``/roll`` and commit the one after it."""
+        return await roll_stream(self.repo, scope_id, self._entropy)
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -225,12 +229,6 @@ class Table:
             tx, match, streams, result_events=[], opened_events=events, first=True
         )
 
-    # --- dice streams -------------------------------------------------------------------------
-
-    async def roll_stream(self, scope_id: int) -> RollStream:
-        """Take the seed committed for a scope's next ``/roll`` and commit the one after it."""
-        return await roll_stream(self.repo, scope_id, self._entropy)
-
     # --- orders -------------------------------------------------------------------------------
 
     async def submit(
@@ -256,7 +254,7 @@ class Table:
         """
         check_text(text)
         async with self.repo.transaction() as tx:
-            match = await self._match(tx, game_id)
+            match = await self.reads.match(tx, game_id)
             game = match.game
             seat = game.seat_of(user_id)
             if seat is None:
@@ -375,17 +373,11 @@ class Table:
             resolved_view=resolved_view,
         )
 
-    # --- deadlines (bot.deadlines) ------------------------------------------------------------
-
-    async def tick(self) -> int:
-        """The deadline worker's round: :meth:`bot.deadlines.Deadlines.tick`."""
-        return await self.deadlines.tick()
-
     # --- player and moderator actions ---------------------------------------------------------
 
     async def resign(self, game_id: str, user_id: int) -> GameRow:
         async with self.repo.transaction() as tx:
-            match = await self._match(tx, game_id)
+            match = await self.reads.match(tx, game_id)
             game = match.game
             seat = game.seat_of(user_id)
             if seat is None:
@@ -413,7 +405,7 @@ class Table:
     async def adjudicate(self, game_id: str) -> GameRow:
         """A moderator's ruling: the ruleset ends the game now by its documented tie-break."""
         async with self.repo.transaction() as tx:
-            match = await self._match(tx, game_id)
+            match = await self.reads.match(tx, game_id)
             game = match.game
             if game.status not in ACTIVE_STATUSES:
                 raise TableError("table.not_running", game=game_id)
@@ -501,25 +493,3 @@ class Table:
             await self.posting.notice(tx, game, "table.notice.abandoned")
         self._on_outbox()
         return game
-
-    # --- the read side (bot.reads), as the cogs call it -------------------------------------
-
-    async def game(self, game_id: str) -> GameRow:
-        return await self.reads.game(game_id)
-
-    async def games_here(
-        self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES
-    ) -> list[GameRow]:
-        return await self.reads.games_here(channel_id, statuses)
-
-    async def current_orders(self, game_id: str) -> dict[str, OrderRow]:
-        return await self.reads.current_orders(game_id)
-
-    async def games_awaiting(self, user_id: int) -> list[GameRow]:
-        return await self.reads.games_awaiting(user_id)
-
-    async def orders_of(self, user_id: int) -> list[tuple[GameRow, str, OrderRow | None]]:
-        return await self.reads.orders_of(user_id)
-
-    async def export(self, game_id: str) -> dict[str, Any]:
-        return await self.reads.export(game_id)
