@@ -297,7 +297,7 @@ def game_row(side: Side) -> GameRow:
 
 
 def channel_post(side: Side, lang: str) -> dict[str, Any]:
-    """The channel payload of the step now open, as ``Table._enqueue_turn`` composes it (the
+    """The channel payload of the step now open, as ``bot.posting.Posting.turn`` composes it (the
     rows it reads from storage built in memory), and the message it makes (``compose``)."""
     game, ctx = game_row(side), side.context
     match = Match(game, side.spec, side.state, later_orders=list(ctx.later))
