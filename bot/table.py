@@ -341,6 +341,9 @@ class Table:
         stream = await streams.resolve(turn, digest)
         # Which orders stay private after this step is decided on the state they were given in.
         withheld = [s for s in parsed if match.spec.withheld and match.spec.withheld(state, s)]
+        for seat in awaited:  # the engine plays an order for every awaited seat: the defaults
+            if seat not in parsed:
+                parsed[seat] = engine.default_order(state, seat)
         # The post names the step it resolved as well as the one it opens.
         resolved_view = match.view(None)
         secret = await streams.secret()
