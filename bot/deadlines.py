@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from bot.match import StateCache
+    from bot.loaded import StateCache
     from bot.posting import Posting
     from bot.storage.base import Repository
 
@@ -102,14 +102,14 @@ class Deadlines:
             game = await tx.get_game(game_id)
             if game is None or game.version != version or game.reminders_sent != step:
                 return False
-            match = self.states.match(game)
+            loaded = self.states.load(game)
             orders = await tx.orders_for_turn(game.id, game.turn)
-            missing = [s for s in match.awaiting() if s not in orders]
+            missing = [s for s in loaded.awaiting() if s not in orders]
             # Skip reminders that are no longer due (a later one may already be due).
             game.reminders_sent = last + 1
             await tx.update_game(game, expect_version=version)
             if missing and game.deadline_at is not None:
-                await self.posting.reminder(tx, match, missing, last)
+                await self.posting.reminder(tx, loaded, missing, last)
         self.notify()
         return True
 

@@ -17,7 +17,7 @@ from bot.record import players_digest
 from bot.ruleset import addressees
 
 if TYPE_CHECKING:
-    from bot.match import Match
+    from bot.loaded import LoadedGame
     from bot.proofs import Proofs, StreamProof
     from bot.storage.base import GameRow, OrderRow, StreamRow
 
@@ -41,25 +41,25 @@ def player_line(game: GameRow) -> str:
     return " · ".join(f"**{s.seat}** <@{s.user_id}>" for s in game.seats)
 
 
-def outcome_text(match: Match, lang: str) -> str:
+def outcome_text(loaded: LoadedGame, lang: str) -> str:
     """The result line of a game that has ended ("" while it goes on)."""
-    game = match.game
+    game = loaded.game
     if game.status == "abandoned":
         return t(lang, "game.outcome.abandoned")
-    outcome = match.outcome()
+    outcome = loaded.outcome()
     if not outcome.finished:
         return ""
     users = {s.seat: s.user_id for s in game.seats}
-    return match.presenter.outcome_text(outcome, lang, users, game.end_reason)
+    return loaded.presenter.outcome_text(outcome, lang, users, game.end_reason)
 
 
-def step_name(match: Match, lang: str) -> str:
+def step_name(loaded: LoadedGame, lang: str) -> str:
     """What this step of the game is called ("Turn 3", or a ruleset's own: "Deployment")."""
-    return match.presenter.step_name(match.view(None), lang, match.game.turn)
+    return loaded.presenter.step_name(loaded.view(None), lang, loaded.game.turn)
 
 
 def turn_message(
-    match: Match,
+    loaded: LoadedGame,
     *,
     lang: str,
     events: list[dict[str, Any]],
@@ -84,13 +84,13 @@ def turn_message(
     since the title names the step now open. Seeds, salts and commitments are shown short
     (:func:`short`); the Proofs button under the post answers with them in full.
 
-    ``group`` is the open step's post group (:meth:`bot.match.Match.post_group`), and
+    ``group`` is the open step's post group (:meth:`bot.loaded.LoadedGame.post_group`), and
     ``earlier`` the ``group`` record of the post this one replaces when it continues that post
     (the same group): its log of lines grows by this step's (no header: the title names the step
     now open), and its Proofs button covers every step the log shows.
     """
-    game, present = match.game, match.presenter
-    view = match.view(None)
+    game, present = loaded.game, loaded.presenter
+    view = loaded.view(None)
     names = game.names
     lines = present.event_lines([e for e in events if addressees(e) is None], lang, names)
     if first:
@@ -101,11 +101,11 @@ def turn_message(
         header = (
             t(lang, "game.step.resolved_final", resolved=resolved)
             if finished
-            else t(lang, "game.step.resolved", resolved=resolved, step=step_name(match, lang))
+            else t(lang, "game.step.resolved", resolved=resolved, step=step_name(loaded, lang))
         )
         lines.insert(0, header)
     if finished:
-        lines.append("**" + outcome_text(match, lang) + "**")
+        lines.append("**" + outcome_text(loaded, lang) + "**")
     if earlier is not None:  # a post the group's earlier steps made: its log goes on
         lines = limits.log_tail([*earlier["log"], *lines], DESCRIPTION_LIMIT)
     fields: list[dict[str, Any]] = [
@@ -176,7 +176,7 @@ def turn_message(
             title_key,
             ruleset=present.title(lang),
             game=game.id,
-            step=step_name(match, lang),
+            step=step_name(loaded, lang),
         ),
         "description": limits.clip("\n".join(lines), DESCRIPTION_LIMIT) or None,
         "color": FINISHED_COLOUR if finished else EMBED_COLOUR,
@@ -184,7 +184,7 @@ def turn_message(
         "image": {"url": "attachment://board.png"},
         "footer": {"text": t(lang, "game.footer", game=game.id)},
     }
-    awaited = match.awaiting() if game.status == "active" else []
+    awaited = loaded.awaiting() if game.status == "active" else []
     payload: dict[str, Any] = {
         "lang": lang,
         "content": player_line(game) if first else None,
@@ -217,7 +217,7 @@ def turn_message(
             "game": game.id,
             "turn": game.turn,
             "seat": None,
-            "groups": _groups(match, awaited[0], lang),
+            "groups": _groups(loaded, awaited[0], lang),
             "builder": None,
             "proofs": proofs,
         }
@@ -319,7 +319,7 @@ def _order_line(row: OrderRow, lang: str, *, whole: bool = False) -> str:
     )
 
 
-def _groups(match: Match, seat: str, lang: str) -> list[dict[str, Any]]:
+def _groups(loaded: LoadedGame, seat: str, lang: str) -> list[dict[str, Any]]:
     """A seat's choice groups with their labels in ``lang`` (an order view's buttons, or its
     select menu when the group asks for one)."""
     return [
@@ -331,7 +331,7 @@ def _groups(match: Match, seat: str, lang: str) -> list[dict[str, Any]]:
                 {"token": c.token, "label": c.label(lang), "enabled": c.enabled} for c in g.choices
             ],
         }
-        for g in match.engine.choices(match.state, seat)
+        for g in loaded.engine.choices(loaded.state, seat)
     ]
 
 
@@ -363,7 +363,7 @@ def compose(
 
 
 def seat_dm(
-    match: Match,
+    loaded: LoadedGame,
     seat: str,
     *,
     lang: str,
@@ -372,12 +372,12 @@ def seat_dm(
 ) -> dict[str, Any] | None:
     """The DM a seat gets each turn: the events addressed to it alone, its private information
     and, if it owes one, the order view (with a board of its own view where the ruleset asks)."""
-    game, present = match.game, match.presenter
+    game, present = loaded.game, loaded.presenter
     guild = f"<#{game.channel_id}>" if game.channel_id else ""
     told = present.event_lines(private_events or [], lang, game.names)
     if game.status in ("finished", "abandoned"):
         over = t(
-            lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(match, lang)
+            lang, "dm.game_over", game=game.id, channel=guild, result=outcome_text(loaded, lang)
         )
         return {"lang": lang, "content": "\n".join([*told, over])}
     if not awaited:
@@ -385,7 +385,7 @@ def seat_dm(
             return None
         header = t(lang, "dm.private_events", game=game.id, channel=guild)
         return {"lang": lang, "content": "\n".join([header, *told])}
-    view = match.view(seat)
+    view = loaded.view(seat)
     lines = [
         *told,
         t(
@@ -393,7 +393,7 @@ def seat_dm(
             "dm.turn_header",
             ruleset=present.title(lang),
             game=game.id,
-            step=step_name(match, lang),
+            step=step_name(loaded, lang),
             seat=seat,
             channel=guild,
         ),
@@ -402,7 +402,7 @@ def seat_dm(
     if game.deadline_at is not None:
         lines.append(t(lang, "dm.deadline", deadline=f"<t:{int(game.deadline_at)}:R>"))
     lines.append(present.order_help(lang))
-    groups = _groups(match, seat, lang)
+    groups = _groups(loaded, seat, lang)
     payload: dict[str, Any] = {
         "lang": lang,
         # A long DM is posted as several messages (bot.limits), its buttons under the last.
@@ -415,7 +415,7 @@ def seat_dm(
             "groups": groups,
             # A ruleset whose orders are too rich for one row of buttons (a whole action sheet)
             # offers a step-by-step builder behind one button; its cog registers the builder.
-            "builder": t(lang, "order.builder") if match.spec.sheet_builder else None,
+            "builder": t(lang, "order.builder") if loaded.spec.sheet_builder else None,
         },
     }
     if present.private_board(view, seat):  # drawn from this seat's own view, for its eyes only
@@ -428,8 +428,8 @@ def seat_dm(
     return payload
 
 
-def reminder(match: Match, missing: list[str], *, lang: str) -> dict[str, Any]:
-    game = match.game
+def reminder(loaded: LoadedGame, missing: list[str], *, lang: str) -> dict[str, Any]:
+    game = loaded.game
     users = [game.user_of(s) for s in missing]
     return {
         "lang": lang,
@@ -438,7 +438,7 @@ def reminder(match: Match, missing: list[str], *, lang: str) -> dict[str, Any]:
             "game.reminder",
             users=" ".join(f"<@{u}>" for u in users),
             game=game.id,
-            step=step_name(match, lang),
+            step=step_name(loaded, lang),
             deadline=f"<t:{int(game.deadline_at or 0)}:R>",
         ),
         "mentions": users,

@@ -17,7 +17,7 @@ from bot import messages
 
 if TYPE_CHECKING:
     from bot.languages import Languages
-    from bot.match import Match
+    from bot.loaded import LoadedGame
     from bot.ruleset import Event
     from bot.storage.base import GameRow, OrderRow, OutboxRow, Repository, Transaction
     from bot.streams import Ledger
@@ -48,7 +48,7 @@ class Posting:
     async def turn(
         self,
         tx: Transaction,
-        match: Match,
+        loaded: LoadedGame,
         streams: Ledger,
         *,
         result_events: list[Event],
@@ -64,7 +64,7 @@ class Posting:
         dealt character, a playing card). ``resolved_orders``: the orders of ``resolved_turn``
         as the transaction left them (withheld or not). ``prompts=False``: the step did not
         change (a seat left mid-step), so the awaited seats keep the prompt they have."""
-        game = match.game
+        game = loaded.game
         lang = await self.languages.of_guild(tx, game.guild_id)
         now = self.clock()
         revealed = []
@@ -80,7 +80,7 @@ class Posting:
         )
         if first and secret is not None:
             commitments.insert(0, secret)  # committed before the first draw, revealed at the end
-        group = match.post_group()
+        group = loaded.post_group()
         continued = await self._group_post(tx, game, group) if not first else None
         earlier: dict[str, Any] | None = None
         if continued is not None:
@@ -88,14 +88,14 @@ class Posting:
             if continued.status == "failed":  # refused for good: the log goes on in a new post
                 earlier["log"] = messages.continued_log(earlier["log"], lang)
         payload = messages.turn_message(
-            match,
+            loaded,
             lang=lang,
             events=[e.to_json() for e in result_events],
             revealed_streams=revealed,
             revealed_orders=resolved_orders or {},
             commitments=commitments,
             first=first,
-            later_orders=match.later_orders,
+            later_orders=loaded.later_orders,
             resolved_turn=resolved_turn,
             resolved_view=resolved_view,
             group=group,
@@ -115,7 +115,7 @@ class Posting:
         if game.status == "active":
             game.prompt_outbox_id = channel_outbox
             await tx.update_game(game)
-        awaited = match.awaiting() if game.status == "active" and prompts else []
+        awaited = loaded.awaiting() if game.status == "active" and prompts else []
         for seat in game.seat_order:
             user_id = game.user_of(seat)
             user_lang = await self.languages.of_user(tx, user_id, lang)
@@ -125,7 +125,7 @@ class Posting:
                 if e.to is not None and seat in e.to
             ]
             dm = messages.seat_dm(
-                match, seat, lang=user_lang, awaited=seat in awaited, private_events=told
+                loaded, seat, lang=user_lang, awaited=seat in awaited, private_events=told
             )
             if dm is None:
                 continue
@@ -159,11 +159,13 @@ class Posting:
         payload = messages.notice(game, key, lang=lang, **params)
         await self._channel(tx, game, payload, outbox_nonce(game.id, key, game.updated_at))
 
-    async def reminder(self, tx: Transaction, match: Match, missing: list[str], last: int) -> None:
+    async def reminder(
+        self, tx: Transaction, loaded: LoadedGame, missing: list[str], last: int
+    ) -> None:
         """Remind the ``missing`` seats of the step's deadline (``last``: which reminder)."""
-        game = match.game
+        game = loaded.game
         lang = await self.languages.of_guild(tx, game.guild_id)
-        payload = messages.reminder(match, missing, lang=lang)
+        payload = messages.reminder(loaded, missing, lang=lang)
         await self._channel(tx, game, payload, outbox_nonce(game.id, game.turn, "remind", last))
 
     async def _channel(

@@ -2,7 +2,7 @@
 
 Every query reads in a read transaction of its own (``Repository.read``: beside the writers, never
 blocking them) and changes nothing. The table's writes load their game in their own transaction
-with the same lookups (:func:`require`: the game, or a :class:`TableError`; :meth:`Reads.match`)
+with the same lookups (:func:`require`: the game, or a :class:`TableError`; :meth:`Reads.load`)
 and refuse what they refuse with the same error, so these live here, below the table.
 """
 
@@ -16,7 +16,7 @@ from bot.ruleset import RuleError
 from bot.storage import ACTIVE_STATUSES
 
 if TYPE_CHECKING:
-    from bot.match import Match, StateCache
+    from bot.loaded import LoadedGame, StateCache
     from bot.storage.base import GameRow, OrderRow, Repository, Transaction
 
 
@@ -39,10 +39,10 @@ class Reads:
         self.repo = repo
         self.states = states
 
-    async def match(self, tx: Transaction, game_id: str) -> Match:
+    async def load(self, tx: Transaction, game_id: str) -> LoadedGame:
         """In the caller's transaction: the game, its ruleset and its decoded state (decoded
         once per version)."""
-        return self.states.match(await require(tx, game_id))
+        return self.states.load(await require(tx, game_id))
 
     async def game(self, game_id: str) -> GameRow:
         async with self.repo.read() as tx:
@@ -100,7 +100,7 @@ class Reads:
         """Running games where this user owes (or may still replace) an order."""
         async with self.repo.read() as tx:
             games = await tx.games_for_user(user_id, ("active", "paused"))
-        return [g for g in games if g.seat_of(user_id) in self.states.match(g).awaiting()]
+        return [g for g in games if g.seat_of(user_id) in self.states.load(g).awaiting()]
 
     async def orders_of(self, user_id: int) -> list[tuple[GameRow, str, OrderRow | None]]:
         """For ``/game orders``: each running game of the user, their seat and current order."""

@@ -23,7 +23,7 @@ from bot.storage import ACTIVE_STATUSES, OrderRow
 from bot.streams import Draw, Ledger
 
 if TYPE_CHECKING:
-    from bot.match import Match, StateCache
+    from bot.loaded import LoadedGame, StateCache
     from bot.storage.base import GameRow, Transaction
 
 MAX_ORDER_CHARS = 500
@@ -58,10 +58,10 @@ class Steps:
         self.clock = clock
         self.draw = draw
 
-    def ledger(self, tx: Transaction, match: Match) -> Ledger:
+    def ledger(self, tx: Transaction, loaded: LoadedGame) -> Ledger:
         """The game's dice streams for this transaction (read once, saved by :meth:`store`)."""
-        secret = match.spec.secret_stream
-        return Ledger(tx, match.game.id, secret_stream=bool(secret), draw=self.draw)
+        secret = loaded.spec.secret_stream
+        return Ledger(tx, loaded.game.id, secret_stream=bool(secret), draw=self.draw)
 
     def seal(self, game: GameRow, seat: str, canonical: str, *, user_id: int | None) -> OrderRow:
         """The seat's order for the current step, sealed with a fresh salt (``user_id`` None: a
@@ -80,55 +80,57 @@ class Steps:
             submitted_at=self.clock(),
         )
 
-    async def setup(self, match: Match, streams: Ledger) -> None:
+    async def setup(self, loaded: LoadedGame, streams: Ledger) -> None:
         """Set a lobby game up (step 0): draw the new game on the setup's ``pre`` stream,
         revealed at once, and commit the secret stream if the ruleset draws on one."""
-        game = match.game
+        game = loaded.game
         setup = await streams.pre(0)
-        if match.spec.secret_stream:  # committed now: its commitment is in the first post
+        if loaded.spec.secret_stream:  # committed now: its commitment is in the first post
             await streams.commit(0, dicelib.SECRET)
         secret = await streams.secret()
-        match.advance(match.engine.new_game(game.id, game.seat_order, game.options, setup, secret))
+        loaded.advance(
+            loaded.engine.new_game(game.id, game.seat_order, game.options, setup, secret)
+        )
         await streams.keep_secret(secret)
         await streams.drawn(0, dicelib.PRE, setup.rolls, reveal=True)
 
-    async def open(self, match: Match, streams: Ledger) -> list[Event]:
+    async def open(self, loaded: LoadedGame, streams: Ledger) -> list[Event]:
         """Open the next step: commit its streams, draw its ``pre`` dice, start its clock."""
-        game = match.game
-        turn = match.engine.turn(match.state) + 1
+        game = loaded.game
+        turn = loaded.engine.turn(loaded.state) + 1
         pre = await streams.pre(turn)
         # The resolve stream is committed now too, so its commitment is public before any order.
         await streams.commit(turn, dicelib.RESOLVE)
         secret = await streams.secret()
-        state, events = match.engine.start_turn(match.state, pre, secret)
-        match.advance(state)
+        state, events = loaded.engine.start_turn(loaded.state, pre, secret)
+        loaded.advance(state)
         await streams.keep_secret(secret)
         # The step's name goes with its pre stream: the match record carries it.
-        label = match.engine.step_label(state)
+        label = loaded.engine.step_label(state)
         await streams.drawn(turn, dicelib.PRE, pre.rolls, reveal=False, step=label)
-        seconds = self._step_seconds(match)
+        seconds = self._step_seconds(loaded)
         game.step_seconds = seconds or None
         game.deadline_at = self.clock() + seconds if seconds else None
         game.reminders_sent = 0
         return events
 
-    def _step_seconds(self, match: Match) -> int | None:
+    def _step_seconds(self, loaded: LoadedGame) -> int | None:
         """The open step's deadline: the ruleset's own for this step, else the game's."""
-        own = match.spec.step_seconds(match.state) if match.spec.step_seconds else None
-        return own if own is not None else match.game.turn_seconds
+        own = loaded.spec.step_seconds(loaded.state) if loaded.spec.step_seconds else None
+        return own if own is not None else loaded.game.turn_seconds
 
     async def store(
-        self, tx: Transaction, match: Match, streams: Ledger, events: list[Event]
+        self, tx: Transaction, loaded: LoadedGame, streams: Ledger, events: list[Event]
     ) -> None:
         """Store the next version of the state (compare-and-set on the version read), and the
         dice streams as the step left them."""
-        game = match.game
+        game = loaded.game
         expect = game.version
         game.version += 1
-        game.turn = match.engine.turn(match.state)
-        game.state = match.engine.to_json(match.state)
+        game.turn = loaded.engine.turn(loaded.state)
+        game.state = loaded.engine.to_json(loaded.state)
         game.updated_at = self.clock()
-        outcome = match.outcome()
+        outcome = loaded.outcome()
         if outcome.finished and game.status in ACTIVE_STATUSES:
             winner = outcome.winner
             game.status = "finished"
@@ -136,27 +138,27 @@ class Steps:
             game.result = outcome.to_json()
             game.end_reason = game.end_reason or "rules"  # the why is in result["reason"]
             game.deadline_at = None
-            match.later_orders += await self.reveal_hidden(tx, game, streams)
+            loaded.later_orders += await self.reveal_hidden(tx, game, streams)
         await tx.update_game(game, expect_version=expect)
         await tx.put_state(game.id, game.version, game.turn, game.state)
         await streams.save()
-        self.states.remember(game, match.state)
+        self.states.remember(game, loaded.state)
         if events:
             await tx.add_events(game.id, game.turn, [e.to_json() for e in events])
 
     async def withhold(
-        self, tx: Transaction, match: Match, turn: int, seats: list[str], events: list[Event]
+        self, tx: Transaction, loaded: LoadedGame, turn: int, seats: list[str], events: list[Event]
     ) -> list[int]:
         """Step ``turn`` has resolved: its ``seats``' orders stay private, and the withheld
         orders of the steps its events reveal become public (``match.later_orders``, for the
         post). Returns the revealed steps."""
-        game_id = match.game.id
+        game_id = loaded.game.id
         if seats:
             await tx.set_withheld(game_id, turn, seats, True)
         revealed = revealed_steps(events)
         for step in revealed:
             hidden = await tx.orders_for_turn(game_id, step)
-            match.later_orders += [o for o in hidden.values() if o.withheld]
+            loaded.later_orders += [o for o in hidden.values() if o.withheld]
             await tx.set_withheld(game_id, step, None, False)
         return revealed
 

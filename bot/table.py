@@ -7,7 +7,7 @@ step lifecycle (:mod:`bot.steps`), the dice streams (:mod:`bot.streams`), the po
 (:mod:`bot.posting`) and a new game's row (:mod:`bot.lobby`). The deadline worker, the queries
 and the languages (:mod:`bot.deadlines`, :mod:`bot.reads`, :mod:`bot.languages`) are reached
 through the table too. It speaks to the rules engines only through the registered
-:class:`~bot.ruleset.RulesetSpec` (a :class:`~bot.match.Match` holds a game, its spec and its
+:class:`~bot.ruleset.RulesetSpec` (a :class:`~bot.loaded.LoadedGame` holds a game, its spec and its
 decoded state) and to Discord only through outbox rows (Discord-shaped JSON that
 ``bot/outbox.py`` posts). Every public method is safe to call concurrently and after a restart.
 """
@@ -24,9 +24,9 @@ from bot import dice as dicelib
 from bot import faults
 from bot.deadlines import Deadlines, worker_name
 from bot.languages import Languages
+from bot.loaded import LoadedGame, StateCache
 from bot.lobby import Player as Player  # the cogs import it from here
 from bot.lobby import insert_game
-from bot.match import Match, StateCache
 from bot.posting import Posting
 from bot.priority import Foreground
 from bot.reads import Reads, require
@@ -107,8 +107,6 @@ class Table:
         self.orders_of = self.reads.orders_of
         self.export = self.reads.export
 
-    # --- helpers ------------------------------------------------------------------------------
-
     def _draw(self, size: int, key: str) -> bytes:
         """Fresh secret bytes for a seed or a salt; ``key`` names what they are for."""
         if self._keyed_entropy is not None:
@@ -117,7 +115,7 @@ class Table:
 
     def outcome(self, game: GameRow) -> Outcome:
         """How ``game`` stands, as the ruleset's typed :class:`Outcome` (read from its state)."""
-        return self.states.match(game).outcome()
+        return self.states.load(game).outcome()
 
     async def roll_stream(self, scope_id: int) -> RollStream:
         """Take the seed committed for a scope's next ``/roll`` and commit the one after it."""
@@ -219,14 +217,14 @@ class Table:
 
     async def _begin(self, tx: Transaction, game: GameRow) -> None:
         """Set a lobby game up, open its first turn and queue the first prompts."""
-        match = self.states.match(game)
-        streams = self.steps.ledger(tx, match)
-        await self.steps.setup(match, streams)
-        events = await self.steps.open(match, streams)
+        loaded = self.states.load(game)
+        streams = self.steps.ledger(tx, loaded)
+        await self.steps.setup(loaded, streams)
+        events = await self.steps.open(loaded, streams)
         game.status = "active"
-        await self.steps.store(tx, match, streams, events)
+        await self.steps.store(tx, loaded, streams, events)
         await self.posting.turn(
-            tx, match, streams, result_events=[], opened_events=events, first=True
+            tx, loaded, streams, result_events=[], opened_events=events, first=True
         )
 
     # --- orders -------------------------------------------------------------------------------
@@ -254,8 +252,8 @@ class Table:
         """
         check_text(text)
         async with self.repo.transaction() as tx:
-            match = await self.reads.match(tx, game_id)
-            game = match.game
+            loaded = await self.reads.load(tx, game_id)
+            game = loaded.game
             seat = game.seat_of(user_id)
             if seat is None:
                 raise TableError("table.not_your_game", game=game_id)
@@ -263,10 +261,10 @@ class Table:
                 raise TableError("table.not_running", game=game_id)
             if turn is not None and game.turn != turn:
                 raise TableError("order.stale_buttons", turn=turn, current=game.turn)
-            awaited = match.awaiting()
+            awaited = loaded.awaiting()
             if seat not in awaited:
                 raise TableError("table.not_awaiting_you", game=game_id)
-            canonical = match.engine.parse(match.state, seat, text).canonical()
+            canonical = loaded.engine.parse(loaded.state, seat, text).canonical()
             row = await tx.put_order(self.steps.seal(game, seat, canonical, user_id=user_id))
             orders = await tx.orders_for_turn(game.id, game.turn)
             submitted = sum(1 for s in awaited if s in orders)
@@ -306,26 +304,28 @@ class Table:
             game = await tx.get_game(game_id)
             if game is None or game.status != "active" or game.state is None:
                 return False
-            match = self.states.match(game)
-            awaited = match.awaiting()
+            loaded = self.states.load(game)
+            awaited = loaded.awaiting()
             orders = await tx.orders_for_turn(game.id, game.turn)
             missing = [s for s in awaited if s not in orders]
             if (not awaited and not left) or (missing and not fill_defaults):
                 return False
             for seat in missing:
-                default = match.engine.default_order(match.state, seat).canonical()
+                default = loaded.engine.default_order(loaded.state, seat).canonical()
                 sealed = self.steps.seal(game, seat, default, user_id=None)
                 orders[seat] = await tx.put_order(sealed)
-            await self._resolve(tx, match, orders)
+            await self._resolve(tx, loaded, orders)
             faults.point("resolve-computing")
         faults.point("resolve-committed")
         self._on_outbox()
         return True
 
-    async def _resolve(self, tx: Transaction, match: Match, orders: Mapping[str, OrderRow]) -> None:
-        game, engine, state = match.game, match.engine, match.state
+    async def _resolve(
+        self, tx: Transaction, loaded: LoadedGame, orders: Mapping[str, OrderRow]
+    ) -> None:
+        game, engine, state = loaded.game, loaded.engine, loaded.state
         turn = game.turn
-        awaited = match.awaiting()
+        awaited = loaded.awaiting()
         parsed: dict[str, Order] = {}
         for seat, row in orders.items():
             if seat not in awaited:
@@ -337,27 +337,27 @@ class Table:
                 # unless a ruleset changed between versions; the default keeps the game going.
                 parsed[seat] = engine.default_order(state, seat)
         digest = dicelib.orders_digest(orders[s].receipt for s in game.seat_order if s in orders)
-        streams = self.steps.ledger(tx, match)
+        streams = self.steps.ledger(tx, loaded)
         stream = await streams.resolve(turn, digest)
         # Which orders stay private after this step is decided on the state they were given in.
-        withheld = [s for s in parsed if match.spec.withheld and match.spec.withheld(state, s)]
+        withheld = [s for s in parsed if loaded.spec.withheld and loaded.spec.withheld(state, s)]
         for seat in awaited:  # the engine plays an order for every awaited seat: the defaults
             if seat not in parsed:
                 parsed[seat] = engine.default_order(state, seat)
         # The post names the step it resolved as well as the one it opens.
-        resolved_view = match.view(None)
+        resolved_view = loaded.view(None)
         secret = await streams.secret()
         state, events = engine.resolve(state, parsed, stream, secret)
-        match.advance(state)
+        loaded.advance(state)
         await streams.keep_secret(secret)
-        revealed = await self.steps.withhold(tx, match, turn, withheld, events)
+        revealed = await self.steps.withhold(tx, loaded, turn, withheld, events)
         await streams.drawn(turn, dicelib.RESOLVE, stream.rolls, reveal=True, orders_digest=digest)
         await streams.reveal(turn, dicelib.PRE)
         await tx.add_events(game.id, turn, [e.to_json() for e in events])
         next_events: list[Event] = []
-        if not match.outcome().finished:
-            next_events = await self.steps.open(match, streams)
-        await self.steps.store(tx, match, streams, next_events)
+        if not loaded.outcome().finished:
+            next_events = await self.steps.open(loaded, streams)
+        await self.steps.store(tx, loaded, streams, next_events)
         # The post shows the step's orders as this transaction leaves them, not read again: one
         # withheld stays so unless the events revealed its step or the game ended here.
         public = turn in revealed or game.status == "finished"
@@ -367,7 +367,7 @@ class Table:
         }
         await self.posting.turn(
             tx,
-            match,
+            loaded,
             streams,
             result_events=events,
             opened_events=next_events,
@@ -380,16 +380,16 @@ class Table:
 
     async def resign(self, game_id: str, user_id: int) -> GameRow:
         async with self.repo.transaction() as tx:
-            match = await self.reads.match(tx, game_id)
-            game = match.game
+            loaded = await self.reads.load(tx, game_id)
+            game = loaded.game
             seat = game.seat_of(user_id)
             if seat is None:
                 raise TableError("table.not_your_game", game=game_id)
             if game.status not in ACTIVE_STATUSES:
                 raise TableError("table.not_running", game=game_id)
-            state, events = match.engine.resign(match.state, seat)
-            match.advance(state)
-            over = match.outcome().finished
+            state, events = loaded.engine.resign(loaded.state, seat)
+            loaded.advance(state)
+            over = loaded.outcome().finished
             if over:
                 game.end_reason = "resign"
                 if game.status == "paused":
@@ -397,9 +397,9 @@ class Table:
             # The record replays the departure in this step: the game went on for the others
             # (the table stops asking this seat), or it ended here.
             await tx.set_left(game.id, seat, game.turn)
-            streams = self.steps.ledger(tx, match)
-            await self.steps.store(tx, match, streams, events)
-            await self.posting.turn(tx, match, streams, result_events=events, prompts=over)
+            streams = self.steps.ledger(tx, loaded)
+            await self.steps.store(tx, loaded, streams, events)
+            await self.posting.turn(tx, loaded, streams, result_events=events, prompts=over)
         self._on_outbox()
         if not over:  # the seats still in may all have ordered already
             await self.resolve_if_ready(game_id, left=True)
@@ -408,22 +408,22 @@ class Table:
     async def adjudicate(self, game_id: str) -> GameRow:
         """A moderator's ruling: the ruleset ends the game now by its documented tie-break."""
         async with self.repo.transaction() as tx:
-            match = await self.reads.match(tx, game_id)
-            game = match.game
+            loaded = await self.reads.load(tx, game_id)
+            game = loaded.game
             if game.status not in ACTIVE_STATUSES:
                 raise TableError("table.not_running", game=game_id)
-            if match.spec.adjudicate is None:
+            if loaded.spec.adjudicate is None:
                 raise TableError("table.no_adjudication", game=game_id)
-            state, events = match.spec.adjudicate(match.state)
-            match.advance(state)
-            if not match.outcome().finished:
+            state, events = loaded.spec.adjudicate(loaded.state)
+            loaded.advance(state)
+            if not loaded.outcome().finished:
                 raise TableError("table.adjudication_failed", game=game_id)
             game.end_reason = "adjudicated"
             if game.status == "paused":
                 game.status = "active"
-            streams = self.steps.ledger(tx, match)
-            await self.steps.store(tx, match, streams, events)
-            await self.posting.turn(tx, match, streams, result_events=events)
+            streams = self.steps.ledger(tx, loaded)
+            await self.steps.store(tx, loaded, streams, events)
+            await self.posting.turn(tx, loaded, streams, result_events=events)
         self._on_outbox()
         return game
 

@@ -282,8 +282,8 @@ async def _answer(
     await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
     try:
         game, seat = await bot.table.reads.seat_for_click(game_id, interaction.user.id, turn)
-        match = bot.table.states.match(game)
-        groups = match.engine.choices(match.state, seat)
+        loaded = bot.table.states.load(game)
+        groups = loaded.engine.choices(loaded.state, seat)
         tokens = chosen_tokens(groups, picks)
         if picks is not None and len(tokens) < len(groups):
             view = discord.ui.View(timeout=None)

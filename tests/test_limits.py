@@ -166,9 +166,9 @@ def test_a_split_cuts_no_grapheme_and_no_mention_when_it_has_a_choice(text: str)
         # A mention is cut in two only where a whole token spans the cut: an unclosed "<#" is no
         # mention, and a token longer than the look-back may be cut.
         for token in _TOKEN.finditer(text, max(0, position - 100), position + 100):
-            assert not (token.start() < position < token.end()) or token.end() - token.start() > 100, (
-                "a mention cut in two"
-            )
+            assert (
+                not (token.start() < position < token.end()) or token.end() - token.start() > 100
+            ), "a mention cut in two"
 
 
 def test_a_long_text_is_split_at_line_breaks() -> None:

@@ -56,7 +56,7 @@ import pytest
 
 from bot import dice as dicelib
 from bot import messages, registry
-from bot.match import Match
+from bot.loaded import LoadedGame
 from bot.ruleset import Event, RuleError, RulesetSpec
 from bot.steps import revealed_steps
 from bot.storage.base import GameRow, OrderRow, SeatRow, StreamRow
@@ -300,7 +300,7 @@ def channel_post(side: Side, lang: str) -> dict[str, Any]:
     """The channel payload of the step now open, as ``bot.posting.Posting.turn`` composes it (the
     rows it reads from storage built in memory), and the message it makes (``compose``)."""
     game, ctx = game_row(side), side.context
-    match = Match(game, side.spec, side.state, later_orders=list(ctx.later))
+    loaded = LoadedGame(game, side.spec, side.state, later_orders=list(ctx.later))
     finished = game.status == "finished"
     revealed = streams(side, ctx.resolved_turn, revealed=True) if ctx.resolved_turn else []
     secret = secret_row(side, revealed=finished)
@@ -309,7 +309,7 @@ def channel_post(side: Side, lang: str) -> dict[str, Any]:
     commitments = [] if finished else streams(side, game.turn, revealed=False)
     if ctx.first and secret is not None:
         commitments.insert(0, secret)
-    group = match.post_group()
+    group = loaded.post_group()
     last = side.posted.get(lang)
     continued = (
         last
@@ -317,14 +317,14 @@ def channel_post(side: Side, lang: str) -> dict[str, Any]:
         else None
     )
     payload = messages.turn_message(
-        match,
+        loaded,
         lang=lang,
         events=[e.to_json() for e in ctx.events],
         revealed_streams=revealed,
         revealed_orders=ctx.rows,
         commitments=commitments,
         first=ctx.first,
-        later_orders=match.later_orders,
+        later_orders=loaded.later_orders,
         resolved_turn=ctx.resolved_turn,
         resolved_view=ctx.resolved_view,
         group=group,

@@ -398,7 +398,7 @@ def check_round_trip(spec: RulesetSpec[Any, Any], step: Step, seats: Sequence[st
 
 def check_no_shared_objects(spec: RulesetSpec[Any, Any], step: Step) -> None:
     """``to_json``, ``from_json`` and ``view`` copy: the table stores the JSON and caches the state
-    and its views (``bot/match.py``), so a list shared between them would let a change to one
+    and its views (``bot/loaded.py``), so a list shared between them would let a change to one
     alter the other. Emptying every dict and list of one must leave the other as it was."""
     engine, where = spec.engine, f"{spec.key} {step.where}"
     text = encoded(engine.to_json(step.state))

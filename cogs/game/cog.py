@@ -135,8 +135,8 @@ class GameCog(commands.Cog):
         lang = reader_lang(interaction)
         row = await self._pick(interaction, game, player=False)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        match = self.table.states.match(row)
-        present = match.presenter
+        loaded = self.table.states.load(row)
+        present = loaded.presenter
         embed = discord.Embed(
             title=t(lang, "status.title", ruleset=present.title(lang), game=row.id, turn=row.turn),
             description=t(lang, f"status.{row.status}"),
@@ -144,13 +144,13 @@ class GameCog(commands.Cog):
         for seat in row.seats:
             embed.add_field(name=seat.seat, value=f"<@{seat.user_id}>", inline=True)
         files: list[discord.File] = []
-        if match.state is not None:
-            view = match.view(None)
+        if loaded.state is not None:
+            view = loaded.view(None)
             for name, value in present.tallies(view, lang, row.names):
                 embed.add_field(name=name, value=value, inline=True)
             if row.status in ("active", "paused"):
                 orders = await self.table.current_orders(row.id)
-                awaited = match.awaiting()
+                awaited = loaded.awaiting()
                 marks = [("✅ " if s in orders else "⌛ ") + s for s in awaited]
                 embed.add_field(
                     name=t(

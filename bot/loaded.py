@@ -24,7 +24,7 @@ CACHED_STATES = 512
 
 
 @dataclass
-class Match:
+class LoadedGame:
     """A running (or finished) game: ``game`` is the row, ``state`` the engine's decoded state."""
 
     game: GameRow
@@ -74,10 +74,10 @@ class StateCache:
         self.size = size
         self._states: OrderedDict[tuple[str, int], Any] = OrderedDict()
 
-    def match(self, game: GameRow) -> Match:
+    def load(self, game: GameRow) -> LoadedGame:
         spec = registry.get(game.ruleset)
         if game.state is None:
-            return Match(game, spec, None)
+            return LoadedGame(game, spec, None)
         key = (game.id, game.version)
         state = self._states.get(key)
         if state is None:
@@ -87,7 +87,7 @@ class StateCache:
                 self._states.popitem(last=False)
         else:
             self._states.move_to_end(key)
-        return Match(game, spec, state)
+        return LoadedGame(game, spec, state)
 
     def remember(self, game: GameRow, state: Any) -> None:
         """The state just stored as ``game.version`` (no need to decode what we encoded)."""
