@@ -103,7 +103,7 @@ class Deadlines:
             if game is None or game.version != version or game.reminders_sent != step:
                 return False
             loaded = self.states.load(game)
-            orders = await tx.orders_for_turn(game.id, game.turn)
+            orders = await tx.orders_for_turn(game.id, game.step)
             missing = [s for s in loaded.awaiting() if s not in orders]
             # Skip reminders that are no longer due (a later one may already be due).
             game.reminders_sent = last + 1

@@ -245,7 +245,7 @@ async def play(
             transcript.write_text(header + "\n\n" + "\n".join(sink.lines), "utf-8")
             winner = table.outcome(game).winner
             result = DemoResult(
-                game.id, game.turn, winner, sink.boards, transcript, cleared=cleared
+                game.id, game.step, winner, sink.boards, transcript, cleared=cleared
             )
             if record is not None:
                 exported = await table.export(game.id)

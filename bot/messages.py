@@ -55,7 +55,7 @@ def outcome_text(loaded: LoadedGame, lang: str) -> str:
 
 def step_name(loaded: LoadedGame, lang: str) -> str:
     """What this step of the game is called ("Turn 3", or a ruleset's own: "Deployment")."""
-    return loaded.presenter.step_name(loaded.view(None), lang, loaded.game.turn)
+    return loaded.presenter.step_name(loaded.view(None), lang, loaded.game.step)
 
 
 def turn_message(
@@ -196,7 +196,7 @@ def turn_message(
     }
     # The full values of what the post shows short: the step it resolved (the setup for the
     # first post, the step before the open one for a post that resolved nothing).
-    proof_turn = resolved_turn if resolved_turn is not None else max(game.turn - 1, 0)
+    proof_turn = resolved_turn if resolved_turn is not None else max(game.step - 1, 0)
     proofs: dict[str, Any] = {
         "game": game.id,
         "turn": proof_turn,
@@ -215,7 +215,7 @@ def turn_message(
         payload["view"] = {
             "kind": "orders",
             "game": game.id,
-            "turn": game.turn,
+            "turn": game.step,
             "seat": None,
             "groups": _groups(loaded, awaited[0], lang),
             "builder": None,
@@ -410,7 +410,7 @@ def seat_dm(
         "view": {
             "kind": "orders",
             "game": game.id,
-            "turn": game.turn,
+            "turn": game.step,
             "seat": seat,
             "groups": groups,
             # A ruleset whose orders are too rich for one row of buttons (a whole action sheet)

@@ -185,7 +185,7 @@ class Flow(Generic[C]):
                     self.order_text(ctx.step, lines),
                     source="builder",
                     resolve=False,
-                    turn=ctx.game.turn,  # the turn the click was checked for; a deadline may pass
+                    turn=ctx.game.step,  # the turn the click was checked for; a deadline may pass
                 )
             except RuleError as exc:
                 await replies.edit(

@@ -74,7 +74,7 @@ class Posting:
         if secret is not None and secret.revealed and game.status in ("finished", "abandoned"):
             revealed.append(secret)  # the game is over: its secret seed is public
         commitments = (
-            [s for s in await streams.step(game.turn) if not s.revealed]
+            [s for s in await streams.step(game.step) if not s.revealed]
             if game.status == "active"
             else []
         )
@@ -150,7 +150,7 @@ class Posting:
             "receipts": {s: orders[s].receipt[:12] for s in awaited if s in orders},
         }
         revision = sum(o.revisions for o in orders.values())
-        nonce = outbox_nonce(game.id, game.turn, "progress", revision)
+        nonce = outbox_nonce(game.id, game.step, "progress", revision)
         await self._channel(tx, game, {"progress": progress}, nonce, edits=game.prompt_outbox_id)
 
     async def notice(self, tx: Transaction, game: GameRow, key: str, **params: Any) -> None:
@@ -166,7 +166,7 @@ class Posting:
         game = loaded.game
         lang = await self.languages.of_guild(tx, game.guild_id)
         payload = messages.reminder(loaded, missing, lang=lang)
-        await self._channel(tx, game, payload, outbox_nonce(game.id, game.turn, "remind", last))
+        await self._channel(tx, game, payload, outbox_nonce(game.id, game.step, "remind", last))
 
     async def _channel(
         self,

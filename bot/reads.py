@@ -59,8 +59,8 @@ class Reads:
             raise TableError("table.not_your_game", game=game_id)
         if game.status not in ("active", "paused"):
             raise TableError("table.not_running", game=game_id)
-        if game.turn != turn:
-            raise TableError("order.stale_buttons", turn=turn, current=game.turn)
+        if game.step != turn:
+            raise TableError("order.stale_buttons", turn=turn, current=game.step)
         return game, seat
 
     async def games_here(
@@ -72,7 +72,7 @@ class Reads:
     async def current_orders(self, game_id: str) -> dict[str, OrderRow]:
         async with self.repo.read() as tx:
             game = await require(tx, game_id)
-            return await tx.orders_for_turn(game.id, game.turn)
+            return await tx.orders_for_turn(game.id, game.step)
 
     async def state_at(self, game_id: str, version: int) -> dict[str, Any] | None:
         async with self.repo.read() as tx:
@@ -110,6 +110,6 @@ class Reads:
             for game in games:
                 seat = game.seat_of(user_id)
                 assert seat is not None
-                orders = await tx.orders_for_turn(game.id, game.turn)
+                orders = await tx.orders_for_turn(game.id, game.step)
                 result.append((game, seat, orders.get(seat)))
             return result

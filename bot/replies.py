@@ -42,7 +42,7 @@ def order_ack(result: SubmitResult, lang: str) -> str:
         lang,
         key,
         game=result.game.id,
-        turn=result.game.turn,
+        turn=result.game.step,
         order=registry.get(result.game.ruleset).presenter.order_text(result.text, lang),
         receipt=result.receipt,
     )

@@ -66,10 +66,10 @@ class Steps:
     def seal(self, game: GameRow, seat: str, canonical: str, *, user_id: int | None) -> OrderRow:
         """The seat's order for the current step, sealed with a fresh salt (``user_id`` None: a
         default filled in when the deadline passed)."""
-        salt = self.draw(dicelib.SALT_BYTES, f"salt:{game.id}:{game.turn}:{seat}:{canonical}")
+        salt = self.draw(dicelib.SALT_BYTES, f"salt:{game.id}:{game.step}:{seat}:{canonical}")
         return OrderRow(
             game.id,
-            game.turn,
+            game.step,
             seat,
             text=canonical,
             salt=salt.hex(),
@@ -127,7 +127,7 @@ class Steps:
         game = loaded.game
         expect = game.version
         game.version += 1
-        game.turn = loaded.engine.turn(loaded.state)
+        game.step = loaded.engine.turn(loaded.state)
         game.state = loaded.engine.to_json(loaded.state)
         game.updated_at = self.clock()
         outcome = loaded.outcome()
@@ -140,11 +140,11 @@ class Steps:
             game.deadline_at = None
             loaded.later_orders += await self.reveal_hidden(tx, game, streams)
         await tx.update_game(game, expect_version=expect)
-        await tx.put_state(game.id, game.version, game.turn, game.state)
+        await tx.put_state(game.id, game.version, game.step, game.state)
         await streams.save()
         self.states.remember(game, loaded.state)
         if events:
-            await tx.add_events(game.id, game.turn, [e.to_json() for e in events])
+            await tx.add_events(game.id, game.step, [e.to_json() for e in events])
 
     async def withhold(
         self, tx: Transaction, loaded: LoadedGame, turn: int, seats: list[str], events: list[Event]

@@ -259,14 +259,14 @@ class Table:
                 raise TableError("table.not_your_game", game=game_id)
             if game.status not in ("active", "paused"):
                 raise TableError("table.not_running", game=game_id)
-            if turn is not None and game.turn != turn:
-                raise TableError("order.stale_buttons", turn=turn, current=game.turn)
+            if turn is not None and game.step != turn:
+                raise TableError("order.stale_buttons", turn=turn, current=game.step)
             awaited = loaded.awaiting()
             if seat not in awaited:
                 raise TableError("table.not_awaiting_you", game=game_id)
             canonical = loaded.engine.parse(loaded.state, seat, text).canonical()
             row = await tx.put_order(self.steps.seal(game, seat, canonical, user_id=user_id))
-            orders = await tx.orders_for_turn(game.id, game.turn)
+            orders = await tx.orders_for_turn(game.id, game.step)
             submitted = sum(1 for s in awaited if s in orders)
             await self.posting.progress(tx, game, orders, awaited)
             faults.point("order-storing")
@@ -306,7 +306,7 @@ class Table:
                 return False
             loaded = self.states.load(game)
             awaited = loaded.awaiting()
-            orders = await tx.orders_for_turn(game.id, game.turn)
+            orders = await tx.orders_for_turn(game.id, game.step)
             missing = [s for s in awaited if s not in orders]
             if (not awaited and not left) or (missing and not fill_defaults):
                 return False
@@ -324,7 +324,7 @@ class Table:
         self, tx: Transaction, loaded: LoadedGame, orders: Mapping[str, OrderRow]
     ) -> None:
         game, engine, state = loaded.game, loaded.engine, loaded.state
-        turn = game.turn
+        turn = game.step
         awaited = loaded.awaiting()
         parsed: dict[str, Order] = {}
         for seat, row in orders.items():
@@ -396,7 +396,7 @@ class Table:
                     game.status = "active"
             # The record replays the departure in this step: the game went on for the others
             # (the table stops asking this seat), or it ended here.
-            await tx.set_left(game.id, seat, game.turn)
+            await tx.set_left(game.id, seat, game.step)
             streams = self.steps.ledger(tx, loaded)
             await self.steps.store(tx, loaded, streams, events)
             await self.posting.turn(tx, loaded, streams, result_events=events, prompts=over)

@@ -573,7 +573,7 @@ class ProofsButton(
             # As /game export: an id tried from elsewhere gets the answer an unknown one would.
             if not can_read(interaction, game):
                 raise TableError("table.no_such_game", game=self.game_id)
-            if self.turn > game.turn:  # a step the game has not reached: no post carries it
+            if self.turn > game.step:  # a step the game has not reached: no post carries it
                 raise RuleError("component.out_of_date")
             proofs = [await bot.table.reads.proofs(self.game_id, step) for step in self.steps()]
         except RuleError as exc:

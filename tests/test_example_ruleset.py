@@ -243,7 +243,7 @@ async def test_a_match_on_discord_exports_a_record_that_replays(
     assert "🏆 2/2 rounds won" in [f.value for f in final.fields]
     assert "Round 2: both threw Paper." in posts[2].embeds[0].description
     game = await duel.bot.table.game(game.id)
-    assert (game.status, game.outcome, game.turn) == ("finished", "A", 4)
+    assert (game.status, game.outcome, game.step) == ("finished", "A", 4)
 
     exported = await duel.bob.slash(duel.channel, "game export", game=game.id)
     (attachment,) = exported.response.attachments

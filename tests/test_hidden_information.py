@@ -244,7 +244,7 @@ async def test_round_one_has_a_deadline_of_its_own(table: Table) -> None:
     table.clock.now += bids.FIRST_ROUND_SECONDS + 1  # type: ignore[attr-defined]
     assert await table.tick() >= 1  # the deadline passed: defaults (each lowest card) played
     game = await table.game(game_id)
-    assert game.turn == 2 and game.step_seconds == 600
+    assert game.step == 2 and game.step_seconds == 600
 
 
 async def test_a_seat_resigns_and_the_others_play_on_to_several_winners(table: Table) -> None:
@@ -256,7 +256,7 @@ async def test_a_seat_resigns_and_the_others_play_on_to_several_winners(table: T
     await table.submit(game_id, USERS["A"], ai.choose(state, "A", rng))
     await table.resign(game_id, USERS["C"])
     game = await table.game(game_id)
-    assert game.status == "active" and game.end_reason is None and game.turn == 2
+    assert game.status == "active" and game.end_reason is None and game.step == 2
     assert next(s.left_turn for s in game.seats if s.seat == "C") == 2
     state = await state_of(table, game_id)
     assert "C" not in bids.awaiting(state)
@@ -339,7 +339,7 @@ async def test_eleven_seats_play_to_the_end(table: Table) -> None:
         for seat in bids.awaiting(state):
             await table.submit(game.id, users[seat], ai.choose(state, seat, rng))
     outcome = table.outcome(game)
-    assert outcome.finished and game.turn == bids.ROUNDS
+    assert outcome.finished and game.step == bids.ROUNDS
     assert outcome.draw or len(outcome.winners) in (5, 6)  # a whole team wins together
     rows = await outbox(table, game.id)
     assert all(len(r.payload.get("content") or "") <= 2000 for r in rows)

@@ -290,7 +290,7 @@ def game_row(side: Side) -> GameRow:
             for i, s in enumerate(side.seats)
         ],
         version=side.version,
-        turn=engine.turn(state),
+        step=engine.turn(state),
         end_reason="rules" if finished else None,
         deadline_at=None if seconds is None else float(CLOCK + seconds),
     )
@@ -306,7 +306,7 @@ def channel_post(side: Side, lang: str) -> dict[str, Any]:
     secret = secret_row(side, revealed=finished)
     if secret is not None and finished:
         revealed.append(secret)
-    commitments = [] if finished else streams(side, game.turn, revealed=False)
+    commitments = [] if finished else streams(side, game.step, revealed=False)
     if ctx.first and secret is not None:
         commitments.insert(0, secret)
     group = loaded.post_group()

@@ -59,7 +59,9 @@ class GameRow:
     seats: list[SeatRow]
     state: dict[str, Any] | None = None
     version: int = 0
-    turn: int = 0
+    # The step the table has opened (1, 2, …; 0 before the first). Its column is ``turn``, the
+    # name match records give a step (``shared/spec/match-record.md``).
+    step: int = 0
     outcome: str | None = None
     end_reason: str | None = None
     result: dict[str, Any] | None = None  # the typed Outcome as JSON (several winners, grades)

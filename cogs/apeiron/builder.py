@@ -72,7 +72,7 @@ class _Context:
         return True
 
     def header(self) -> str:
-        step = PRESENTER.step_name(self.view, self.lang, self.game.turn)
+        step = PRESENTER.step_name(self.view, self.lang, self.game.step)
         return t(self.lang, "apeiron.builder.header", game=self.game.id, step=step)
 
     def awaited(self) -> bool:
@@ -82,7 +82,7 @@ class _Context:
 def _select(
     ctx: _Context, what: str, options: list[discord.SelectOption], key: str, arg: str = ""
 ) -> BuilderSelect:
-    return BuilderSelect.make(ctx.game.id, ctx.game.turn, what, options, t(ctx.lang, key), arg=arg)
+    return BuilderSelect.make(ctx.game.id, ctx.game.step, what, options, t(ctx.lang, key), arg=arg)
 
 
 def _add(view: discord.ui.View, select: BuilderSelect) -> None:
@@ -93,7 +93,7 @@ def _add(view: discord.ui.View, select: BuilderSelect) -> None:
 
 def _buttons(ctx: _Context, view: discord.ui.View, *names: str) -> discord.ui.View:
     for what in names:
-        view.add_item(BuilderButton.make(ctx.game.id, ctx.game.turn, what, ctx.lang))
+        view.add_item(BuilderButton.make(ctx.game.id, ctx.game.step, what, ctx.lang))
     return view
 
 

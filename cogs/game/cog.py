@@ -138,7 +138,7 @@ class GameCog(commands.Cog):
         loaded = self.table.states.load(row)
         present = loaded.presenter
         embed = discord.Embed(
-            title=t(lang, "status.title", ruleset=present.title(lang), game=row.id, turn=row.turn),
+            title=t(lang, "status.title", ruleset=present.title(lang), game=row.id, turn=row.step),
             description=t(lang, f"status.{row.status}"),
         )
         for seat in row.seats:
@@ -184,14 +184,14 @@ class GameCog(commands.Cog):
         lines = []
         for row, seat, order in await self.table.orders_of(interaction.user.id):
             if order is None:
-                lines.append(t(lang, "orders.none", game=row.id, turn=row.turn, seat=seat))
+                lines.append(t(lang, "orders.none", game=row.id, turn=row.step, seat=seat))
             else:
                 lines.append(
                     t(
                         lang,
                         "orders.one",
                         game=row.id,
-                        turn=row.turn,
+                        turn=row.step,
                         seat=seat,
                         order=order.text,
                         receipt=order.receipt,

@@ -77,7 +77,7 @@ class _Context:
         self.units = {str(u["id"]): u for u in self.view["units"]}
 
     def header(self) -> str:
-        step = PRESENTER.step_name(self.view, self.lang, self.game.turn)
+        step = PRESENTER.step_name(self.view, self.lang, self.game.step)
         return t(self.lang, "tactics.builder.header", game=self.game.id, step=step)
 
     def check(self, lines: Sequence[str]) -> None:
@@ -98,7 +98,7 @@ def _shown(ctx: _Context, lines: list[str]) -> list[str]:
 
 def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
     """The components for "add the next line" at this step, and Seal/Undo/Clear."""
-    game, turn, lang = ctx.game.id, ctx.game.turn, ctx.lang
+    game, turn, lang = ctx.game.id, ctx.game.step, ctx.lang
     view = discord.ui.View(timeout=None)
     used = {line.split()[0] for line in lines if line.split()}
     if ctx.step == "roster":
@@ -183,7 +183,7 @@ def _squares_view(
 ) -> discord.ui.View:
     """A select of squares; more than 25 are chosen column first, then square."""
     view = discord.ui.View(timeout=None)
-    game, turn = ctx.game.id, ctx.game.turn
+    game, turn = ctx.game.id, ctx.game.step
     if len(squares) > MAX_OPTIONS:
         view.add_item(
             BuilderSelect.make(
@@ -234,14 +234,14 @@ def _actions_view(ctx: _Context, uid: str, origin: str, dest: str) -> discord.ui
     view.add_item(
         BuilderSelect.make(
             ctx.game.id,
-            ctx.game.turn,
+            ctx.game.step,
             "act",
             options,
             t(lang, "tactics.builder.pick_action"),
             arg=f"{uid}.{origin}.{dest}",
         )
     )
-    view.add_item(BuilderButton.make(ctx.game.id, ctx.game.turn, "back", lang))
+    view.add_item(BuilderButton.make(ctx.game.id, ctx.game.step, "back", lang))
     return view
 
 

@@ -86,7 +86,7 @@ async def test_racing_resolvers_resolve_a_turn_exactly_once(repo: Repository) ->
             if game.version != 3:
                 return False
             await asyncio.sleep(0.05)  # the others arrive while this one holds the game
-            game.version, game.turn = 4, 2
+            game.version, game.step = 4, 2
             await tx.update_game(game, expect_version=3)
             await tx.add_events("g-0001", 1, [{"resolved": True}])
             return True
@@ -111,11 +111,11 @@ async def test_an_order_racing_the_resolution_lands_in_a_turn_that_sees_it(
         async with repo.transaction() as tx:
             game = await tx.get_game("g-0001")
             assert game is not None
-            seen_by_resolver.extend(await tx.orders_for_turn("g-0001", game.turn))
+            seen_by_resolver.extend(await tx.orders_for_turn("g-0001", game.step))
             resolver_holds.set()
             await asyncio.sleep(0.2)  # the order arrives now
             expect = game.version
-            game.version, game.turn = expect + 1, game.turn + 1
+            game.version, game.step = expect + 1, game.step + 1
             await tx.update_game(game, expect_version=expect)
 
     async def submit() -> int:
@@ -123,8 +123,8 @@ async def test_an_order_racing_the_resolution_lands_in_a_turn_that_sees_it(
         async with repo.transaction() as tx:
             game = await tx.get_game("g-0001")
             assert game is not None
-            await tx.put_order(order_row("B", "late", turn=game.turn))
-            return game.turn
+            await tx.put_order(order_row("B", "late", turn=game.step))
+            return game.step
 
     _, turn = await asyncio.gather(resolve(), submit())
     assert "B" not in seen_by_resolver

@@ -39,7 +39,7 @@ def game_row(game_id: str = "g-0001", version: int = 0) -> GameRow:
         ],
         state={"turn": 1, "z": 0, "a": [1.5, None]},
         version=version,
-        turn=1,
+        step=1,
         created_at=1.0,
         updated_at=1.0,
     )

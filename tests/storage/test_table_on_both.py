@@ -77,7 +77,7 @@ async def test_a_game_plays_to_the_end_and_both_backends_keep_the_same_record(
     rng = random.Random(3)
     resigned = False
     while (game := await table.game(game.id)).status == "active":
-        if not resigned and game.turn >= 2:
+        if not resigned and game.step >= 2:
             await table.resign(game.id, USERS["D"])  # the others play on
             resigned = True
             continue

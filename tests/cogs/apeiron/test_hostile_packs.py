@@ -170,7 +170,7 @@ async def play_by_buttons(duel: Any, rng: random.Random, max_steps: int = 300) -
         if s.ended is not None:
             return
         game = await duel.bot.table.game(duel.game_id)
-        turn = game.turn
+        turn = game.step
         for seat in rules.awaiting(s):
             if seat in await sealed_orders(duel, turn):
                 continue  # in already (by the builder)
@@ -181,7 +181,7 @@ async def play_by_buttons(duel: Any, rng: random.Random, max_steps: int = 300) -
                 assert rules.parse(s, seat, text).canonical() == text, (seat, text)
         await duel.bot.outbox.idle()
         after = await duel.bot.table.game(duel.game_id)
-        assert after.turn > turn or after.status == "finished", "the step did not resolve"
+        assert after.step > turn or after.status == "finished", "the step did not resolve"
     raise AssertionError("the game did not end")
 
 
@@ -234,7 +234,7 @@ async def test_thirty_two_character_ids_keep_every_prompt_and_button_sendable(du
     await start(duel, turn_limit=2)
     s = await state(duel)
     assert s.step == rules.DECK
-    turn = (await duel.bot.table.game(duel.game_id)).turn
+    turn = (await duel.bot.table.game(duel.game_id)).step
     await order_by_buttons(duel, "A", turn, random.Random(1))
     builder = await open_builder(duel, "B", lang)
     builder = await pick(duel, "B", builder, "2")  # the second preset

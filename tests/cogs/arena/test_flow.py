@@ -59,7 +59,7 @@ async def test_orders_by_text_and_button_resolve_once(duel):
     assert "Charge check (A " in log and "A's dice" not in log
     assert field(result, "Dice proofs").value.startswith("seeds pre `")
     game = await duel.bot.table.game(duel.game_id)
-    assert game.turn == 2 and game.version == 2
+    assert game.step == 2 and game.version == 2
 
 
 async def test_simultaneous_orders_resolve_exactly_once(duel):
@@ -75,7 +75,7 @@ async def test_simultaneous_orders_resolve_exactly_once(duel):
     await duel.bot.outbox.idle()
     await duel.env.settle()
     game = await table.game(duel.game_id)
-    assert game.turn == 2 and game.version == 2
+    assert game.step == 2 and game.version == 2
     assert len(turn_posts(duel)) == 2
 
 

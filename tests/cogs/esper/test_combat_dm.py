@@ -74,7 +74,7 @@ async def rig(table: Table, change: Callable[[rules.EsperState], None]) -> None:
         version = game.version
         game.version += 1  # a new version: no cached copy of the old state stands for it
         await tx.update_game(game, expect_version=version)
-        await tx.put_state(game.id, game.version, game.turn, game.state)
+        await tx.put_state(game.id, game.version, game.step, game.state)
 
 
 async def test_a_three_way_combat_with_a_sync_by_dm_a_deadline_and_a_restart(

@@ -105,7 +105,7 @@ async def test_orders_shows_your_sealed_order_and_receipt_and_nothing_of_the_opp
     assert theirs.response.content == "g-0001 (turn 1, seat B): no order yet."
 
     await duel.bob.send_dm("stay none")  # now both are in: the turn resolves
-    assert (await duel.bot.table.game(duel.game_id)).turn == 2
+    assert (await duel.bot.table.game(duel.game_id)).step == 2
     await duel.bob.send_dm("stay right")
     bob_order = (await duel.bot.table.current_orders(duel.game_id))["B"]
     mine = (await duel.alice.slash(duel.channel, "game orders")).response.content
@@ -166,7 +166,7 @@ async def test_export_attaches_a_record_that_replays_the_game(duel, tmp_path, ca
     await play_turn(duel, "forward none", "forward none")
     await play_turn(duel, "stay left", "fr right")
     game = await duel.bot.table.game(duel.game_id)
-    assert game.turn == 3
+    assert game.step == 3
 
     result = await duel.bob.slash(duel.channel, "game export")
     assert result.ephemeral
@@ -314,7 +314,7 @@ async def test_moderator_pauses_extends_resumes(duel, permissions):
     assert game.deadline_at == pytest.approx(now + 8980 + 5400, abs=1)
     notice = notices(duel, "⏳")[-1]
     assert notice.content.endswith(f"it now ends <t:{int(game.deadline_at)}:R>.")
-    assert game.turn == started.turn and len(turn_posts(duel)) == 1
+    assert game.step == started.step and len(turn_posts(duel)) == 1
 
 
 async def test_adjudicate_is_refused_for_a_ruleset_without_a_tie_break(duel):
@@ -368,7 +368,7 @@ async def test_orders_sent_while_paused_resolve_on_resume(duel):
     await play_turn(duel)
     assert "Orders in: 2/2" in last_dm(duel.bob).content
     assert len(turn_posts(duel)) == 1
-    assert (await duel.bot.table.game(duel.game_id)).turn == 1
+    assert (await duel.bot.table.game(duel.game_id)).step == 1
     await mod.slash(duel.channel, "game resume")
     posts = turn_posts(duel)
     assert len(posts) == 2 and posts[1].embeds[0].title == "Arena Duel · g-0001 · Turn 2"

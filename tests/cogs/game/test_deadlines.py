@@ -90,7 +90,7 @@ async def test_reminders_at_half_time_and_a_tenth_left_ping_only_the_missing_sea
     # Reminders go to the channel, not to DMs; nothing else happens before the deadline.
     assert (len(dms(duel.alice)), len(dms(duel.bob))) == (alice_dms, bob_dms)
     assert len(turn_posts(duel)) == 1
-    assert (await duel.bot.table.game(duel.game_id)).turn == 1
+    assert (await duel.bot.table.game(duel.game_id)).step == 1
 
 
 async def test_when_time_runs_out_the_missing_seat_gets_the_default_and_the_turn_resolves_once(
@@ -127,7 +127,7 @@ async def test_when_time_runs_out_the_missing_seat_gets_the_default_and_the_turn
     default = turn_one["A"].text
     assert revealed == [f"**A** sent no order: `{default}` was played for them"]
     game = await duel.bot.table.game(duel.game_id)
-    assert (game.turn, game.version, game.reminders_sent) == (2, 2, 0)
+    assert (game.step, game.version, game.reminders_sent) == (2, 2, 0)
     assert deadline + TURN <= game.deadline_at <= deadline + TURN + TICK  # a fresh 6 minutes
     for player in (duel.alice, duel.bob):
         assert dms(player)[-1].content.startswith("**Arena Duel · g-0001 · Turn 2**")
@@ -148,7 +148,7 @@ async def test_pause_stops_the_deadline_and_resume_restarts_it(duel):
 
     await clock.to(TURN + 2 * TICK)  # well past the deadline, and past both reminder times
     game = await duel.bot.table.game(duel.game_id)
-    assert (game.status, game.turn, game.deadline_at) == ("paused", 1, None)
+    assert (game.status, game.step, game.deadline_at) == ("paused", 1, None)
     assert len(turn_posts(duel)) == 1 and reminders(duel) == []
     assert await duel.bot.table.current_orders(duel.game_id) == {}  # no default filled in
 
@@ -166,7 +166,7 @@ async def test_pause_stops_the_deadline_and_resume_restarts_it(duel):
     await clock.to(resumed_at + TURN - 60 + TICK)
     posts = turn_posts(duel)
     assert len(posts) == 2 and posts[1].embeds[0].title == "Arena Duel · g-0001 · Turn 2"
-    assert (await duel.bot.table.game(duel.game_id)).turn == 2
+    assert (await duel.bot.table.game(duel.game_id)).step == 2
 
 
 async def test_extend_moves_the_deadline(duel):
@@ -187,7 +187,7 @@ async def test_extend_moves_the_deadline(duel):
     assert reminders(duel) == []
     await clock.to(TURN + TICK)  # past the old deadline
     assert len(turn_posts(duel)) == 1
-    assert (await duel.bot.table.game(duel.game_id)).turn == 1
+    assert (await duel.bot.table.game(duel.game_id)).step == 1
     (half,) = reminders(duel)
     assert half.content == reminder_text(duel, duel.alice, duel.bob, deadline=new)
 
@@ -196,7 +196,7 @@ async def test_extend_moves_the_deadline(duel):
     await clock.to(TURN + 180 + TICK)
     assert len(turn_posts(duel)) == 2
     game = await duel.bot.table.game(duel.game_id)
-    assert game.turn == 2
+    assert game.step == 2
     await clock.to(TURN + 180 + 3 * TICK)
     assert len(turn_posts(duel)) == 2
 

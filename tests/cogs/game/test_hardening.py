@@ -101,7 +101,7 @@ async def test_submit_for_a_turn_that_has_resolved_is_refused(duel):
     table = duel.bot.table
     await duel.alice.send_dm("stay none")
     await duel.bob.send_dm("stay none")
-    assert (await table.game(duel.game_id)).turn == 2
+    assert (await table.game(duel.game_id)).step == 2
     with pytest.raises(RuleError) as info:
         await table.submit(duel.game_id, duel.alice.id, "stay none", source="button", turn=1)
     assert info.value.key == "order.stale_buttons"
@@ -109,7 +109,7 @@ async def test_submit_for_a_turn_that_has_resolved_is_refused(duel):
     assert await table.current_orders(duel.game_id) == {}
     # The right turn goes through.
     result = await table.submit(duel.game_id, duel.alice.id, "stay none", turn=2, resolve=False)
-    assert result.game.turn == 2
+    assert result.game.step == 2
 
 
 # --- 5. the last order of a paused game says the turn waits for the resume ------------------------
@@ -130,7 +130,7 @@ async def test_the_last_order_of_a_paused_game_says_it_waits(duel, discord_local
     again = await duel.alice.slash(duel.channel, "order", text="stay left")
     assert "ゲームは一時停止中です" in again.response.content
     await mod.slash(duel.channel, "game resume")
-    assert (await duel.bot.table.game(duel.game_id)).turn == 2
+    assert (await duel.bot.table.game(duel.game_id)).step == 2
 
 
 # --- 6. bidi controls and zero-width characters are not quoted back -------------------------------

@@ -75,7 +75,7 @@ async def test_both_orders_stored_nothing_posted_result_posted_once(duel, make_b
     cut_off_resolution(duel.bot)
     await duel.bob.send_dm("stay left")
     game = await duel.bot.table.game(duel.game_id)
-    assert game.turn == 1, "the crash came before resolution"
+    assert game.step == 1, "the crash came before resolution"
     assert len(turn_posts(duel)) == 1
 
     await restart(duel, make_bot)
@@ -86,7 +86,7 @@ async def test_both_orders_stored_nothing_posted_result_posted_once(duel, make_b
     log = posts[1].embeds[0].description
     assert "A ordered: Forward, Keep facing." in log
     assert "B ordered: Stay, Turn left." in log
-    assert (await duel.bot.table.game(duel.game_id)).turn == 2
+    assert (await duel.bot.table.game(duel.game_id)).step == 2
 
     # A second restart finds nothing left to do: still exactly one result.
     await restart(duel, make_bot)
@@ -98,7 +98,7 @@ async def test_resolved_but_unposted_turn_is_posted_once_after_restart(duel, mak
     cut_off_outbox(duel.bot)
     await duel.alice.send_dm("forward none")
     await duel.bob.send_dm("forward none")
-    assert (await duel.bot.table.game(duel.game_id)).turn == 2, "resolution committed"
+    assert (await duel.bot.table.game(duel.game_id)).step == 2, "resolution committed"
     assert len(turn_posts(duel)) == 1, "but nothing of it went out"
 
     await restart(duel, make_bot)
@@ -134,7 +134,7 @@ async def test_a_deadline_that_passed_while_down_fires_after_the_restart(duel, m
     await duel.alice.send_dm("forward none")
     cut_off_outbox(duel.bot)
     await duel.env.advance_time(2 * 3600)  # the deadline passes while the bot is "down"
-    assert (await duel.bot.table.game(duel.game_id)).turn == 1
+    assert (await duel.bot.table.game(duel.game_id)).step == 1
 
     await restart(duel, make_bot)
     await duel.env.advance_time(120)  # the new process's first maintenance tick
@@ -144,7 +144,7 @@ async def test_a_deadline_that_passed_while_down_fires_after_the_restart(duel, m
     log = posts[1].embeds[0].description
     assert "A ordered: Forward, Keep facing." in log
     game = await duel.bot.table.game(duel.game_id)
-    assert game.turn == 2
+    assert game.step == 2
     first_turn = (await duel.bot.table.export(duel.game_id))["turns"][0]
     assert first_turn["inputs"] == {"A": "forward none"}
     assert first_turn["defaulted"] == ["B"]
