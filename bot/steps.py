@@ -1,6 +1,6 @@
 """A game's steps as the table's transactions open, seal and store them.
 
-Each step of a game (``GameRow.turn`` counts them; 0 is the setup) is opened with its dice
+Each step of a game (``GameRow.step`` counts them; 0 is the setup) is opened with its dice
 committed (:meth:`Steps.open`: its ``pre`` stream drawn, its ``resolve`` stream's commitment
 public before any order, its deadline started), takes the awaited seats' orders sealed with a
 fresh salt (:meth:`Steps.seal`: only the receipt is public until the step resolves), and ends
