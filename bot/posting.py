@@ -45,7 +45,7 @@ class Posting:
         self.languages = languages
         self.notify = notify
 
-    async def turn(
+    async def step_post(
         self,
         tx: Transaction,
         loaded: LoadedGame,

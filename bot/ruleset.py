@@ -298,7 +298,7 @@ class Engine(Protocol[StateT, OrderT]):
     def view(self, state: StateT, seat: str | None) -> JSON: ...
     def outcome(self, state: StateT) -> Outcome: ...
     def summary(self, state: StateT) -> JSON: ...
-    def turn(self, state: StateT) -> int: ...
+    def step_number(self, state: StateT) -> int: ...
     def step_label(self, state: StateT) -> str:
         """The ruleset's name for the step now open (``"turn 3"``, ``"deploy"``, ``"round 2
         pick"``), in no language: match records and ``replay`` name steps by it."""
@@ -503,12 +503,12 @@ class BaseEngine(ABC, Generic[GameStateT, OrderT]):
         """What ``python -m bot replay`` prints as the game's result: the public view."""
         return self.view(state, None)
 
-    def turn(self, state: GameStateT) -> int:
+    def step_number(self, state: GameStateT) -> int:
         return state.step
 
     def step_label(self, state: GameStateT) -> str:
         """``"turn 3"``: ``STEP_NAME`` and the step's number."""
-        return f"{self.STEP_NAME} {self.turn(state)}"
+        return f"{self.STEP_NAME} {self.step_number(state)}"
 
     def to_json(self, state: GameStateT) -> JSON:
         """The state's fields as plain JSON (new objects: nothing shared with the state), with

@@ -97,7 +97,7 @@ class Steps:
     async def open(self, loaded: LoadedGame, streams: Ledger) -> list[Event]:
         """Open the next step: commit its streams, draw its ``pre`` dice, start its clock."""
         game = loaded.game
-        turn = loaded.engine.turn(loaded.state) + 1
+        turn = loaded.engine.step_number(loaded.state) + 1
         pre = await streams.pre(turn)
         # The resolve stream is committed now too, so its commitment is public before any order.
         await streams.commit(turn, dicelib.RESOLVE)
@@ -127,7 +127,7 @@ class Steps:
         game = loaded.game
         expect = game.version
         game.version += 1
-        game.step = loaded.engine.turn(loaded.state)
+        game.step = loaded.engine.step_number(loaded.state)
         game.state = loaded.engine.to_json(loaded.state)
         game.updated_at = self.clock()
         outcome = loaded.outcome()

@@ -223,7 +223,7 @@ class Table:
         events = await self.steps.open(loaded, streams)
         game.status = "active"
         await self.steps.store(tx, loaded, streams, events)
-        await self.posting.turn(
+        await self.posting.step_post(
             tx, loaded, streams, result_events=[], opened_events=events, first=True
         )
 
@@ -365,7 +365,7 @@ class Table:
             s: replace(o, withheld=(o.withheld or s in withheld) and not public)
             for s, o in orders.items()
         }
-        await self.posting.turn(
+        await self.posting.step_post(
             tx,
             loaded,
             streams,
@@ -399,7 +399,7 @@ class Table:
             await tx.set_left(game.id, seat, game.step)
             streams = self.steps.ledger(tx, loaded)
             await self.steps.store(tx, loaded, streams, events)
-            await self.posting.turn(tx, loaded, streams, result_events=events, prompts=over)
+            await self.posting.step_post(tx, loaded, streams, result_events=events, prompts=over)
         self._on_outbox()
         if not over:  # the seats still in may all have ordered already
             await self.resolve_if_ready(game_id, left=True)
@@ -423,7 +423,7 @@ class Table:
                 game.status = "active"
             streams = self.steps.ledger(tx, loaded)
             await self.steps.store(tx, loaded, streams, events)
-            await self.posting.turn(tx, loaded, streams, result_events=events)
+            await self.posting.step_post(tx, loaded, streams, result_events=events)
         self._on_outbox()
         return game
 

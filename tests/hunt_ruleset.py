@@ -170,7 +170,7 @@ def view(state: HuntState, seat: str | None) -> dict[str, Any]:
     return summary(state)
 
 
-def turn(state: HuntState) -> int:
+def step_number(state: HuntState) -> int:
     return state.step
 
 

@@ -138,7 +138,7 @@ def test_start_turn_opens_the_next_step_and_refuses_twice_or_after_the_end() -> 
 
 def test_turn_and_step_label() -> None:
     state = opened()
-    assert (ENGINE.turn(state), ENGINE.step_label(state)) == (1, "turn 1")
+    assert (ENGINE.step_number(state), ENGINE.step_label(state)) == (1, "turn 1")
 
     class Rounds(FirstToFive):
         STEP_NAME = "round"

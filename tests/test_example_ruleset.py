@@ -119,10 +119,10 @@ def test_a_drawn_round_is_thrown_again() -> None:
     for throw in rules.THROWS:
         state, events = play(state, throw, throw)
         assert events == ["round_drawn"]
-    assert dict(state.wins) == {"A": 0, "B": 0} and RPS.turn(state) == 3
+    assert dict(state.wins) == {"A": 0, "B": 0} and RPS.step_number(state) == 3
     state, _ = play(state, "paper", "rock")
     state, _ = play(state, "paper", "rock")
-    assert RPS.outcome(state).winners == ("A",) and RPS.turn(state) == 5
+    assert RPS.outcome(state).winners == ("A",) and RPS.step_number(state) == 5
 
 
 def test_resign() -> None:

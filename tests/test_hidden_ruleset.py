@@ -448,10 +448,10 @@ def test_adjudicate() -> None:
 
 def test_step_seconds_withheld_and_labels() -> None:
     state = dealt(3)
-    assert rules.step_seconds(state) is None and rules.turn(state) == 0
+    assert rules.step_seconds(state) is None and rules.step_number(state) == 0
     state = opened(state)
     assert rules.step_seconds(state) == 120
-    assert rules.step_label(state) == "round 1" and rules.turn(state) == 1
+    assert rules.step_label(state) == "round 1" and rules.step_number(state) == 1
     assert all(rules.withheld(state, seat) for seat in "ABC")
     state, _ = rules.resolve(state, {}, NO_DICE, NO_SECRET)
     assert rules.step_seconds(state) is None

@@ -173,7 +173,7 @@ def new_side(spec: RulesetSpec[Any, Any], seed: int, players: int) -> Side:
     )
     state = spec.engine.new_game(game_id, list(seats), {}, setup, secret)
     side = Side(spec, seed, game_id, seats, state, secret, random.Random(seed))
-    pre = committed(seed, game_id, spec.engine.turn(state) + 1, dicelib.PRE)
+    pre = committed(seed, game_id, spec.engine.step_number(state) + 1, dicelib.PRE)
     side.state, opened = spec.engine.start_turn(state, pre, secret)
     side.context = Context(opened=opened, first=True)
     side.rolls = {"pre": list(pre.rolls)}
@@ -188,7 +188,7 @@ def advance(side: Side, orders: Orders) -> None:
     ``Table._resolve`` does: orders sealed and withheld on the state they were given in, withheld
     orders revealed by ``inputs_revealed`` and at the end."""
     engine, state = side.engine, side.state
-    turn = engine.turn(state)
+    turn = engine.step_number(state)
     parsed = {
         seat: engine.parse(state, seat, order) if isinstance(order, str) else order
         for seat, (order, _) in orders.items()
@@ -226,7 +226,7 @@ def advance(side: Side, orders: Orders) -> None:
             later += side.hidden[step].values()
         side.hidden.clear()
     else:
-        pre = committed(side.seed, side.game_id, engine.turn(state) + 1, dicelib.PRE)
+        pre = committed(side.seed, side.game_id, engine.step_number(state) + 1, dicelib.PRE)
         state, opened = engine.start_turn(state, pre, side.secret)
         side.rolls["pre"] = list(pre.rolls)
     still = side.hidden.get(turn, {})
@@ -290,15 +290,16 @@ def game_row(side: Side) -> GameRow:
             for i, s in enumerate(side.seats)
         ],
         version=side.version,
-        step=engine.turn(state),
+        step=engine.step_number(state),
         end_reason="rules" if finished else None,
         deadline_at=None if seconds is None else float(CLOCK + seconds),
     )
 
 
 def channel_post(side: Side, lang: str) -> dict[str, Any]:
-    """The channel payload of the step now open, as ``bot.posting.Posting.turn`` composes it (the
-    rows it reads from storage built in memory), and the message it makes (``compose``)."""
+    """The channel payload of the step now open, as ``bot.posting.Posting.step_post`` composes
+    it (the rows it reads from storage built in memory), and the message it makes
+    (``compose``)."""
     game, ctx = game_row(side), side.context
     loaded = LoadedGame(game, side.spec, side.state, later_orders=list(ctx.later))
     finished = game.status == "finished"
@@ -363,7 +364,7 @@ def behaviour(side: Side) -> dict[str, Any]:
     awaited = engine.awaiting(state)
     return {
         "awaited": awaited,
-        "turn": engine.turn(state),
+        "turn": engine.step_number(state),
         "step label": engine.step_label(state),
         "outcome": engine.outcome(state).to_json(),
         "deadline": spec.step_seconds(state) if spec.step_seconds else None,

@@ -169,7 +169,7 @@ def play(
     for _ in range(steps):
         if engine.outcome(state).finished:
             return
-        turn = engine.turn(state) + 1
+        turn = engine.step_number(state) + 1
         pre = committed(seed, game_id, turn, dicelib.PRE)
         state, started = engine.start_turn(state, pre, secret)
         yield Step("opened", turn, state, started)
@@ -372,7 +372,7 @@ class Checked:
             before = encoded(self.engine.to_json(state))
             result = member(state, *args, **kwargs)
             after = encoded(self.engine.to_json(state))
-            where = f"{self.spec.key} turn {self.engine.turn(state)}"
+            where = f"{self.spec.key} turn {self.engine.step_number(state)}"
             assert after == before, f"{where}: {name}{args[:1]!r} changed the state it was handed"
             self.calls[name] = self.calls.get(name, 0) + 1
             return result
@@ -392,7 +392,7 @@ def check_round_trip(spec: RulesetSpec[Any, Any], step: Step, seats: Sequence[st
         )
     assert engine.awaiting(again) == engine.awaiting(step.state), f"{where}: awaiting differs"
     assert engine.outcome(again) == engine.outcome(step.state), f"{where}: outcome differs"
-    assert engine.turn(again) == engine.turn(step.state), f"{where}: turn differs"
+    assert engine.step_number(again) == engine.step_number(step.state), f"{where}: turn differs"
     assert encoded(engine.summary(again)) == encoded(engine.summary(step.state))
 
 
@@ -427,7 +427,7 @@ def check_pure_calls(
     engine.awaiting(state)
     engine.outcome(state)
     engine.summary(state)
-    engine.turn(state)
+    engine.step_number(state)
     for seat in [None, *seats]:
         engine.view(state, seat)
     for seat in seats:
@@ -572,7 +572,7 @@ def check_state_texts(spec: RulesetSpec[Any, Any], step: Step, seats: Sequence[s
     engine, present = spec.engine, spec.presenter
     where = f"{spec.key} {step.where}"
     public = engine.view(step.state, None)
-    turn = engine.turn(step.state)
+    turn = engine.step_number(step.state)
     for lang in LANGS:
         names = NAMES[lang]
         readable(present.step_name(public, lang, turn), f"{where}: {lang} step_name")
@@ -593,7 +593,7 @@ def check_turns(spec: RulesetSpec[Any, Any], steps: Iterator[Step]) -> Iterator[
     """Each step opened is the next turn (passes the steps on, checked)."""
     previous = 0
     for step in steps:
-        turn = spec.engine.turn(step.state)
+        turn = spec.engine.step_number(step.state)
         assert isinstance(turn, int), f"{spec.key} {step.where}: turn() gave {turn!r}"
         if step.kind == "opened":
             assert turn == previous + 1, f"{spec.key} {step.where}: turn() is {turn}"

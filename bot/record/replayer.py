@@ -204,7 +204,7 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
         seat: str | None = None
         named = label  # the record's label, else the ruleset's own once the step is open
         try:
-            turn = rules.turn(state) + 1
+            turn = rules.step_number(state) + 1
             pre = scripted or dice_for(block, rec.game_id, turn, dicelib.PRE, None, index)
             state, started = rules.start_turn(state, pre, secret)
             named = label or rules.step_label(state)
@@ -316,9 +316,9 @@ def resign(rec: Record, end: Any, out: Replay) -> None:
         try:
             state, events = rules.resign(state, seat_name)
         except RuleError as exc:  # a seat that does not exist, or a game already over
-            at = rules.turn(state)
+            at = rules.step_number(state)
             raise RecordError(reason_of(exc), turn=at, seat=str(seat_name)) from None
-        out.events.extend((rules.turn(state), e) for e in events)
+        out.events.extend((rules.step_number(state), e) for e in events)
         if out.ended_by is None and rules.outcome(state).finished:
             out.ended_by = "resign"
     if end.get("adjudicated"):
@@ -328,8 +328,8 @@ def resign(rec: Record, end: Any, out: Replay) -> None:
         try:
             state, events = adjudicate(state)
         except RuleError as exc:
-            raise RecordError(reason_of(exc), turn=rules.turn(state)) from None
-        out.events.extend((rules.turn(state), e) for e in events)
+            raise RecordError(reason_of(exc), turn=rules.step_number(state)) from None
+        out.events.extend((rules.step_number(state), e) for e in events)
         if out.ended_by is None and rules.outcome(state).finished:
             out.ended_by = "adjudicated"
     out.state = state

@@ -207,7 +207,7 @@ def new_game(
 # --- the framework's calls -----------------------------------------------------------------------
 
 
-def turn(state: ApeironState) -> int:
+def step_number(state: ApeironState) -> int:
     return state.steps
 
 
@@ -967,10 +967,10 @@ __all__ = [
     "resolve",
     "start_turn",
     "step_label",
+    "step_number",
     "step_seconds",
     "summary",
     "to_json",
-    "turn",
     "unit_at",
     "view",
     "withheld",

@@ -383,7 +383,7 @@ def awaiting(state: ArenaState) -> list[str]:
     return list(SEATS) if state.turn_open else []
 
 
-def turn(state: ArenaState) -> int:
+def step_number(state: ArenaState) -> int:
     return state.turn
 
 
@@ -1268,8 +1268,8 @@ __all__ = [
     "resolve",
     "start_turn",
     "step_label",
+    "step_number",
     "summary",
     "to_json",
-    "turn",
     "view",
 ]

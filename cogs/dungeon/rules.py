@@ -157,7 +157,7 @@ def start_turn(
     return new, []
 
 
-def turn(state: DungeonState) -> int:
+def step_number(state: DungeonState) -> int:
     return state.step_no
 
 
@@ -508,10 +508,10 @@ __all__ = [
     "situation",
     "start_turn",
     "step_label",
+    "step_number",
     "summary",
     "terrain_now",
     "to_json",
-    "turn",
     "view",
     "visible_doors",
 ]

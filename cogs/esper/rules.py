@@ -358,10 +358,10 @@ __all__ = [
     "spot_name",
     "start_turn",
     "step_label",
+    "step_number",
     "step_seconds",
     "summary",
     "to_json",
-    "turn",
     "view",
     "withheld",
 ]
@@ -466,7 +466,7 @@ def new_game(
 # --- the framework's calls -----------------------------------------------------------------------
 
 
-def turn(state: EsperState) -> int:
+def step_number(state: EsperState) -> int:
     return state.steps
 
 

@@ -213,7 +213,7 @@ def awaiting(state: TacticsState) -> list[str]:
     return list(SEATS)
 
 
-def turn(state: TacticsState) -> int:
+def step_number(state: TacticsState) -> int:
     return state.step_no
 
 

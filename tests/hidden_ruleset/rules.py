@@ -200,7 +200,7 @@ def awaiting(state: BidsState) -> list[str]:
     return active(state) if state.open and not state.finished else []
 
 
-def turn(state: BidsState) -> int:
+def step_number(state: BidsState) -> int:
     return state.round
 
 

@@ -142,7 +142,7 @@ def test_new_game_doors_and_first_turn() -> None:
     state = rules.new_game("g-1", ["A", "B"], {}, NoDice())
     assert where(state, "A") == ((0, 2), "N", 15)
     assert where(state, "B") == ((0, -2), "S", 15)
-    assert rules.turn(state) == 0
+    assert rules.step_number(state) == 0
     assert rules.awaiting(state) == []  # nobody owes an order before the first start_turn
     assert not rules.outcome(state).finished
     dice = ScriptedDice([1, 2, 3, 4, 5, 6])
@@ -150,7 +150,7 @@ def test_new_game_doors_and_first_turn() -> None:
     assert dice.rolls == [1, 2, 3, 4, 5, 6]
     assert new.dice == {"A": (1, 2, 3), "B": (4, 5, 6)}  # A's three, then B's three
     assert events == [Event("turn_started", {"turn": 1})]
-    assert rules.turn(new) == 1 and rules.awaiting(new) == ["A", "B"]
+    assert rules.step_number(new) == 1 and rules.awaiting(new) == ["A", "B"]
     assert state.dice == {} and state.turn == 0  # the input state is untouched
     with pytest.raises(TurnError) as info:
         rules.start_turn(new, ScriptedDice([1] * 6))

@@ -80,18 +80,22 @@ def refused(state: TacticsState, seat: str, text: str) -> OrderRejected:
 
 def test_turn_counts_steps_roster_deploy_then_play():
     state = rules.new_game("g", rules.SEATS, {}, NoDice())
-    assert rules.turn(state) == 0 and rules.awaiting(state) == []
+    assert rules.step_number(state) == 0 and rules.awaiting(state) == []
     state = next_turn(state)
-    assert (state.step, rules.turn(state), rules.awaiting(state)) == ("roster", 1, ["A", "B"])
+    assert (state.step, rules.step_number(state), rules.awaiting(state)) == (
+        "roster",
+        1,
+        ["A", "B"],
+    )
     state, events = rules.resolve(state, {s: rules.default_order(state, s) for s in "AB"}, NoDice())
     assert types([e.to_json() for e in events]) == ["rosters"] and rules.awaiting(state) == []
     state = next_turn(state)
-    assert (state.step, rules.turn(state)) == ("deploy", 2)
+    assert (state.step, rules.step_number(state)) == ("deploy", 2)
     state, _ = rules.resolve(
         state, {s: rules.default_order(state, s) for s in "AB"}, ScriptedDice([4, 2])
     )
     state = next_turn(state)
-    assert (state.step, state.turn, rules.turn(state)) == ("play", 1, 3)
+    assert (state.step, state.turn, rules.step_number(state)) == ("play", 1, 3)
 
 
 def test_league_rosters_skip_the_roster_step():
@@ -112,7 +116,7 @@ def test_league_rosters_skip_the_roster_step():
         },
     }
     state = next_turn(rules.new_game("g", rules.SEATS, {"rosters": rosters}, NoDice()))
-    assert state.step == "deploy" and rules.turn(state) == 1
+    assert state.step == "deploy" and rules.step_number(state) == 1
     assert [u.type.id for u in state.side_units("B")] == ["master:titan", "cleric"]
     assert state.units["B1"].type.master
 
