@@ -17,7 +17,7 @@ CORE = sorted(
 
 def test_the_core_is_there() -> None:
     names = {p.stem for p in CORE}
-    assert {"ledger", "draft", "ante", "standings", "ratings", "swiss"} <= names
+    assert {"ledger", "draft", "ante", "standings", "ratings", "swiss", "cup"} <= names
 
 
 @pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
