@@ -160,6 +160,58 @@ def prepared_orders(
     return prepared
 
 
+class _OpenState(Protocol):
+    open: bool
+    step: Any
+
+
+class _CountedState(Protocol):
+    step_no: int
+
+
+OpenStateT = TypeVar("OpenStateT", bound=_OpenState)
+CountedStateT = TypeVar("CountedStateT", bound=_CountedState)
+
+
+def closed_step(
+    state: OpenStateT,
+    orders: Mapping[str, Any],
+    *,
+    ended: bool,
+    refusals: tuple[str, str],
+    awaiting: Callable[[OpenStateT], list[str]],
+    parse: Callable[[OpenStateT, str, str], OrderT],
+    default: Callable[[OpenStateT, str], OrderT],
+) -> tuple[OpenStateT, dict[str, OrderT]]:
+    """The start of a module engine's ``resolve`` over a mutable state with an ``open`` flag
+    (Apeiron, Esper), what :meth:`BaseEngine.resolve` does for a class engine: refuse a game
+    that ``ended`` and a step not open (``refusals``: the two message keys, ``step`` their
+    parameter), then a copy of the state with its step closed, and the awaited seats' orders
+    (:func:`prepared_orders`: the table hands them parsed, a test may hand text or fewer)."""
+    finished, not_open = refusals
+    if ended:
+        raise RuleError(finished)
+    if not state.open:
+        raise RuleError(not_open, step=state.step)
+    prepared = prepared_orders(
+        awaiting(state),
+        orders,
+        lambda seat, text: parse(state, seat, text),
+        lambda seat: default(state, seat),
+    )
+    closed = copy.deepcopy(state)
+    closed.open = False
+    return closed, prepared
+
+
+def counted_step(state: CountedStateT) -> tuple[CountedStateT, list[Event]]:
+    """A whole ``start_turn`` for a module engine whose steps open with no event and are
+    counted by ``step_no`` (tactics, the dungeon): a copy, one step on."""
+    opened = copy.deepcopy(state)
+    opened.step_no += 1
+    return opened, []
+
+
 # --- outcomes ------------------------------------------------------------------------------------
 
 

@@ -45,7 +45,7 @@ from bot.ruleset import (
     Outcome,
     RuleError,
     StateError,
-    prepared_orders,
+    closed_step,
 )
 from cogs.apeiron import field as fld
 from cogs.apeiron import pack as packlib
@@ -498,18 +498,15 @@ def _parses(state: ApeironState, seat: str, text: str) -> bool:
 def resolve(
     state: ApeironState, orders: Mapping[str, Any], dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[ApeironState, list[Event]]:
-    if state.ended is not None:
-        raise RuleError("apeiron.error.finished")
-    if not state.open:
-        raise RuleError("apeiron.error.step_not_open", step=state.step)
-    prepared = prepared_orders(
-        awaiting(state),
+    state, prepared = closed_step(
+        state,
         orders,
-        lambda seat, text: parse(state, seat, text),
-        lambda seat: default_order(state, seat),
+        ended=state.ended is not None,
+        refusals=("apeiron.error.finished", "apeiron.error.step_not_open"),
+        awaiting=awaiting,
+        parse=parse,
+        default=default_order,
     )
-    state = copy.deepcopy(state)
-    state.open = False
     events: list[Event] = []
     if state.step == DECK:
         _resolve_deck(state, prepared, secret, events)

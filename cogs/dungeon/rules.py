@@ -37,7 +37,7 @@ from typing import Any
 
 from bot.dice import NO_SECRET, Dice
 from bot.i18n import LANGS, t
-from bot.ruleset import Choice, ChoiceGroup, Event, RuleError, StateError
+from bot.ruleset import Choice, ChoiceGroup, Event, RuleError, StateError, counted_step
 from bot.ruleset import Outcome as GameOutcome
 from cogs.dungeon import content
 from cogs.dungeon.ai import RULES, Outcome
@@ -152,9 +152,7 @@ def new_game(
 def start_turn(
     state: DungeonState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[DungeonState, list[Event]]:
-    new = copy.deepcopy(state)
-    new.step_no += 1
-    return new, []
+    return counted_step(state)
 
 
 def step_number(state: DungeonState) -> int:

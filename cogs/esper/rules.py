@@ -59,7 +59,7 @@ from bot.ruleset import (
     Outcome,
     RuleError,
     StateError,
-    prepared_orders,
+    closed_step,
 )
 from cogs.esper import base as base_stage
 from cogs.esper import combat as combats
@@ -776,18 +776,15 @@ def main_choices(state: EsperState, seat: str) -> list[Choice]:
 def resolve(
     state: EsperState, orders: Mapping[str, Any], dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[EsperState, list[Event]]:
-    if state.ended is not None:
-        raise RuleError("esper.error.finished")
-    if not state.open:
-        raise RuleError("esper.error.step_not_open", step=state.step)
-    prepared = prepared_orders(
-        awaiting(state),
+    state, prepared = closed_step(
+        state,
         orders,
-        lambda seat, text: parse(state, seat, text),
-        lambda seat: default_order(state, seat),
+        ended=state.ended is not None,
+        refusals=("esper.error.finished", "esper.error.step_not_open"),
+        awaiting=awaiting,
+        parse=parse,
+        default=default_order,
     )
-    state = copy.deepcopy(state)
-    state.open = False
     events: list[Event] = []
     _resolve_step(state, prepared, Streams(dice, secret), secret, events)
     return state, _named(state, events)

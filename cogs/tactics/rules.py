@@ -70,6 +70,7 @@ from bot.ruleset import (  # noqa: F401
     Outcome,
     RuleError,
     StateError,
+    counted_step,
 )
 from cogs.tactics import effects, maps, master, movement, sheet, units
 from cogs.tactics.sheet import (  # noqa: F401  (re-exported for the builder, the AI, tests)
@@ -202,9 +203,7 @@ def new_game(
 def start_turn(
     state: TacticsState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[TacticsState, list[Event]]:
-    new = copy.deepcopy(state)
-    new.step_no += 1
-    return new, []
+    return counted_step(state)
 
 
 def awaiting(state: TacticsState) -> list[str]:
