@@ -4,7 +4,8 @@
 no discord, no storage, no randomness, no clock. ``scenario`` reads the shared reference situations
 (``monster-ai-scenarios.json``) into the AI's own types; ``cli`` is ``python -m bot monster-ai``.
 ``content`` loads the data packs (scenarios, classes, monster decks), ``movement`` moves figures,
-``rules`` is the co-op engine, ``board`` draws it and ``present`` words it; the cog
+``rules`` is the co-op engine (over ``state``, ``orders`` and ``resolution``, its seams),
+``board`` draws it and ``present`` words it; the cog
 (``cog.py``, the spec's extension) is loaded by the bot only, so importing the engine never
 pulls in discord.py.
 """

@@ -2,8 +2,10 @@
 
 The data pack (:mod:`.pack`, ``data/sample.toml``), the rules engine (:mod:`.rules`, the entry
 point over :mod:`.state`, :mod:`.effects`, :mod:`.base`, :mod:`.orders`, :mod:`.combat`,
-:mod:`.combat_play`, :mod:`.turns` and :mod:`.opening`), the demo AI (:mod:`.ai`), the presenter
-(:mod:`.present`), the board (:mod:`.board`) and the hidden twin of a state (:mod:`.twin`) import
+:mod:`.combat_play`, :mod:`.turns` and :mod:`.opening`), the demo AI (:mod:`.ai`, over
+:mod:`.ai_mind`, :mod:`.ai_combat` and :mod:`.ai_base`), the presenter (:mod:`.present`), the
+board (:mod:`.board`, over :mod:`.board_kit`, :mod:`.base_board` and :mod:`.combat_board`) and
+the hidden twin of a state (:mod:`.twin`) import
 no discord; the cog (``cog.py``: ``/esper start|rules|characters|season``) is loaded by the bot
 only. Both parts are played: the deal and the planet stage (D1), then ESP combat and the secret
 base (D2).
