@@ -216,20 +216,29 @@ def test_swiss_over_random_results(
     data: st.DataObject, count: int, rounds: int, first_player: bool, points: tuple[int, int]
 ) -> None:
     state = swiss.new(names(count), first_player=first_player, win=points[0], draw=points[1])
-    for _ in range(rounds):
-        if data.draw(st.integers(0, 9), label="withdraw?") == 0:
+    left = 0
+    for number in range(1, rounds + 1):
+        # now and then a player leaves (one round in ten), keeping a field to pair
+        if len(swiss.active(state)) > 4 and data.draw(st.integers(0, 9), label="leave?") == 9:
             state = swiss.withdraw(state, data.draw(st.sampled_from(swiss.active(state))))
+            left += 1
         paired = swiss.pair_next(state)
         check_round(state, paired.rounds[-1])
-        assert swiss.pair_next(state) == paired, "the same input pairs the same way"
+        if number == rounds:  # from its stored form, the same state pairs the same way
+            again = swiss.pair_next(Swiss.from_json(json.loads(json.dumps(state.to_json()))))
+            assert again == paired
         state = paired
         for game in state.rounds[-1]:
             if not game.bye:
                 state = play(state, data.draw(OUTCOMES, label="result"), game)
-    met = swiss.meetings(state)
-    assert max(met.values()) == 1, "no pair met twice"
-    byes = [g.first for games in state.rounds for g in games if g.bye]
-    assert len(byes) == len(set(byes)), "every bye to a different player"
+    if left == 0 and count >= 2 * rounds + 3:
+        # Here a pairing without repeats, its bye to a player who has had none, exists in every
+        # round (each player has at least count - 1 - rounds >= (count + 1) / 2 possible
+        # opponents: Dirac's theorem gives a Hamiltonian cycle, whose alternate edges pair the
+        # field), so check_round's "unless no pairing avoids it" never applied.
+        assert max(swiss.meetings(state).values()) == 1, "no pair met twice"
+        byes = [g.first for games in state.rounds for g in games if g.bye]
+        assert len(byes) == len(set(byes)), "every bye to a different player"
 
 
 def all_pairings(players: list[str]) -> Iterator[list[Pair]]:
