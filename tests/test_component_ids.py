@@ -139,7 +139,7 @@ def check_builder(state_json: Any, turn: int, seat: str, where: str) -> int:
     no language changes them, so they are walked in one."""
     checked = 0
     for lang in LANGS[:1]:
-        game = SimpleNamespace(id=GAME, turn=turn, state=state_json)
+        game = SimpleNamespace(id=GAME, step=turn, state=state_json)
         ctx = builder._Context(game, seat, lang)  # type: ignore[arg-type]
         for view in builder_views(ctx):
             check_within_limits(view, f"{where} builder {lang}")
