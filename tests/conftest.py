@@ -29,28 +29,12 @@ RUN_SLOW = "PBP_RUN_SLOW"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    _share_module_fixtures(items)
     if os.environ.get(RUN_SLOW, "").strip() not in ("", "0") or config.option.markexpr:
         return
     skip = pytest.mark.skip(reason=f"slow: {RUN_SLOW}=1 or -m slow runs it (CI does)")
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(skip)
-
-
-def _share_module_fixtures(items: list[pytest.Item]) -> None:
-    """Side by side (``-n auto``, ``--dist loadgroup`` in pyproject's addopts), the tests of a
-    module that ask for one of its module-scoped fixtures (whole demo games, a reference run) go
-    to one worker, so the fixture is built once rather than once per worker."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None or not isinstance(item, pytest.Function):
-            continue
-        for name in info.argnames:
-            defs = info.name2fixturedefs.get(name)
-            if defs and defs[-1].scope in ("module", "package", "session"):
-                item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-                break
 
 
 class SimClock:
