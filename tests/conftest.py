@@ -37,6 +37,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than the cores. The end-to-end tests spend much of their time
+    waiting on the bot's processes and sockets, and a third worker on two cores runs the suite in
+    458 s rather than 543 (README, Development)."""
+    return (os.cpu_count() or 1) + 1
+
+
 class SimClock:
     """The table's clock follows SimCord's virtual time once the environment is running."""
 
