@@ -186,6 +186,7 @@ class RefereeBot(commands.Bot):
     async def close(self) -> None:
         if self.maintenance.is_running():
             self.maintenance.cancel()
+        await self.outbox.stop()
         await super().close()
         trace = self.http.http_trace
         if isinstance(trace, PacingTrace):

@@ -54,6 +54,8 @@ MAX_ATTEMPTS = 20
 # a post Discord had already accepted come back as the same message).
 LEASE_SECONDS = 15.0
 CLAIM_BATCH = 20
+# How long a closing bot lets the post in flight finish before cancelling it.
+STOP_GRACE_SECONDS = 10.0
 
 
 def render_board(ruleset: str, view: dict[str, Any], lang: str, names: dict[str, str]) -> bytes:
@@ -186,6 +188,7 @@ class OutboxSender:
         self.renderer = renderer or BoardRenderer()
         self._task: asyncio.Task[int] | None = None
         self._again = False
+        self._stopping = False
         self.lease_seconds = LEASE_SECONDS
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id
         # Seats whose DMs this process has seen go through: recorded once, not on every DM.
@@ -193,6 +196,8 @@ class OutboxSender:
 
     def wake(self) -> None:
         """Drain soon. Safe to call from anywhere on the loop, as often as wanted."""
+        if self._stopping:
+            return
         if self._task is not None and not self._task.done():
             self._again = True
             return
@@ -202,6 +207,28 @@ class OutboxSender:
         """Wait until the current drain (and any wake-ups it absorbed) has finished."""
         while self._task is not None and not self._task.done():
             await asyncio.shield(self._task)
+
+    async def stop(self, grace: float = STOP_GRACE_SECONDS) -> None:
+        """Stop draining before the repository closes: the row being sent finishes (so nothing
+        is posted twice after a restart), the rest of the batch stays claimed until its lease
+        lapses or the next start releases it. A drain still busy after ``grace`` seconds (Discord
+        holding a request) is cancelled."""
+        self._stopping = True
+        task, self._task = self._task, None
+        if task is None or task.done():
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(task), grace)
+        except TimeoutError:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        except Exception:
+            log.exception("the outbox failed while stopping")
+
+    def stopping(self) -> bool:
+        """A method, not a flag read twice: :meth:`stop` may set it while a drain awaits."""
+        return self._stopping
 
     @property
     def holder(self) -> str:
@@ -214,6 +241,8 @@ class OutboxSender:
         clock = self.bot.table.clock
         while True:
             self._again = False
+            if self.stopping():
+                return sent
             claimed_at = clock()
             async with self.repo.transaction() as tx:
                 rows = await tx.claim_outbox(
@@ -223,6 +252,8 @@ class OutboxSender:
             for index, row in enumerate(rows):
                 # An order being acknowledged goes first (bot.priority).
                 await self.bot.table.foreground.yield_to()
+                if self.stopping():
+                    return sent
                 now = clock()
                 if now - claimed_at > self.lease_seconds / 2:
                     # Slow going (rate limits): keep the rest of the batch, or learn which rows

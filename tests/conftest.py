@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+import logging
 import os
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,6 +44,33 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     waiting on the bot's processes and sockets, and a third worker on two cores runs the suite in
     458 s rather than 543 (README, Development)."""
     return (os.cpu_count() or 1) + 1
+
+
+class LostTaskErrors(logging.Handler):
+    """asyncio's "Task exception was never retrieved": a task of the bot failed and nobody awaited
+    it (an outbox drain outliving its database, say). Such a log line is emitted whenever the
+    garbage collector finds the task, often inside an unrelated test, and on Python 3.11 inside
+    an ``ast.parse`` it even breaks that test (cpython#106905: the traceback's formatting parses
+    again); so each worker collects them and fails its session at the end, naming the tasks."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.lost: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith("Task exception was never retrieved"):
+            self.lost.append(message)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_lost_task_errors() -> Iterator[None]:
+    handler = LostTaskErrors()
+    logging.getLogger("asyncio").addHandler(handler)
+    yield
+    gc.collect()  # the tasks still unreachable now are reported too
+    logging.getLogger("asyncio").removeHandler(handler)
+    assert handler.lost == [], "tasks failed unawaited:\n" + "\n\n".join(handler.lost)
 
 
 class SimClock:
@@ -99,6 +128,7 @@ async def make_bot(db_path: Path, sim_clock: SimClock) -> AsyncIterator[Callable
 
     yield factory
     for bot in bots:
+        await bot.outbox.stop()
         bot.outbox.renderer.close()
         await bot.repo.close()
 

@@ -40,6 +40,7 @@ import re
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -362,6 +363,10 @@ class Checked:
         self.spec = spec
         self.engine = spec.engine
         self.calls: dict[str, int] = {}
+        # The last state checked and its JSON: the next call on it starts from that text rather
+        # than encoding it again. A change made in between, by anyone, still shows as a
+        # difference after that call (it is then blamed on it, which is as good a clue).
+        self._last: tuple[Any, str] | None = None
 
     def __getattr__(self, name: str) -> Any:
         member = getattr(self.engine, name)
@@ -369,11 +374,15 @@ class Checked:
             return member
 
         def call(state: Any, *args: Any, **kwargs: Any) -> Any:
-            before = encoded(self.engine.to_json(state))
+            last = self._last
+            before = last[1] if last is not None and last[0] is state else None
+            if before is None:
+                before = encoded(self.engine.to_json(state))
             result = member(state, *args, **kwargs)
             after = encoded(self.engine.to_json(state))
             where = f"{self.spec.key} turn {self.engine.step_number(state)}"
             assert after == before, f"{where}: {name}{args[:1]!r} changed the state it was handed"
+            self._last = (state, after)
             self.calls[name] = self.calls.get(name, 0) + 1
             return result
 
@@ -987,3 +996,33 @@ def test_the_leak_check_finds_a_copied_private_block() -> None:
     check_no_leak(BIDS_RULESET, step, seats)  # the ruleset itself keeps its hands
     with pytest.raises(AssertionError, match="private"):
         check_no_leak(leaky, step, seats)
+
+
+def test_checked_catches_a_call_that_changes_its_state_even_after_a_clean_one() -> None:
+    """Negative control for :class:`Checked`, which reuses the last call's JSON of a state."""
+
+    class Spoiling:
+        def to_json(self, state: dict[str, int]) -> dict[str, int]:
+            return dict(state)
+
+        def step_number(self, state: dict[str, int]) -> int:
+            return 1
+
+        def view(self, state: dict[str, int], seat: str | None) -> dict[str, int]:
+            return dict(state)
+
+        def summary(self, state: dict[str, int]) -> dict[str, int]:
+            state["hp"] -= 1  # the bug: a read that spends HP
+            return dict(state)
+
+    engine = Checked(SimpleNamespace(key="spoiling", engine=Spoiling()))  # type: ignore[arg-type]
+    state = {"hp": 3}
+    engine.view(state, None)
+    engine.view(state, "A")
+    with pytest.raises(AssertionError, match=r"summary.*changed the state"):
+        engine.summary(state)
+    state = {"hp": 3}
+    engine.view(state, None)
+    state["hp"] = 9  # changed between two checked calls: the next call says so
+    with pytest.raises(AssertionError, match="changed the state"):
+        engine.view(state, None)

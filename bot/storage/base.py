@@ -306,7 +306,8 @@ class OutboxStore(ABC):
         """Older pending edits of the same message are pointless once a newer one exists."""
 
     @abstractmethod
-    async def outbox_for_game(self, game_id: str) -> list[OutboxRow]: ...
+    async def outbox_for_game(self, game_id: str, after_id: int = 0) -> list[OutboxRow]:
+        """A game's outbox rows in order, those after ``after_id`` (a reader catching up)."""
 
     @abstractmethod
     async def dm_channel(self, user_id: int) -> int | None:

@@ -596,8 +596,10 @@ class SqlOutbox(SqlPrimitives, OutboxStore):
             (ref_id, below_id),
         )
 
-    async def outbox_for_game(self, game_id: str) -> list[OutboxRow]:
-        rows = await self._all("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+    async def outbox_for_game(self, game_id: str, after_id: int = 0) -> list[OutboxRow]:
+        rows = await self._all(
+            "SELECT * FROM outbox WHERE game_id = ? AND id > ? ORDER BY id", (game_id, after_id)
+        )
         return [self._outbox(r) for r in rows]
 
     async def dm_channel(self, user_id: int) -> int | None:

@@ -28,6 +28,7 @@ scanner reports every one of them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import re
@@ -146,21 +147,21 @@ async def _play_on(
         {s: p.name for s, p in zip(rules.SEATS, seated, strict=False)},
         {p.user_id: s for s, p in zip(rules.SEATS, seated, strict=False)},
     )
-    seen_rows, seen_events = 0, 0
+    last_row, seen_events = 0, 0
     rng = random.Random(seed)
 
     async def moment(state: EsperState, export: bool) -> None:
-        nonlocal seen_rows, seen_events
+        nonlocal last_row, seen_events
         async with repo.read() as tx:
-            rows = await tx.outbox_for_game(game.id)
+            rows = await tx.outbox_for_game(game.id, after_id=last_row)
             events = await tx.events(game.id)
         new = Moment(
             state,
-            rows[seen_rows:],
+            rows,
             [e for _, e in events[seen_events:]],
             await table.export(game.id) if export else None,
         )
-        seen_rows, seen_events = len(rows), len(events)
+        last_row, seen_events = max((r.id for r in rows), default=last_row), len(events)
         played.moments.append(new)
 
     for step in range(MAX_STEPS):
@@ -459,6 +460,7 @@ def _without_alignments(text: str) -> str:
     return re.sub(r"[\s()（）:：,、]", "", text)
 
 
+@functools.cache
 def _fixed_alignment_words(lang: str) -> list[str]:
     """The catalogue's own words around alignments ("EVIL silhouettes"): a sentence's template,
     not a seat's alignment. Longest first, to be cut out of a line before it is read."""

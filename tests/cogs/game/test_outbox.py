@@ -4,6 +4,7 @@ the bot built is an error logged once, not a fault retried."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -233,3 +234,52 @@ async def test_a_500_is_still_retried(duel):
     await bot.outbox.idle()
     assert (await row(bot, row_id)).status == "sent"
     assert [m.content for m in bot_posts(duel)] == ["hello"]
+
+
+# --- 5. a closing bot stops its sender before the database closes -------------------------------
+
+
+async def test_stop_lets_the_post_in_flight_finish_and_claims_nothing_more(duel, monkeypatch):
+    bot = duel.bot
+    await drain(bot)  # what the duel's setup queued
+    ids = [
+        await enqueue(bot, duel.channel.id, {"lang": "en", "content": f"p{i}"}, f"s{i}")
+        for i in range(3)
+    ]
+    started, release = asyncio.Event(), asyncio.Event()
+    real_send = bot.outbox.send
+
+    async def slow_send(r: Any) -> bool:
+        started.set()
+        await release.wait()
+        return await real_send(r)
+
+    monkeypatch.setattr(bot.outbox, "send", slow_send)
+    bot.outbox.wake()
+    await started.wait()
+    stopping = asyncio.create_task(bot.outbox.stop())
+    await asyncio.sleep(0)
+    assert not stopping.done()  # it waits for the post in flight
+    release.set()
+    await stopping
+    assert [(await row(bot, i)).status for i in ids] == ["sent", "pending", "pending"]
+    bot.outbox.wake()  # a stopped sender starts no drain
+    assert bot.outbox._task is None
+
+
+async def test_stop_cancels_a_post_that_outlasts_its_grace(duel, monkeypatch):
+    bot = duel.bot
+    await drain(bot)
+    row_id = await enqueue(bot, duel.channel.id, {"lang": "en", "content": "stuck"}, "stuck")
+    started = asyncio.Event()
+
+    async def stuck_send(r: Any) -> bool:
+        started.set()
+        await asyncio.Event().wait()
+        return True
+
+    monkeypatch.setattr(bot.outbox, "send", stuck_send)
+    bot.outbox.wake()
+    await started.wait()
+    await bot.outbox.stop(grace=0.05)
+    assert (await row(bot, row_id)).status == "pending"  # sent at the next start, under its nonce

@@ -35,6 +35,7 @@ async def make_bot(backend: Backend, sim_clock: SimClock) -> AsyncIterator[Calla
 
     yield factory
     for bot in bots:
+        await bot.outbox.stop()
         bot.outbox.renderer.close()
         await bot.repo.close()
 
