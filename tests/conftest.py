@@ -30,7 +30,32 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 RUN_SLOW = "PBP_RUN_SLOW"
 
 
+# The longest files first (seconds, measured on two cores), so that side by side (``-n auto``,
+# ``--dist loadfile --no-loadscope-reorder``) no worker starts a minute-long file last while the
+# others sit idle; the rest follow in collection order. A stale figure costs only balance.
+LONGEST_FILES = {
+    "tests/test_cli.py": 121,
+    "tests/test_ruleset_conformance.py": 100,
+    "tests/e2e/test_discord_faults.py": 73,
+    "tests/test_ruleset_whole_games.py": 70,
+    "tests/test_migrate_db.py": 65,
+    "tests/e2e/test_shards.py": 61,
+    "tests/e2e/test_arena.py": 61,
+    "tests/e2e/test_tactics.py": 61,
+    "tests/e2e/test_faults.py": 60,
+    "tests/cogs/esper/test_privacy.py": 44,
+    "tests/cogs/esper/test_ai.py": 42,
+    "tests/test_record_malformed.py": 31,
+    "tests/cogs/apeiron/test_flow.py": 28,
+    "tests/test_post_length.py": 28,
+    "tests/e2e/test_load.py": 27,
+    "tests/cogs/apeiron/test_server_pack.py": 25,
+    "tests/test_record_fixtures.py": 25,
+}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: -LONGEST_FILES.get(item.nodeid.split("::")[0], 0))  # stable
     if os.environ.get(RUN_SLOW, "").strip() not in ("", "0") or config.option.markexpr:
         return
     skip = pytest.mark.skip(reason=f"slow: {RUN_SLOW}=1 or -m slow runs it (CI does)")

@@ -25,7 +25,8 @@ below knows a game:
 Short games (Hypothesis draws the seed and the number of players) check one property per test,
 so a failure's name says which ruleset and which property; a few whole games then check the end
 of the game, with every property on a sample of the steps on the way (``every-step``, marked
-``slow`` and run in CI, on all of them).
+``slow`` and run in CI, on all of them): those are in ``tests/test_ruleset_whole_games.py``, a file
+of their own so that a second test worker plays them beside the rest.
 """
 
 from __future__ import annotations
@@ -89,13 +90,7 @@ def _example_registered() -> Iterator[None]:
 
 SHORT_GAME_STEPS = 6  # table steps (start_turn + resolve) per Hypothesis example
 WHOLE_GAME_STEPS = 400  # a whole game stops here if it has not finished
-WHOLE_GAME_SEEDS = (1, 2, 3)
-# A whole game checks every property on its first steps (the setup, then a table step's opened
-# and resolved states: a short game is checked whole), then on one step in WHOLE_GAME_SAMPLE, and
-# on its last; the ``every-step`` run (``slow``, in CI) checks them on all. The short games check
-# them on every step too.
-WHOLE_GAME_OPENING = 20
-WHOLE_GAME_SAMPLE = 8
+WHOLE_GAME_SEEDS = (1, 2, 3)  # the whole games of tests/test_ruleset_whole_games.py and others
 SHORT = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SALT = b"conformance"
 NAMES = {
@@ -895,73 +890,6 @@ def test_turns_advance_one_step_at_a_time(spec: RulesetSpec[Any, Any], data: st.
     _seats, steps = short_game(spec, data)
     for _step in check_turns(spec, steps):
         pass
-
-
-# --- whole games: the end, and every property on the way ------------------------------------------
-
-
-def sampled(game: str, every: int) -> Callable[[int], bool]:
-    """Whether the whole game ``game`` checks every property on its ``index``-th step (asked in
-    order): the first WHOLE_GAME_OPENING, then one in ``every`` at random (seeded by the game, so
-    a run checks the same steps each time, and no period of the game's own, a combat round or a
-    day, hides a kind of step)."""
-    rng = random.Random(f"sample:{game}")
-    return lambda index: index < WHOLE_GAME_OPENING or rng.random() * every < 1
-
-
-def check_every_property(
-    spec: RulesetSpec[Any, Any], step: Step, seats: Sequence[str], engine: Checked, seed: int
-) -> None:
-    check_pure_calls(spec, step, seats, engine)
-    check_orders(spec, step, seats, seed)
-    check_round_trip(spec, step, seats)
-    check_no_shared_objects(spec, step)
-    check_view_fields(spec, step, seats)
-    check_no_leak(spec, step, seats)
-    check_state_texts(spec, step, seats)
-    if step.kind != "resolved":
-        check_resign(spec, step, seats)
-
-
-@per_ruleset
-@pytest.mark.parametrize("seed", WHOLE_GAME_SEEDS)
-@pytest.mark.parametrize(
-    "every",
-    [
-        pytest.param(WHOLE_GAME_SAMPLE, id="sampled"),
-        pytest.param(1, id="every-step", marks=pytest.mark.slow),
-    ],
-)
-def test_whole_game_keeps_the_contract(spec: RulesetSpec[Any, Any], seed: int, every: int) -> None:
-    """A whole game to its end. Every engine call is checked for purity, every step for its turn,
-    its outcome, its events and which private fields it shows; every property on the first steps,
-    the last and one in ``every`` of the others (``every-step``, under ``slow``: on all)."""
-    allowed = spec.seats.allowed()
-    seats = seats_for(spec, allowed[seed % len(allowed)])
-    private_somewhere: set[str] = set()
-    last: Step | None = None
-    last_checked = False
-    engine = Checked(spec)
-    checks = sampled(f"{spec.key}:{seed}", every)
-    steps = check_turns(spec, play(spec, seed, seats, WHOLE_GAME_STEPS, engine))
-    for index, step in enumerate(steps):
-        check_events(spec, step)
-        check_outcome(spec, step, seats)
-        private_somewhere |= set(private_parts(spec, step.state, seats)[1])
-        last_checked = checks(index)
-        if last_checked:
-            check_every_property(spec, step, seats, engine, seed)
-        last = step
-    assert last is not None
-    if not last_checked:
-        check_every_property(spec, last, seats, engine, seed)
-    # A declared private field that never differs from the public view declares nothing (or the
-    # public view shows what should be private).
-    never = sorted(spec.private_view_fields - private_somewhere)
-    assert not never, f"{spec.key}: private_view_fields {never} were never private in a game"
-    outcome = spec.engine.outcome(last.state)
-    if outcome.finished:
-        check_outcome_text(spec, outcome, last.where, "rules")
 
 
 def test_occurs_finds_a_value_nested_anywhere() -> None:
