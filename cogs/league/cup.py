@@ -24,15 +24,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.ruleset import RuleError
 from cogs.league.ratings import Rating, seed_order
 
 SCHEMA = 1
 PLAYED, BYE, WALKOVER = "played", "bye", "walkover"  # how a tie was decided
 
 
-class CupError(ValueError):
-    """A cup step refused: the caller checks first (:func:`ready`, :func:`champion`) and words
-    the refusal."""
+class CupError(RuleError):
+    """A cup step refused (``league.cup.*``; players in its parameters are ids, for the caller
+    to name): the caller checks first (:func:`ready`, :func:`champion`)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class Cup:
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Cup:
         if obj.get("schema", SCHEMA) != SCHEMA:
-            raise CupError(f"a cup stored with schema {obj.get('schema')!r}")
+            raise CupError("league.cup.schema", schema=str(obj.get("schema")))
         return cls(
             seeds=tuple(str(p) for p in obj["seeds"]),
             rounds=tuple(tuple(Tie.from_json(t) for t in ties) for ties in obj["rounds"]),
@@ -98,7 +99,7 @@ def placement(size: int) -> list[int]:
     doubling of the bracket to n slots puts every seed s beside seed n + 1 - s, so
     ``placement(8) == [1, 8, 4, 5, 2, 7, 3, 6]``."""
     if size < 1 or size & (size - 1):
-        raise CupError(f"a bracket has a power of two of slots, not {size}")
+        raise CupError("league.cup.size", size=size)
     order = [1]
     while len(order) < size:
         slots = 2 * len(order)
@@ -114,9 +115,10 @@ def seeded(ratings: Mapping[str, Rating], players: Iterable[str]) -> tuple[str, 
 def new(seeds: Sequence[str]) -> Cup:
     """A cup of ``seeds`` (best first), byes already through to the second round."""
     if len(seeds) < 2:
-        raise CupError("a cup needs two players")
+        raise CupError("league.cup.too_few", count=len(seeds))
     if len(set(seeds)) != len(seeds):
-        raise CupError("a player is seeded twice")
+        twice = next(p for p in seeds if seeds.count(p) > 1)
+        raise CupError("league.cup.seeded_twice", player=twice)
     size = 1
     while size < len(seeds):
         size *= 2
@@ -166,9 +168,9 @@ def record(cup: Cup, player: str, opponent: str, winner: str, *, walkover: bool 
     other forfeited it); the winner moves on."""
     found = next(((r, i) for r, i, t in ready(cup) if {t.a, t.b} == {player, opponent}), None)
     if found is None:
-        raise CupError(f"{player} v {opponent} is not a tie to play")
+        raise CupError("league.cup.not_a_tie", player=player, opponent=opponent)
     if winner not in (player, opponent):
-        raise CupError(f"{winner} is not in {player} v {opponent}")
+        raise CupError("league.cup.not_in_tie", winner=winner, player=player, opponent=opponent)
     r, i = found
     return _settle(_decide(cup, r, i, winner, WALKOVER if walkover else PLAYED))
 
@@ -177,7 +179,7 @@ def withdraw(cup: Cup, player: str) -> Cup:
     """``player`` leaves the cup: the tie they are in, and any they would reach, is a walkover to
     the opponent (both players withdrawn: the upper slot goes on, to a walkover in its turn)."""
     if player not in cup.seeds:
-        raise CupError(f"{player} is not in this cup")
+        raise CupError("league.cup.not_in_cup", player=player)
     if player in cup.withdrawn:
         return cup
     return _settle(replace(cup, withdrawn=(*cup.withdrawn, player)))

@@ -60,6 +60,8 @@ from typing import Any
 
 import networkx as nx
 
+from bot.ruleset import RuleError
+
 SCHEMA = 1
 FIRST, SECOND, DRAW, NEITHER = "first", "second", "draw", "neither"  # NEITHER: both forfeited
 RESULTS = (FIRST, SECOND, DRAW, NEITHER)
@@ -85,9 +87,9 @@ LEVELS = 11
 NONE, MILD_PREF, STRONG_PREF, ABSOLUTE_PREF = range(4)
 
 
-class SwissError(ValueError):
-    """A Swiss step refused: the caller checks first (:func:`round_open`, :func:`active`) and
-    words the refusal."""
+class SwissError(RuleError):
+    """A Swiss step refused (``league.swiss.*``; players in its parameters are ids, for the
+    caller to name): the caller checks first (:func:`round_open`, :func:`active`)."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,7 @@ class Swiss:
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Swiss:
         if obj.get("schema", SCHEMA) != SCHEMA:
-            raise SwissError(f"a Swiss stored with schema {obj.get('schema')!r}")
+            raise SwissError("league.swiss.schema", schema=str(obj.get("schema")))
         return cls(
             players=tuple(str(p) for p in obj["players"]),
             first_player=bool(obj.get("first_player", True)),
@@ -180,9 +182,10 @@ def new(
     """A Swiss of ``players`` in seed order (best first: see
     :func:`cogs.league.ratings.seed_order`); the bye scores a win unless ``bye`` says otherwise."""
     if len(set(players)) != len(players):
-        raise SwissError("a player is listed twice")
+        twice = next(p for p in players if players.count(p) > 1)
+        raise SwissError("league.swiss.listed_twice", player=twice)
     if not win > draw >= 0:
-        raise SwissError(f"a win ({win}) must score more than a draw ({draw})")
+        raise SwissError("league.swiss.win_over_draw", win=win, draw=draw)
     return Swiss(tuple(players), first_player, win, draw, win if bye is None else bye)
 
 
@@ -344,10 +347,10 @@ def _difference(history: str) -> int:
 def pair_next(swiss: Swiss) -> Swiss:
     """The Swiss with its next round paired (see the module docstring for how)."""
     if round_open(swiss):
-        raise SwissError("the latest round still waits for a result")
+        raise SwissError("league.swiss.round_open")
     order = ranking(swiss)
     if len(order) < 2:
-        raise SwissError("a round needs two active players")
+        raise SwissError("league.swiss.too_few", count=len(order))
     return replace(swiss, rounds=(*swiss.rounds, _pair(swiss, order)))
 
 
@@ -480,7 +483,7 @@ def record(
     with ``forfeit``, a game both forfeited). A forfeited game counts as a meeting but not as a
     seat played. Recording again replaces the result (a moderator's correction)."""
     if not swiss.rounds:
-        raise SwissError("no round has been paired")
+        raise SwissError("league.swiss.no_round")
     games = list(swiss.rounds[-1])
     index = next(
         (
@@ -491,7 +494,7 @@ def record(
         None,
     )
     if index is None:
-        raise SwissError(f"{player} and {opponent} are not paired in the latest round")
+        raise SwissError("league.swiss.not_paired", player=player, opponent=opponent)
     game = games[index]
     if winner is None:
         result = NEITHER if forfeit else DRAW
@@ -500,7 +503,9 @@ def record(
     elif winner == game.second:
         result = SECOND
     else:
-        raise SwissError(f"{winner} did not play {player} v {opponent}")
+        raise SwissError(
+            "league.swiss.not_in_game", winner=winner, player=player, opponent=opponent
+        )
     games[index] = replace(game, result=result, forfeit=forfeit)
     return replace(swiss, rounds=(*swiss.rounds[:-1], tuple(games)))
 
@@ -508,7 +513,7 @@ def record(
 def withdraw(swiss: Swiss, player: str) -> Swiss:
     """``player`` is paired no more (their games so far stand)."""
     if player not in swiss.players:
-        raise SwissError(f"{player} is not in this Swiss")
+        raise SwissError("league.swiss.not_in_swiss", player=player)
     if player in swiss.withdrawn:
         return swiss
     return replace(swiss, withdrawn=(*swiss.withdrawn, player))
@@ -529,5 +534,5 @@ def opponents(swiss: Swiss, player: str) -> list[str]:
 def games_of(swiss: Swiss, round_number: int) -> tuple[Game, ...]:
     """Round ``round_number`` (1-based)."""
     if not 1 <= round_number <= len(swiss.rounds):
-        raise SwissError(f"there is no round {round_number}")
+        raise SwissError("league.swiss.no_such_round", round=round_number, rounds=len(swiss.rounds))
     return swiss.rounds[round_number - 1]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from cogs.league import cup
 from cogs.league.cup import BYE, PLAYED, WALKOVER, Cup, CupError
 from cogs.league.ratings import Rating
+from tests.cogs.league.refusals import assert_worded
 
 
 def seeds(count: int) -> list[str]:
@@ -36,8 +37,9 @@ def test_placement_is_the_standard_bracket() -> None:
     assert cup.placement(4) == [1, 4, 2, 3]
     assert cup.placement(8) == [1, 8, 4, 5, 2, 7, 3, 6]
     assert cup.placement(16) == [1, 16, 8, 9, 4, 13, 5, 12, 2, 15, 7, 10, 3, 14, 6, 11]
-    with pytest.raises(CupError):
+    with pytest.raises(CupError) as caught:
         cup.placement(12)
+    assert (caught.value.key, caught.value.params) == ("league.cup.size", {"size": 12})
 
 
 def test_eight_players_are_seeded_one_against_eight() -> None:
@@ -140,20 +142,38 @@ def test_a_withdrawn_player_with_a_bye_gives_the_next_tie_away() -> None:
 
 
 def test_refusals() -> None:
-    with pytest.raises(CupError):
+    with pytest.raises(CupError) as caught:
         cup.new(["alone"])
-    with pytest.raises(CupError):
+    assert (caught.value.key, caught.value.params) == ("league.cup.too_few", {"count": 1})
+    with pytest.raises(CupError) as caught:
         cup.new(["a", "a", "b"])
+    assert (caught.value.key, caught.value.params) == ("league.cup.seeded_twice", {"player": "a"})
     c = cup.new(seeds(4))
-    with pytest.raises(CupError):
+    with pytest.raises(CupError) as caught:
         cup.record(c, "1", "2", "1")  # not a tie
-    with pytest.raises(CupError):
+    assert caught.value.key == "league.cup.not_a_tie"
+    assert caught.value.params == {"player": "1", "opponent": "2"}
+    with pytest.raises(CupError) as caught:
         cup.record(c, "1", "4", "2")  # not in the tie
+    assert caught.value.key == "league.cup.not_in_tie"
+    assert caught.value.params == {"winner": "2", "player": "1", "opponent": "4"}
     c = cup.record(c, "1", "4", "1")
-    with pytest.raises(CupError):
+    with pytest.raises(CupError) as caught:
         cup.record(c, "1", "4", "4")  # decided already
-    with pytest.raises(CupError):
+    assert caught.value.key == "league.cup.not_a_tie"
+    with pytest.raises(CupError) as caught:
         cup.withdraw(c, "nobody")
+    assert (caught.value.key, caught.value.params) == (
+        "league.cup.not_in_cup",
+        {"player": "nobody"},
+    )
+
+
+def test_refusals_are_worded_in_both_languages() -> None:
+    """Every refusal's key has its sentence in English and Japanese, the parameters filled."""
+    with pytest.raises(CupError) as caught:
+        cup.record(cup.new(["ann", "bob"]), "ann", "bob", "cy")
+    assert_worded(caught.value, ("ann", "bob", "cy"))
 
 
 def test_seeding_from_ratings() -> None:
@@ -168,8 +188,9 @@ def test_json_round_trip() -> None:
     c = cup.withdraw(cup.record(cup.new(seeds(6)), "4", "5", "5"), "6")
     back = Cup.from_json(json.loads(json.dumps(c.to_json())))
     assert back == c
-    with pytest.raises(CupError):
+    with pytest.raises(CupError) as caught:
         Cup.from_json({**c.to_json(), "schema": 2})
+    assert (caught.value.key, caught.value.params) == ("league.cup.schema", {"schema": "2"})
 
 
 @settings(max_examples=60, deadline=None)

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from cogs.league import swiss
 from cogs.league.swiss import DRAW, FIRST, NEITHER, SECOND, Game, Swiss, SwissError
+from tests.cogs.league.refusals import assert_worded
 
 Pair = tuple[str, str | None]  # (player, opponent); None: a bye
 
@@ -463,28 +464,57 @@ def test_withdrawn_players_are_paired_no_more() -> None:
 
 
 def test_refusals() -> None:
-    with pytest.raises(SwissError):
+    with pytest.raises(SwissError) as caught:
         swiss.new(["a", "a"])
-    with pytest.raises(SwissError):
+    assert (caught.value.key, caught.value.params) == ("league.swiss.listed_twice", {"player": "a"})
+    with pytest.raises(SwissError) as caught:
         swiss.new(["a", "b"], win=1, draw=1)
+    assert caught.value.key == "league.swiss.win_over_draw"
+    assert caught.value.params == {"win": 1, "draw": 1}
     state = swiss.new(["a", "b", "c", "d"])
-    with pytest.raises(SwissError):
+    with pytest.raises(SwissError) as caught:
         swiss.record(state, "a", "b", "a")  # nothing paired yet
+    assert caught.value.key == "league.swiss.no_round"
+    with pytest.raises(SwissError) as caught:
+        swiss.games_of(state, 1)
+    assert caught.value.key == "league.swiss.no_such_round"
+    assert caught.value.params == {"round": 1, "rounds": 0}
     state = swiss.pair_next(state)
     assert swiss.round_open(state)
-    with pytest.raises(SwissError):
+    with pytest.raises(SwissError) as caught:
         swiss.pair_next(state)  # results still missing
+    assert caught.value.key == "league.swiss.round_open"
     game = state.rounds[-1][0]
     assert game.second is not None
-    with pytest.raises(SwissError):
+    with pytest.raises(SwissError) as caught:
         swiss.record(state, game.first, game.second, "nobody")
-    with pytest.raises(SwissError):
+    assert caught.value.key == "league.swiss.not_in_game"
+    assert caught.value.params == {
+        "winner": "nobody",
+        "player": game.first,
+        "opponent": game.second,
+    }
+    with pytest.raises(SwissError) as caught:
         swiss.record(state, game.first, state.rounds[-1][1].first, None)
-    with pytest.raises(SwissError):
+    assert caught.value.key == "league.swiss.not_paired"
+    assert caught.value.params == {"player": game.first, "opponent": state.rounds[-1][1].first}
+    with pytest.raises(SwissError) as caught:
         swiss.withdraw(state, "nobody")
+    assert (caught.value.key, caught.value.params) == (
+        "league.swiss.not_in_swiss",
+        {"player": "nobody"},
+    )
     lone = swiss.new(["a", "b"])
-    with pytest.raises(SwissError):
+    with pytest.raises(SwissError) as caught:
         swiss.pair_next(swiss.withdraw(lone, "a"))
+    assert (caught.value.key, caught.value.params) == ("league.swiss.too_few", {"count": 1})
+
+
+def test_refusals_are_worded_in_both_languages() -> None:
+    """Every refusal's key has its sentence in English and Japanese, the parameters filled."""
+    with pytest.raises(SwissError) as caught:
+        swiss.record(swiss.pair_next(swiss.new(["ann", "bob", "cy"])), "ann", "bob", "cy")
+    assert_worded(caught.value, ("ann", "bob", "cy"))
 
 
 def test_json_round_trip() -> None:
@@ -496,5 +526,6 @@ def test_json_round_trip() -> None:
     text = json.dumps(state.to_json())
     back = Swiss.from_json(json.loads(text))
     assert back == state
-    with pytest.raises(SwissError):
+    with pytest.raises(SwissError) as caught:
         Swiss.from_json({**state.to_json(), "schema": 99})
+    assert (caught.value.key, caught.value.params) == ("league.swiss.schema", {"schema": "99"})
