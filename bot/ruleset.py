@@ -5,7 +5,8 @@ A ruleset is one folder, ``cogs/<name>/``, whose ``__init__.py`` exports ``RULES
 and order types: an instance of a :class:`BaseEngine` subclass, whose defaults do what most
 rulesets do, or a module of functions), the presenter (a :class:`Presenter` subclass), the
 seats, and the optional parts (the cog's extension, a sheet builder, the demo players,
-command-line subcommands, stored view kinds, and the hooks of hidden-information games).
+command-line subcommands, stored view kinds, the hooks of hidden-information games, and what a
+league may do with it: :class:`LeagueSupport`, over :mod:`bot.leagues`).
 :mod:`bot.registry` discovers the specs; the framework never names a game.
 
 Engines are pure: no discord, no storage, no clock, no randomness except the :class:`bot.dice.Dice`
@@ -29,6 +30,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 from bot import state_json
 from bot.dice import NO_SECRET, Dice
 from bot.i18n import t
+from bot.leagues import FixedOption, LeagueResult, RosterRules
 
 JSON = dict[str, Any]
 DRAW = "draw"  # the legacy ``winner`` of a drawn game in records and replay output
@@ -736,6 +738,75 @@ class CliCommand:
     module: Ref
 
 
+# --- leagues ---------------------------------------------------------------------------------
+
+
+class OptionRefused(RuleError):
+    """A league's fixed option the ruleset does not take (its :class:`FixedOption`'s key)."""
+
+
+def places_by_outcome(outcome: Outcome, players: Mapping[str, str]) -> dict[str, int]:
+    """Each player's place (``players``: seat -> player): the winners first, everyone else
+    second; a draw, or an end without a winner, places everyone first."""
+    if not outcome.winners:
+        return dict.fromkeys(players.values(), 1)
+    return {player: 1 if seat in outcome.winners else 2 for seat, player in players.items()}
+
+
+def result_by_outcome(
+    state: Mapping[str, Any], outcome: Outcome, players: Mapping[str, str]
+) -> LeagueResult:
+    """A league result from the outcome alone (a ruleset without tie-break figures)."""
+    return LeagueResult(places_by_outcome(outcome, players))
+
+
+ResultOf = Callable[[Mapping[str, Any], Outcome, Mapping[str, str]], LeagueResult]
+
+
+@dataclass(frozen=True)
+class LeagueSupport:
+    """What a league may do with a ruleset (a spec without it cannot be played in a league).
+
+    ``rosters``: the ruleset's :class:`~bot.leagues.RosterRules` (draft pool, ante, masters, a
+    match's options from the rosters), or None: its leagues keep standings and ratings only.
+    ``result(state, outcome, players)``: a finished game's :class:`~bot.leagues.LeagueResult`,
+    from its stored state (JSON), its :class:`Outcome` and seat -> player; by default the
+    outcome's winners first (:func:`result_by_outcome`). ``figures``: the names of the tie-break
+    figures its results carry (:data:`bot.leagues.DP`: the standings show DP for and against).
+    ``options``: the game options a league may fix for its matches; a league match's options
+    are these (with the league's values), the rosters' where there are rosters, and ``league``
+    (the league's id, which changes nothing in play: the engine's ``check_options`` must take
+    it). ``master_options``: with masters, a :class:`Ref` to the decorator that gives
+    ``/league master`` the ruleset's options (discord; loaded by the league's cog only): the
+    decorated callback is handed ``spec``, what ``rosters.master`` reads, or None.
+    """
+
+    rosters: RosterRules | None = None
+    result: ResultOf = result_by_outcome
+    figures: tuple[str, ...] = ()
+    options: tuple[FixedOption, ...] = ()
+    master_options: Ref | None = None
+
+    def __post_init__(self) -> None:
+        names = [o.name for o in self.options]
+        if len(set(names)) != len(names):
+            raise ValueError(f"a fixed option declared twice: {names}")
+        if self.master_options is not None and not (self.rosters and self.rosters.has_masters):
+            raise ValueError("master_options need rosters with masters")
+
+    def option(self, name: str) -> FixedOption | None:
+        return next((o for o in self.options if o.name == name), None)
+
+    def fixed(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Each declared option with its value in ``given`` (a league's options), else its
+        default; :class:`OptionRefused` for a value it cannot take."""
+        chosen = {o.name: given.get(o.name, o.default) for o in self.options}
+        for option in self.options:
+            if not option.allows(chosen[option.name]):
+                raise OptionRefused(option.refused, value=chosen[option.name])
+        return chosen
+
+
 @dataclass(frozen=True)
 class RulesetSpec(Generic[StateT, OrderT]):
     """One ruleset, whole: what the framework needs to run, show and test its games.
@@ -770,6 +841,9 @@ class RulesetSpec(Generic[StateT, OrderT]):
     These seven (:data:`ENGINE_HOOKS`) a :class:`BaseEngine` declares as its own members, once:
     for a class engine the spec takes each one it leaves unset (None, False or empty) from the
     engine. A module engine's spec names them.
+
+    ``league`` (:class:`LeagueSupport`) says what a league may do with the ruleset; None: it
+    cannot be played in a league.
     """
 
     key: str
@@ -789,6 +863,7 @@ class RulesetSpec(Generic[StateT, OrderT]):
     adjudicate: Callable[[StateT], tuple[StateT, list[Event]]] | None = None
     post_group: Callable[[StateT], str | None] | None = None
     hidden_twin: Callable[[StateT, random.Random], StateT | None] | None = None
+    league: LeagueSupport | None = None  # what a league may do with it (None: no leagues)
 
     def __post_init__(self) -> None:
         # A class engine declares its hidden-information hooks as its own members (BaseEngine's):

@@ -35,10 +35,12 @@ PURE_FILES = sorted(
         ROOT / "cogs/esper/base_board.py",
         ROOT / "cogs/esper/combat_board.py",
         *ROOT.glob("cogs/*/present.py"),  # "Pure (i18n and the renderer only)"
+        *ROOT.glob("cogs/*/league.py"),  # what a league reads of a ruleset (bot/leagues.py)
         *ROOT.glob("bot/render/*.py"),
         ROOT / "bot/dice.py",
         ROOT / "bot/rollexpr.py",
         ROOT / "bot/ruleset.py",
+        ROOT / "bot/leagues.py",
         *ROOT.glob("bot/record/*.py"),  # its docstring says pure; storage only for type hints
         ROOT / "bot/i18n/__init__.py",
     }

@@ -8,6 +8,7 @@ language by the command tree's error handler (or :func:`bot.replies.refuse` for 
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import io
 import logging
@@ -22,19 +23,17 @@ from discord.ext import commands
 
 from bot import limits, replies
 from bot.checks import is_moderator, reader_lang
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.i18n.translator import localized_params, ls
+from bot.leagues import DP
 from bot.ruleset import RuleError
 from bot.table import Player
 from bot.views import VIEW_KINDS, out_of_date
 from cogs.league import board, season
 from cogs.league.ante import open_antes
-from cogs.league.rulesets import ROSTER_RULES, for_ruleset
+from cogs.league.rulesets import every_rosters, league_rulesets, rosters, support
 from cogs.league.season import League, LeagueError, Options
 from cogs.league.service import LeagueService, master_name, roster_lines
-from cogs.tactics import master as tactics_master
-from cogs.tactics.cog import TIE_BREAK_CHOICES
-from cogs.tactics.master_options import master_options
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -104,7 +103,7 @@ class LeaguePick(
         except RuleError as exc:
             await replies.refuse(interaction, with_unit_names(exc, lang), lang)
             return
-        name = for_ruleset(league.ruleset).unit_name(unit, lang)
+        name = rosters(league).unit_name(unit, lang)
         if self.what == "draft":
             text = t(lang, "league.draft.you_picked", unit=name, league=league.name)
             await replies.edit(interaction, content=text, view=None)
@@ -140,6 +139,51 @@ async def league_autocomplete(
 
 
 Callback = Callable[..., Awaitable[None]]
+
+
+def ruleset_choices() -> list[app_commands.Choice[str]]:
+    """Every ruleset a league may play, named by its title (``<key>.title``)."""
+    return [
+        app_commands.Choice(name=ls(t("en", f"{key}.title"), f"{key}.title"), value=key)
+        for key in league_rulesets()
+    ]
+
+
+def fixed_choices(name: str) -> dict[str, list[app_commands.Choice[str]]]:
+    """``{name: choices}`` for ``app_commands.choices``: the values the league rulesets allow for
+    their fixed game option ``name``, each once, named by the option's catalogue keys (nothing
+    when no ruleset makes it a choice)."""
+    labels: dict[str, str] = {}
+    for key in league_rulesets():
+        option = support(key).option(name)
+        for value, label in option.choices if option is not None else ():
+            labels.setdefault(value, label)
+    choices = [
+        app_commands.Choice(name=ls(t("en", label), label), value=value)
+        for value, label in labels.items()
+    ]
+    return {name: choices} if choices else {}
+
+
+def master_options(func: Callback) -> Callback:
+    """``/league master``'s options: those of the ruleset whose league declares them
+    (``LeagueSupport.master_options``), handing the callback ``spec``. Slash options are fixed
+    when commands sync, so one ruleset's at most: a second ruleset with master options would
+    need a command of its own, and is refused here rather than offered the first one's."""
+    found = [s.master_options for s in map(support, league_rulesets()) if s.master_options]
+    if len(found) > 1:
+        raise TypeError(f"two rulesets declare /league master options: {found}")
+    if found:
+        decorate: Callable[[Callback], Callback] = found[0].load()
+        return decorate(func)
+    own = [p for p in inspect.signature(func).parameters.values() if p.name != "spec"]
+
+    @functools.wraps(func)
+    async def without_spec(self: Any, interaction: Any, **options: Any) -> None:
+        await func(self, interaction, spec=None, **options)
+
+    without_spec.__signature__ = inspect.Signature(own)  # type: ignore[attr-defined]
+    return without_spec
 
 
 def subcommand(
@@ -242,6 +286,7 @@ class LeagueCog(commands.Cog):
         guild_only=True,
         name=ls("The league's name", "cmd.opt.league_name"),
         season_name=ls("The season (e.g. 2026 Autumn)", "cmd.opt.season"),
+        ruleset=ls("The ruleset its matches are played in", "cmd.opt.ruleset"),
         minutes=ls("Minutes per sheet in league matches (0 = none)", "cmd.opt.turn_minutes"),
         cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
         tie_break=ls("How equal DP after the last turn is decided", "cmd.opt.tie_break"),
@@ -249,38 +294,36 @@ class LeagueCog(commands.Cog):
         ante=ls("The winner of a match may take a unit from the loser", "cmd.opt.ante"),
         pick_minutes=ls("Minutes for each draft pick", "cmd.opt.pick_minutes"),
         rounds=ls("Draft rounds (units each player drafts)", "cmd.opt.rounds"),
-        ruleset=ls("The ruleset its matches are played in", "cmd.opt.ruleset"),
     )
-    @app_commands.choices(
-        tie_break=TIE_BREAK_CHOICES,
-        ruleset=[app_commands.Choice(name=name, value=name) for name in ROSTER_RULES],
-    )
+    @app_commands.choices(ruleset=ruleset_choices(), **fixed_choices("tie_break"))
     async def create(
         self,
         interaction: discord.Interaction[Any],
         name: app_commands.Range[str, 1, season.NAME_MAX],
         season_name: app_commands.Range[str, 1, season.SEASON_MAX],
+        ruleset: str,
         minutes: app_commands.Range[int, 0, 10080] = 10,
-        cost_cap: app_commands.Range[int, 1, 60] = 18,
-        tie_break: str = "none",
-        master_approval: bool = False,
-        ante: bool = True,
-        pick_minutes: app_commands.Range[int, 1, 10080] = 720,
-        rounds: app_commands.Range[int, 1, 9] = 9,
-        ruleset: str = "tactics",
+        cost_cap: app_commands.Range[int, 1, 60] | None = None,
+        tie_break: str | None = None,
+        master_approval: bool | None = None,
+        ante: bool | None = None,
+        pick_minutes: app_commands.Range[int, 1, 10080] | None = None,
+        rounds: app_commands.Range[int, 1, 9] | None = None,
     ) -> None:
+        """The options left out keep their defaults; one the ruleset does not take (the cost
+        cap of a game without lineups, the draft of one without rosters) is refused when set."""
         if not is_moderator(interaction):
             raise LeagueError("league.moderators_only")
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        options = Options(
-            turn_minutes=minutes,
-            cost_cap=cost_cap,
-            tie_break=tie_break,
-            master_approval=master_approval,
-            ante=ante,
-            pick_minutes=pick_minutes,
-            rounds=rounds,
-        )
+        given = {
+            "cost_cap": cost_cap,
+            "tie_break": tie_break,
+            "master_approval": master_approval,
+            "ante": ante,
+            "pick_minutes": pick_minutes,
+            "rounds": rounds,
+        }
+        options = Options(turn_minutes=minutes, **{k: v for k, v in given.items() if v is not None})
         league = await self.service.create(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
@@ -359,7 +402,7 @@ class LeagueCog(commands.Cog):
         for found in await self.service.of_player(interaction.user.id):
             if found.draft is None or found.draft.over:
                 continue
-            rules = for_ruleset(found.ruleset)
+            rules = rosters(found)
             for unit in dict.fromkeys(found.draft.available()):
                 name = f"{rules.unit_name(unit, lang)} ({found.draft.costs[unit]})"
                 if current.casefold() in f"{unit} {name}".casefold():
@@ -376,37 +419,25 @@ class LeagueCog(commands.Cog):
         self, interaction: discord.Interaction[Any], unit: str, league: str | None = None
     ) -> None:
         found = await self._find(interaction, league)
+        rules = rosters(found)
         if found.draft is None:
             raise LeagueError("league.draft.not_started")
         number = found.draft.number  # the pick due now: a pick made meanwhile is refused
         updated = await self.service.draft_pick(found.id, interaction.user.id, unit.strip(), number)
-        name = for_ruleset(updated.ruleset).unit_name(unit.strip(), reader_lang(interaction))
+        name = rules.unit_name(unit.strip(), reader_lang(interaction))
         await self._say(interaction, "league.draft.you_picked", unit=name, league=updated.name)
 
-    @subcommand(
-        "master",
-        "Submit your master unit: a preset, or your own design",
-        preset=ls("A ready-made master (or leave empty and design one)", "cmd.opt.preset"),
-    )
-    @app_commands.choices(
-        preset=[
-            app_commands.Choice(name=p.name["en"], value=p.id) for p in tactics_master.presets()
-        ],
-    )
-    @master_options(optional=True)
+    @subcommand("master", "Submit your master unit: a preset, or your own design")
+    @master_options
     async def master(
         self,
         interaction: discord.Interaction[Any],
-        preset: str | None = None,
         league: str | None = None,
-        design: dict[str, Any] | None = None,
+        spec: dict[str, Any] | None = None,
     ) -> None:
         found = await self._find(interaction, league)
-        if preset:
-            spec: dict[str, Any] = {"preset": preset}
-        elif design is not None:
-            spec = design
-        else:
+        rosters(found)  # refused in a league without rosters, whatever was given
+        if spec is None:
             raise LeagueError("league.master.preset_or_design")
         updated = await self.service.submit_master(found.id, interaction.user.id, spec)
         me = str(interaction.user.id)
@@ -510,23 +541,22 @@ class LeagueCog(commands.Cog):
         league: str | None = None,
     ) -> None:
         found = await self._find(interaction, league)
+        rules = rosters(found)
         me = str(interaction.user.id)
         if match is None:
             mine = [a for a in found.antes if a.open and a.winner == me]
             if not mine:
                 raise LeagueError("league.ante.none_open")
             match = mine[-1].match
-        updated = await self.service.declare_ante(
-            found.id, match.strip(), interaction.user.id, unit.strip()
-        )
-        name = for_ruleset(updated.ruleset).unit_name(unit.strip(), reader_lang(interaction))
+        await self.service.declare_ante(found.id, match.strip(), interaction.user.id, unit.strip())
+        name = rules.unit_name(unit.strip(), reader_lang(interaction))
         await self._say(interaction, "league.ante.you_declared", unit=name, match=match)
 
     @subcommand("antes", "Every open ante, with its pick and log (moderators)", guild_only=True)
     async def antes(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._moderated(interaction, league)
         lang = reader_lang(interaction)
-        rules = for_ruleset(found.ruleset)
+        rules = rosters(found)
         embed = discord.Embed(title=t(lang, "league.antes.title", league=found.name), colour=COLOUR)
         still_open = open_antes(found.antes)
         for a in still_open[: limits.EMBED_FIELDS]:
@@ -643,10 +673,12 @@ class LeagueCog(commands.Cog):
         rows = found.standings()
         title = t(lang, "league.standings.title", league=found.name, season=found.season)
         embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
+        # DP for and against where the ruleset scores them
+        dp = DP in support(found.ruleset).figures
         lines = [
             t(
                 lang,
-                "league.standings.line",
+                "league.standings.line" if dp else "league.standings.line_plain",
                 rank=i,
                 player=f"<@{r.player}>",
                 played=r.played,
@@ -686,13 +718,13 @@ class LeagueCog(commands.Cog):
         league: str | None = None,
     ) -> None:
         found = await self._find(interaction, league)
+        rules = rosters(found)
         lang = reader_lang(interaction)
         who = player or interaction.user
         if str(who.id) not in found.players:
             raise LeagueError("league.not_a_player_named", player=who.display_name)
         at = _end_of_day(date) if date else None
         ledger = await self.service.ledger(found.id)
-        rules = for_ruleset(found.ruleset)
         master = master_name(found, str(who.id), lang)
         lines = roster_lines(ledger, rules, str(who.id), at, lang, master)
         title_key = "league.roster.title_at" if date else "league.roster.title"
@@ -705,11 +737,15 @@ class LeagueCog(commands.Cog):
 
 
 def with_unit_names(exc: RuleError, lang: str) -> RuleError:
-    """A refusal that names a unit by id (``lancer``) names it in the reader's language."""
+    """A refusal that names a unit by id (``lancer``) or a ruleset by key (``arena``) names it
+    in the reader's language."""
     unit = exc.params.get("unit")
     if isinstance(unit, str) and unit:
-        names = (rules.unit_name(unit, lang) for rules in ROSTER_RULES.values())
+        names = (rules.unit_name(unit, lang) for rules in every_rosters())
         exc.params["unit"] = next((n for n in names if n != unit), unit)
+    ruleset = exc.params.get("ruleset")
+    if isinstance(ruleset, str) and has(f"{ruleset}.title"):
+        exc.params["ruleset"] = t(lang, f"{ruleset}.title")
     return exc
 
 
@@ -776,6 +812,12 @@ def info_embed(league: League, lang: str) -> discord.Embed:
     o = league.options
     title = t(lang, "league.info.title", league=league.name, season=league.season)
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
+    playing = ", ".join(m.id for m in league.playing()) or "—"
+    if support(league.ruleset).rosters is None:  # matches, standings and ratings only
+        plain = t(lang, "league.info.options_plain", minutes=o.turn_minutes or "∞")
+        before = [(t(lang, "league.info.options"), limits.clip(plain, limits.FIELD_VALUE))]
+        after = [(t(lang, "league.info.playing"), limits.clip(playing, limits.FIELD_VALUE))]
+        return _info_fields(embed, league, lang, before, after)
     yes, no = t(lang, "league.yes"), t(lang, "league.no")
     options = t(
         lang,
@@ -807,13 +849,23 @@ def info_embed(league: League, lang: str) -> discord.Embed:
         total=len(league.players),
         revealed=yes if league.masters_revealed else no,
     )
-    playing = ", ".join(m.id for m in league.playing()) or "—"
     before = [(t(lang, "league.info.options"), limits.clip(options, limits.FIELD_VALUE))]
     after = [
         (t(lang, "league.info.draft"), limits.clip(draft, limits.FIELD_VALUE)),
         (t(lang, "league.info.masters"), limits.clip(masters, limits.FIELD_VALUE)),
         (t(lang, "league.info.playing"), limits.clip(playing, limits.FIELD_VALUE)),
     ]
+    return _info_fields(embed, league, lang, before, after)
+
+
+def _info_fields(
+    embed: discord.Embed,
+    league: League,
+    lang: str,
+    before: list[tuple[str, str]],
+    after: list[tuple[str, str]],
+) -> discord.Embed:
+    """``embed`` with the fields ``before`` the players, the players, and those ``after``."""
     used = len(embed.title or "") + sum(len(n) + len(v) for n, v in [*before, *after])
     players = _player_fields(
         league.players,

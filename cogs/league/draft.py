@@ -1,7 +1,7 @@
 """The entry draft: a snake draft over a unit pool, pure.
 
 The pool is a sequence of unit ids (a unit listed twice can be drafted twice) with a cost for each;
-it comes from the ruleset (:func:`tactics_pool` for tactics). Picks go 1..n, n..1, 1..n… Each pick
+it comes from the ruleset (its rosters' ``pool``). Picks go 1..n, n..1, 1..n… Each pick
 has a time limit; when it passes, :func:`auto_pick` chooses for the player (the highest cost still
 available, ties by pool order) and the pick is marked automatic.
 
@@ -160,13 +160,6 @@ def new_draft(
         per_pick=float(per_pick),
         turn_started_at=float(at),
     )
-
-
-def tactics_pool() -> list[tuple[str, int]]:
-    """The tactics starter pool as (unit id, cost) pairs."""
-    from cogs.tactics.units import pool
-
-    return [(u.id, u.cost) for u in pool()]
 
 
 def pick(state: DraftState, player: str, unit: str, at: float, *, auto: bool = False) -> DraftState:

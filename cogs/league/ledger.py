@@ -26,7 +26,7 @@ MASTER_SET = "master_set"
 KINDS = (DRAFT_PICK, ANTE_GAIN, ANTE_LOSS, MODERATOR_ADD, MODERATOR_REMOVE, MASTER_SET)
 GAINS = frozenset({DRAFT_PICK, ANTE_GAIN, MODERATOR_ADD})
 LOSSES = frozenset({ANTE_LOSS, MODERATOR_REMOVE})
-MAX_COPIES = 2  # tactics: at most two copies of a unit in a roster
+MAX_COPIES = 2  # the roster limit (league.md): at most two copies of a unit
 
 
 class LedgerError(RuleError):

@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.ruleset import RuleError
+from bot.leagues import DP, RosterRules
+from bot.ruleset import LeagueSupport, RuleError
 from cogs.league import ante as antes
 from cogs.league import draft as drafts
 from cogs.league.ledger import (
@@ -27,11 +28,9 @@ from cogs.league.ledger import (
     append,
     roster_at,
 )
-from cogs.league.rulesets import RosterRules
 from cogs.league.standings import Result, Row, standings
 
 SCHEMA = 1
-TIE_BREAKS = ("none", "hp")
 # Names typed by a moderator; the slash options carry the same maxima. Short, because they head
 # every embed and post of the league (a title holds 256 characters).
 NAME_MAX = 40
@@ -46,6 +45,10 @@ class LeagueError(RuleError):
 
 @dataclass(frozen=True)
 class Options:
+    """A league's options. ``cost_cap`` and ``tie_break`` are game options a ruleset may let a
+    league fix (:class:`bot.leagues.FixedOption`; the ruleset checks their values); the draft,
+    master and ante options are for rulesets with rosters."""
+
     turn_minutes: int = 10  # per sheet in a league match; 0: no deadline
     cost_cap: int = 18
     tie_break: str = "none"
@@ -57,10 +60,6 @@ class Options:
     def __post_init__(self) -> None:
         if not 0 <= self.turn_minutes <= 10080:
             raise LeagueError("league.option.turn_minutes", value=self.turn_minutes)
-        if not 1 <= self.cost_cap <= 60:
-            raise LeagueError("league.option.cost_cap", value=self.cost_cap)
-        if self.tie_break not in TIE_BREAKS:
-            raise LeagueError("league.option.tie_break", value=self.tie_break)
         if not 1 <= self.pick_minutes <= 10080:
             raise LeagueError("league.option.pick_minutes", value=self.pick_minutes)
         if not 1 <= self.rounds <= 9:
@@ -73,6 +72,25 @@ class Options:
     def from_json(cls, obj: Mapping[str, Any]) -> Options:
         known = cls.__dataclass_fields__
         return cls(**{k: v for k, v in obj.items() if k in known})
+
+    def check_for(self, support: LeagueSupport) -> None:
+        """Refuse what the ruleset does not take: a value its fixed options refuse, a game
+        option it does not let a league fix, a roster option without rosters (each set to
+        anything but its default)."""
+        support.fixed(self.to_json())
+        unused = [name for name in GAME_OPTIONS if support.option(name) is None]
+        if support.rosters is None:
+            unused += ROSTER_OPTIONS
+        default = Options()
+        for name in unused:
+            if getattr(self, name) != getattr(default, name):
+                raise LeagueError("league.option.not_in_ruleset", option=name)
+
+
+# The options above that are the game's (fixed for every match where the ruleset declares them)
+# and those only a league with rosters has.
+GAME_OPTIONS = ("cost_cap", "tie_break")
+ROSTER_OPTIONS = ("master_approval", "ante", "pick_minutes", "rounds")
 
 
 @dataclass(frozen=True)
@@ -247,16 +265,19 @@ def create(
     channel_id: int,
     name: str,
     ruleset: str,
+    support: LeagueSupport,
     season: str,
     options: Options,
     by: str,
     at: float,
 ) -> League:
+    """A new league of ``ruleset`` (``support``: what its spec lets a league do)."""
     name, season = name.strip(), season.strip()
     if not 1 <= len(name) <= NAME_MAX:
         raise LeagueError("league.name.length", max=NAME_MAX)
     if not 1 <= len(season) <= SEASON_MAX:
         raise LeagueError("league.season.length", max=SEASON_MAX)
+    options.check_for(support)
     return League(league_id, guild_id, channel_id, name, ruleset, season, options, by, at)
 
 
@@ -415,15 +436,16 @@ def _reveal_if_ready(league: League, at: float) -> Step:
 # --- matches ------------------------------------------------------------------------------------
 
 
-def check_pairing(league: League, rules: RosterRules, a: str, b: str) -> None:
-    """Whether ``a`` and ``b`` may start a league match now."""
+def check_pairing(league: League, rules: RosterRules | None, a: str, b: str) -> None:
+    """Whether ``a`` and ``b`` may start a league match now (``rules``: the ruleset's rosters;
+    None: a league without, whose players may be paired as soon as they have joined)."""
     if a == b:
         raise LeagueError("league.match.same_player")
     for p in (a, b):
         _require_player(league, p)
-    if not league.draft_over:
+    if rules is not None and not league.draft_over:
         raise LeagueError("league.match.draft_not_over")
-    if rules.has_masters and not league.masters_revealed:
+    if rules is not None and rules.has_masters and not league.masters_revealed:
         raise LeagueError("league.match.masters_not_revealed")
     for m in league.playing():
         busy = {a, b} & set(m.players())
@@ -434,24 +456,30 @@ def check_pairing(league: League, rules: RosterRules, a: str, b: str) -> None:
 def start_match(
     league: League,
     ledger: Sequence[Entry],
-    rules: RosterRules,
+    support: LeagueSupport,
     a: str,
     b: str,
     match_id: str,
     at: float,
 ) -> tuple[Step, dict[str, Any]]:
     """A league match ``match_id`` between ``a`` and ``b`` starts: the open antes of both settle
-    (their next match is starting), then the game options are made from the rosters as they now
-    stand. The caller creates the game with those options in the same transaction."""
+    (their next match is starting), then the game options are made from the league's fixed
+    options and the rosters as they now stand (without rosters: the fixed options alone). The
+    caller creates the game with those options in the same transaction."""
+    rules = support.rosters
     check_pairing(league, rules, a, b)
-    settled, after = antes.on_match_start(league.antes, ledger, (a, b), match_id, at)
-    rosters = {
-        seat: (roster_at(after, p, at), league.masters[p].spec if rules.has_masters else {})
-        for seat, p in (("A", a), ("B", b))
-    }
-    options = rules.match_options(league.options.to_json(), rosters)
+    fixed = support.fixed(league.options.to_json())
+    if rules is None:
+        settled, after, options = list(league.antes), list(ledger), fixed
+    else:
+        settled, after = antes.on_match_start(league.antes, ledger, (a, b), match_id, at)
+        rosters = {
+            seat: (roster_at(after, p, at), league.masters[p].spec if rules.has_masters else {})
+            for seat, p in (("A", a), ("B", b))
+        }
+        options = rules.match_options(fixed, rosters)
     started = tell(
-        "league.match.started",
+        "league.match.started" if rules is not None else "league.match.started_plain",
         ref=match_id,
         league=league.name,
         a=f"<@{a}>",
@@ -488,6 +516,7 @@ def _ante_changes(before: Sequence[antes.Ante], after: Sequence[antes.Ante]) -> 
 def record_result(
     league: League,
     ledger: Sequence[Entry],
+    support: LeagueSupport,
     match_id: str,
     winner: str | None,
     dp: Mapping[str, int],
@@ -497,7 +526,8 @@ def record_result(
     by: str = "",
 ) -> Step:
     """A match ends (``winner`` None: a draw; ``status`` ABANDONED records no result). The winner
-    of a match with a winner is offered the ante when the league plays with it."""
+    of a match with a winner is offered the ante when the league plays with it (and its ruleset
+    has rosters). The result's post says the DP where the ruleset scores them."""
     match = league.match(match_id)
     if match.status != PLAYING:
         raise LeagueError("league.match.already_recorded", match=match_id)
@@ -519,7 +549,8 @@ def record_result(
             "league.match.abandoned", ref=f"{match_id}:end", league=league.name, match=match_id
         )
         return Step(league, notices=(notice,))
-    key = "league.match.forfeit" if status == FORFEIT else "league.match.recorded"
+    plain = "" if DP in support.figures else "_plain"
+    key = "league.match.forfeit" if status == FORFEIT else f"league.match.recorded{plain}"
     params = {
         "league": league.name,
         "match": match_id,
@@ -529,8 +560,9 @@ def record_result(
         "dp_a": ended.dp_a,
         "dp_b": ended.dp_b,
     }
-    notices = [Notice(key if winner else "league.match.drawn", params, ref=f"{match_id}:end")]
-    if winner is not None and league.options.ante:
+    drawn = f"league.match.drawn{plain}"
+    notices = [Notice(key if winner else drawn, params, ref=f"{match_id}:end")]
+    if winner is not None and league.options.ante and support.rosters is not None:
         loser = match.b if winner == match.a else match.a
         offer = antes.offer(ledger, league.id, match_id, winner, loser, at)
         league = replace(league, antes=(*league.antes, offer))
@@ -653,7 +685,7 @@ def next_due(league: League) -> float | None:
 
 
 def upgrade(
-    league: League, ledger: Sequence[Entry] | None, rules: RosterRules
+    league: League, ledger: Sequence[Entry] | None, support: LeagueSupport
 ) -> tuple[League, list[Entry]]:
     """A league (and its ledger) stored by an older version, as this one reads them.
 
@@ -661,7 +693,11 @@ def upgrade(
     ``guardian`` shielded the pool's Guardian from the ante): they get the id the ruleset now gives
     them (:meth:`RosterRules.master_id`) in the league, in the ledger's ``master_set`` entries (as
     read: the ledger is append-only and never rewritten) and in open antes, whose candidates are
-    offered again without the shield (only when ``ledger`` is given). Idempotent."""
+    offered again without the shield (only when ``ledger`` is given). Idempotent. A league of a
+    ruleset without rosters reads as stored."""
+    rules = support.rosters
+    if rules is None:
+        return league, list(ledger or ())
     masters = {
         p: replace(m, unit=rules.master_id(m.spec, m.unit)) for p, m in league.masters.items()
     }

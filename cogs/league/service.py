@@ -16,14 +16,16 @@ from functools import partial
 from typing import Any
 
 from bot.i18n import normalize_lang, t
+from bot.leagues import DP, RosterRules
 from bot.lobby import new_game_id
 from bot.posting import outbox_nonce
+from bot.ruleset import LeagueSupport
 from bot.storage import LeagueRow, Repository, VersionConflict
 from bot.storage.base import Transaction
 from bot.table import Player, Table
 from cogs.league import season
 from cogs.league.ledger import Entry, append, history, roster_at
-from cogs.league.rulesets import RosterRules, for_ruleset
+from cogs.league.rulesets import rosters, support
 from cogs.league.season import League, LeagueError, Notice, Options, Step
 
 log = logging.getLogger(__name__)
@@ -79,7 +81,7 @@ class LeagueService:
         options: Options,
         by: int,
     ) -> League:
-        for_ruleset(ruleset)  # refuses a ruleset without rosters
+        found = support(ruleset)  # refuses a ruleset that declares no league
         now = self.clock()
         async with self.repo.transaction() as tx:
             league = season.create(
@@ -88,6 +90,7 @@ class LeagueService:
                 channel_id=channel_id,
                 name=name,
                 ruleset=ruleset,
+                support=found,
                 season=season_name,
                 options=options,
                 by=str(by),
@@ -111,23 +114,21 @@ class LeagueService:
 
     async def start_draft(self, league_id: str) -> League:
         now = self.clock()
-        return await self._act(
-            league_id, lambda lg, _: season.start_draft(lg, for_ruleset(lg.ruleset), now)
-        )
+        return await self._act(league_id, lambda lg, _: season.start_draft(lg, rosters(lg), now))
 
     async def draft_pick(self, league_id: str, user_id: int, unit: str, number: int) -> League:
         now = self.clock()
         return await self._act(
-            league_id, lambda lg, _: season.draft_pick(lg, str(user_id), unit, number, now)
+            league_id,
+            lambda lg, _: season.draft_pick(lg, str(user_id), unit, number, now),
+            rosters_only=True,
         )
 
     async def submit_master(self, league_id: str, user_id: int, spec: Mapping[str, Any]) -> League:
         now = self.clock()
         return await self._act(
             league_id,
-            lambda lg, _: season.submit_master(
-                lg, for_ruleset(lg.ruleset), str(user_id), spec, now
-            ),
+            lambda lg, _: season.submit_master(lg, rosters(lg), str(user_id), spec, now),
         )
 
     async def decide_master(
@@ -139,19 +140,20 @@ class LeagueService:
             lambda lg, _: season.decide_master(
                 lg, str(user_id), approve=approve, by=str(by), note=note, at=now
             ),
+            rosters_only=True,
         )
 
     async def pair(self, league_id: str, a: Player, b: Player, *, by: int) -> tuple[League, str]:
         """Start a league match: settle both players' open antes, then open the game with their
-        rosters as they now stand, all in one transaction."""
+        rosters as they now stand (where the ruleset has rosters), all in one transaction."""
         await self.record_finished()  # a result still unrecorded must offer its ante first
         now = self.clock()
         async with self.repo.transaction() as tx:
             league, ledger, version = await self._load(tx, league_id)
-            rules = for_ruleset(league.ruleset)
             game_id = await new_game_id(tx)
+            found = support(league.ruleset)
             step, options = season.start_match(
-                league, ledger, rules, str(a.user_id), str(b.user_id), game_id, now
+                league, ledger, found, str(a.user_id), str(b.user_id), game_id, now
             )
             minutes = league.options.turn_minutes
             game = await self.table.open_in(
@@ -177,7 +179,15 @@ class LeagueService:
         league = await self._act(
             league_id,
             lambda lg, ledger: season.record_result(
-                lg, ledger, match_id, str(winner), {}, now, status=season.FORFEIT, by=str(by)
+                lg,
+                ledger,
+                support(lg.ruleset),
+                match_id,
+                str(winner),
+                {},
+                now,
+                status=season.FORFEIT,
+                by=str(by),
             ),
             recorded=match_id,
         )
@@ -193,7 +203,7 @@ class LeagueService:
         return await self._act(
             league_id,
             lambda lg, ledger: season.edit_roster(
-                lg, ledger, for_ruleset(lg.ruleset), str(user_id), unit, add=add, by=str(by), at=now
+                lg, ledger, rosters(lg), str(user_id), unit, add=add, by=str(by), at=now
             ),
         )
 
@@ -202,18 +212,23 @@ class LeagueService:
         return await self._act(
             league_id,
             lambda lg, ledger: season.declare_ante(lg, ledger, str(user_id), match_id, unit, now),
+            rosters_only=True,
         )
 
     async def extend_ante(self, league_id: str, match_id: str, until: float, *, by: int) -> League:
         now = self.clock()
         return await self._act(
-            league_id, lambda lg, _: season.extend_ante(lg, match_id, str(by), until, now)
+            league_id,
+            lambda lg, _: season.extend_ante(lg, match_id, str(by), until, now),
+            rosters_only=True,
         )
 
     async def void_ante(self, league_id: str, match_id: str, reason: str, *, by: int) -> League:
         now = self.clock()
         return await self._act(
-            league_id, lambda lg, _: season.void_ante(lg, match_id, str(by), reason, now)
+            league_id,
+            lambda lg, _: season.void_ante(lg, match_id, str(by), reason, now),
+            rosters_only=True,
         )
 
     # --- the clock and finished games -------------------------------------------------------
@@ -245,17 +260,20 @@ class LeagueService:
             pending = await tx.unrecorded_league_games()
         for league_id, game_id in pending:
             game = await self.table.game(game_id)
-            rules = for_ruleset(game.ruleset)
+            found = support(game.ruleset)
             player = {s.seat: str(s.user_id) for s in game.seats}
-            dp = {player[s]: v for s, v in rules.dp(game.state or {}).items() if s in player}
+            winner, dp = None, {}
             if game.status == "abandoned":
-                status, winner = season.ABANDONED, None
+                status = season.ABANDONED
             else:
+                # What the ruleset makes of the finished game: the player placed first alone
+                # wins (a shared first place is a draw), and the DP it scored where it has them.
                 status = season.FINISHED
-                # One winning seat scores the win; a draw or no result scores none.
-                winners = self.table.outcome(game).winners
-                winner = player.get(winners[0]) if len(winners) == 1 else None
-            record = partial(_record_end, game_id, winner, dp, game.updated_at, status)
+                result = found.result(game.state or {}, self.table.outcome(game), player)
+                winner = result.winner
+                if DP in found.figures:
+                    dp = {p: result.figure(p, DP) for p in player.values()}
+            record = partial(_record_end, game_id, found, winner, dp, game.updated_at, status)
             await self._act(league_id, record, recorded=game_id)
         return len(pending)
 
@@ -273,12 +291,23 @@ class LeagueService:
             raise LeagueError("league.unknown", league=league_id)
         stored = [Entry.from_json(e) for e in await tx.ledger(league_id)]
         league = League.from_json(row.data)
-        league, ledger = season.upgrade(league, stored, for_ruleset(league.ruleset))
+        league, ledger = season.upgrade(league, stored, support(league.ruleset))
         return league, ledger, row.version
 
-    async def _act(self, league_id: str, action: Action, *, recorded: str | None = None) -> League:
+    async def _act(
+        self,
+        league_id: str,
+        action: Action,
+        *,
+        recorded: str | None = None,
+        rosters_only: bool = False,
+    ) -> League:
+        """One action in one transaction; ``rosters_only``: refused (``league.no_rosters``) in a
+        league whose ruleset has no rosters."""
         async with self.repo.transaction() as tx:
             league, ledger, version = await self._load(tx, league_id)
+            if rosters_only:
+                rosters(league)
             step = action(league, ledger)
             await self._save(tx, step, ledger, version)
             if recorded is not None:
@@ -309,7 +338,7 @@ class LeagueService:
     async def _enqueue(
         self, tx: Transaction, league: League, ledger: Sequence[Entry], notice: Notice, now: float
     ) -> None:
-        rules = for_ruleset(league.ruleset)
+        rules = support(league.ruleset).rosters
         if notice.to is None:
             lang = normalize_lang(await tx.guild_language(league.guild_id) or self._default())
             kind, target = "channel", league.channel_id
@@ -329,9 +358,10 @@ class LeagueService:
             "content": t(lang, notice.key, **{"league": league.name, **params}),
         }
         if notice.offer is not None:
+            assert rules is not None, "only a league with rosters offers a draft or an ante"
             payload["view"] = _offer_view(league, ledger, notice, rules, lang)
-        if notice.offer == "draft" and notice.to is not None:
-            payload["undeliverable"] = await self._draft_dm_closed(tx, league, notice, rules)
+            if notice.offer == "draft" and notice.to is not None:
+                payload["undeliverable"] = await self._draft_dm_closed(tx, league, notice, rules)
         await tx.enqueue(
             game_id=None,
             kind=kind,
@@ -371,6 +401,7 @@ class LeagueService:
 
 def _record_end(
     game_id: str,
+    found: LeagueSupport,
     winner: str | None,
     dp: Mapping[str, int],
     at: float,
@@ -380,24 +411,25 @@ def _record_end(
 ) -> Step:
     if league.match(game_id).status != season.PLAYING:  # a moderator's forfeit came first
         return Step(league)
-    return season.record_result(league, ledger, game_id, winner, dp, at, status=status)
+    return season.record_result(league, ledger, found, game_id, winner, dp, at, status=status)
 
 
 def _read(data: Mapping[str, Any]) -> League:
     """A stored league as this version reads it (without its ledger: for finding and listing)."""
     league = League.from_json(data)
-    return season.upgrade(league, None, for_ruleset(league.ruleset))[0]
+    return season.upgrade(league, None, support(league.ruleset))[0]
 
 
-def _params(params: Mapping[str, Any], rules: RosterRules, lang: str) -> dict[str, Any]:
-    """Notice parameters as the reader reads them: unit and master names, Discord timestamps."""
+def _params(params: Mapping[str, Any], rules: RosterRules | None, lang: str) -> dict[str, Any]:
+    """Notice parameters as the reader reads them: unit and master names (``rules``: the
+    ruleset's rosters, None without), Discord timestamps."""
     shown = dict(params)
-    if "masters" in shown:
+    if rules is not None and "masters" in shown:
         shown["masters"] = "\n".join(
             f"<@{player}>: **{rules.master_name(spec, lang)}** · {summary}"
             for player, spec, summary in shown["masters"]
         )
-    if shown.get("unit"):
+    if rules is not None and shown.get("unit"):
         shown["unit"] = rules.unit_name(str(shown["unit"]), lang)
     if shown.get("deadline") is not None:
         shown["deadline"] = f"<t:{int(shown['deadline'])}:R>"
@@ -433,7 +465,7 @@ def master_name(league: League, player: str, lang: str) -> str | None:
     master = league.masters.get(player)
     if master is None:
         return None
-    return for_ruleset(league.ruleset).master_name(master.spec, lang)
+    return rosters(league).master_name(master.spec, lang)
 
 
 def roster_lines(

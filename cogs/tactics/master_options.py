@@ -107,3 +107,41 @@ def master_options(*, optional: bool) -> Callable[[Callback], Callback]:
         return wrapper
 
     return decorate
+
+
+PRESET = ls("A ready-made master (or leave empty and design one)", "cmd.opt.preset")
+
+
+def league_master_options(func: Callback) -> Callback:
+    """``/league master``'s options (tactics' ``master_options`` in its ``league``): a preset
+    master from the list, or a design with every builder field (all optional); the callback
+    takes ``spec``: ``{"preset": id}``, the design, or None when neither was given.
+
+    The callback's own options (after ``self`` and ``interaction``) come after ``preset``."""
+    own = [p for p in inspect.signature(func).parameters.values() if p.name != "spec"]
+    preset = inspect.Parameter(
+        "preset", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation=str | None
+    )
+
+    @functools.wraps(func)
+    async def with_preset(
+        self: Any, interaction: Any, preset: str | None = None, **options: Any
+    ) -> None:
+        design = options.pop("design", None)
+        spec = {"preset": preset} if preset else design
+        await func(self, interaction, spec=spec, **options)
+
+    hints = typing.get_type_hints(func)
+    with_preset.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [*own[:2], preset, *own[2:]], return_annotation=None
+    )
+    with_preset.__annotations__ = {
+        **{name: hint for name, hint in hints.items() if name not in ("spec", "return")},
+        "preset": str | None,
+    }
+    decorated = master_options(optional=True)(with_preset)
+    app_commands.describe(preset=PRESET)(decorated)
+    app_commands.choices(
+        preset=[app_commands.Choice(name=p.name["en"], value=p.id) for p in master.presets()]
+    )(decorated)
+    return decorated

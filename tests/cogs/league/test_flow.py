@@ -21,7 +21,7 @@ from bot.i18n import t
 from cogs.league import season
 from cogs.league.draft import auto_pick
 from cogs.league.ledger import ANTE_GAIN, ANTE_LOSS, DRAFT_PICK, MASTER_SET, MODERATOR_ADD
-from cogs.league.rulesets import for_ruleset
+from cogs.league.rulesets import rosters
 from tests.cogs.game.sim import dms
 
 PICK_MINUTES = 5
@@ -96,6 +96,7 @@ async def create_league(s: Season, **options: Any) -> None:
         "league create",
         name="Autumn Cup",
         season_name="2026 Autumn",
+        ruleset="tactics",
         pick_minutes=PICK_MINUTES,
         rounds=ROUNDS,
         **options,
@@ -536,7 +537,7 @@ async def test_a_draft_pick_whose_dm_cannot_be_delivered_is_announced_once_per_t
     assert [u.id for u in notice.mentions] == [s.players["alice"].id], "she is pinged"
     # No private fact: none of the units her menu would have offered is named.
     league = await s.league()
-    rules = for_ruleset(league.ruleset)
+    rules = rosters(league)
     for unit in league.draft.costs:
         assert rules.unit_name(unit, "en") not in notice.content, unit
 
@@ -621,7 +622,9 @@ async def test_create_with_everyone_or_a_role_in_its_name_pings_nobody(season_en
     s.bot.allowed_mentions = None
     role = s.guild.create_role("Raiders", mentionable=True)
     name = f"@everyone <@&{role.id}> @here"
-    result = await s.mod.slash(s.channel, "league create", name=name, season_name="S1")
+    result = await s.mod.slash(
+        s.channel, "league create", name=name, season_name="S1", ruleset="tactics"
+    )
     assert name in result.response.content
     sent = s.env.backend.get_message(result.response.channel_id, result.response.id)
     assert sent.allowed_mentions.everyone is False
@@ -640,7 +643,7 @@ async def test_create_with_everyone_or_a_role_in_its_name_pings_nobody(season_en
 async def test_long_names_are_refused_at_input_and_clipped_when_shown(season_env: Season):
     s = season_env
     for option in ("name", "season_name"):
-        given = {"name": "Cup", "season_name": "S1", option: "x" * 300}
+        given = {"name": "Cup", "season_name": "S1", "ruleset": "tactics", option: "x" * 300}
         with pytest.raises(simcord.OptionError, match="at most 40 characters"):
             await s.mod.slash(s.channel, "league create", **given)
     assert await s.bot.leagues.in_guild(s.guild.id) == []
@@ -697,7 +700,9 @@ async def test_the_league_option_completes_with_the_leagues_one_may_name(season_
     s = season_env
     await create_league(s)  # Autumn Cup, in #league, which alice, bob, carol and dave join
     other = s.guild.create_text_channel("spring")
-    await s.mod.slash(other, "league create", name="Spring Open", season_name="2027 Spring")
+    await s.mod.slash(
+        other, "league create", name="Spring Open", season_name="2027 Spring", ruleset="tactics"
+    )
     both = [{"name": n, "value": n} for n in ("Autumn Cup", "Spring Open")]
     alice = s.players["alice"]
     for command in ("league info", "league join", "league standings", "league pick"):

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from cogs.league import draft as D
 from cogs.league.ledger import append, roster_at
+from cogs.tactics.units import pool
 
-POOL = D.tactics_pool()
+POOL = [(u.id, u.cost) for u in pool()]  # the tactics starter pool, one copy of each unit
 
 
 @settings(max_examples=60, deadline=None)

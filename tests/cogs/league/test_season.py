@@ -29,13 +29,14 @@ from cogs.league.ledger import (
 )
 from cogs.league.standings import Result, standings
 from cogs.tactics.master import preset
+from cogs.tactics.units import pool
 
 LEAGUE = "spring"
 PLAYERS = ["alice", "bob", "carol", "dave"]
 MOD = "mod"
 PER_PICK = 60.0
 # the tactics pool with a second knight at the end: a unit two players can both hold
-POOL = [*D.tactics_pool(), ("knight", 3)]
+POOL = [*((u.id, u.cost) for u in pool()), ("knight", 3)]
 MANUAL = {  # pick number -> (player, unit, at); pick 4 is left to run out
     1: ("alice", "knight", 10.0),
     2: ("bob", "knight", 20.0),
