@@ -6,9 +6,9 @@ from left to right, each headed by its name ("Round 1", "Round 2"…, then "Quar
 "Semi-final", "Final"). A tie is a box of two slots, the upper player above the lower; a slot
 shows the player's seed number and name (glyphs the font lacks dropped, truncated with an
 ellipsis to the box), the winner of a game on a gold band, the loser greyed, "forfeit" by a
-player who lost a tie by walkover, "bye" in the empty slot of a first-round tie. A line joins each tie to
-the slot its winner takes in the next round, gold once decided. Under the final a card names
-the champion once there is one.
+player who lost a tie by walkover, "bye" in the empty slot of a first-round tie. A line joins
+each tie to the slot its winner takes in the next round, gold once decided. Under the final a
+card names the champion once there is one.
 
 Where players see it, Discord shows an image about 550 px wide, so a bracket never has more than
 :data:`MAX_COLUMNS` columns: each keeps room for a readable name. A cup of more rounds (over 16
