@@ -6,7 +6,7 @@ spec's extension) is loaded by the bot only, so importing the engine never pulls
 
 from __future__ import annotations
 
-from bot.ruleset import Ref, RulesetSpec, SeatSpec
+from bot.ruleset import LeagueSupport, Ref, RulesetSpec, SeatSpec
 from cogs.arena import rules
 from cogs.arena.present import PRESENTER
 from cogs.arena.rules import ArenaState, Order
@@ -20,4 +20,7 @@ RULESET: RulesetSpec[ArenaState, Order] = RulesetSpec(
     extension="cogs.arena.cog",
     demo_player=Ref("cogs.arena.ai"),
     private_view_fields=frozenset({"dice"}),  # each seat sees its own three dice
+    # Leagues of standings and ratings only: no rosters, no tie-break figures, no fixed options;
+    # the winner of a finished duel wins the league match (a draw is drawn).
+    league=LeagueSupport(),
 )

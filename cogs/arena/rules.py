@@ -300,8 +300,9 @@ def _hex_json(h: Hex) -> list[int]:
 
 def _obstacles_from_options(options: Mapping[str, Any]) -> frozenset[Hex]:
     # An unknown option is refused rather than ignored: a misspelt option would otherwise start a
-    # game other than the one the players agreed on.
-    unknown = sorted(set(options) - {"obstacles"})
+    # game other than the one the players agreed on. ``league`` names the league a match belongs
+    # to (RULESET.league) and changes nothing in play.
+    unknown = sorted(set(options) - {"obstacles", "league"})
     if unknown:
         raise OptionError("arena.option.unknown", option=unknown[0])
     raw = options.get("obstacles") or []

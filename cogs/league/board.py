@@ -5,7 +5,8 @@ house frame of every board (``bot.render.canvas``): the title and an optional su
 date) in the header band, then a header row of column names, then one band per player in the
 order given (the caller sorts: ``standings.standings`` does). Bands alternate in shade; the first
 row is the leader's, gold-tinted once a match has been played. Numbers are right-aligned; player
-names drop glyphs the bundled font lacks and are truncated with an ellipsis to their column.
+names drop glyphs the bundled font lacks and are truncated with an ellipsis to their column. The
+DP columns are drawn for a ruleset that scores DP only; without them the player's column is wider.
 
 Layout numbers are in output pixels; the canvas is ``SS`` times larger and shrunk at the end.
 """
@@ -30,7 +31,16 @@ from bot.render.canvas import (
 from bot.render.fonts import fit, renderable
 from cogs.league.standings import Row
 
-__all__ = ["COLUMNS", "MARGIN", "ROW_H", "WIDTH", "height", "render_standings", "row_top"]
+__all__ = [
+    "COLUMNS",
+    "COLUMNS_WITHOUT_DP",
+    "MARGIN",
+    "ROW_H",
+    "WIDTH",
+    "height",
+    "render_standings",
+    "row_top",
+]
 
 WIDTH = 880
 SS = 2  # supersampling factor
@@ -69,21 +79,31 @@ _NUMBERS = (
     ("league.table.rating", 72),
 )
 _RANK = ("league.table.rank", 52)
-_PLAYER_W = WIDTH - 2 * MARGIN - _RANK[1] - sum(w for _, w in _NUMBERS)
-COLUMNS: tuple[tuple[str, int], ...] = (_RANK, ("league.table.player", _PLAYER_W), *_NUMBERS)
+# A ruleset without DP (its league declares no DP figure): the player's column takes their room.
+_DP_KEYS = ("league.table.dp_for", "league.table.dp_against", "league.table.dp_diff")
 
 
-def _edges() -> list[tuple[str, float, float]]:
+def _columns(numbers: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    player = WIDTH - 2 * MARGIN - _RANK[1] - sum(w for _, w in numbers)
+    return (_RANK, ("league.table.player", player), *numbers)
+
+
+COLUMNS = _columns(_NUMBERS)
+COLUMNS_WITHOUT_DP = _columns(tuple(c for c in _NUMBERS if c[0] not in _DP_KEYS))
+
+
+def _edges(columns: tuple[tuple[str, int], ...] = COLUMNS) -> list[tuple[str, float, float]]:
     """Each column's key with its left and right edge."""
     out: list[tuple[str, float, float]] = []
     x = float(MARGIN)
-    for key, width in COLUMNS:
+    for key, width in columns:
         out.append((key, x, x + width))
         x += width
     return out
 
 
 EDGES = _edges()
+EDGES_WITHOUT_DP = _edges(COLUMNS_WITHOUT_DP)
 PLAYER_KEY = "league.table.player"
 
 
@@ -127,11 +147,14 @@ def _cells(row: Row) -> dict[str, str]:
     }
 
 
-def _labels(d: ImageDraw.ImageDraw, lang: str) -> None:
+Edges = list[tuple[str, float, float]]
+
+
+def _labels(d: ImageDraw.ImageDraw, lang: str, edges: Edges) -> None:
     """The column names: the player's on the left of its column, the others over their numbers."""
     fnt = _f(LABEL_SIZE, bold=True)
     y = LABELS_TOP + LABELS_H / 2
-    for key, x0, x1 in EDGES:
+    for key, x0, x1 in edges:
         label = fit(t(lang, key), fnt, _s(x1 - x0 - PAD))
         if key == PLAYER_KEY:
             d.text(_sp((x0 + PAD, y)), label, font=fnt, fill=MUTED, anchor="lm")
@@ -141,7 +164,9 @@ def _labels(d: ImageDraw.ImageDraw, lang: str) -> None:
     d.line([(_s(MARGIN), rule_y), (_s(WIDTH - MARGIN), rule_y)], fill=HEADER_RULE, width=_s(2))
 
 
-def _row(d: ImageDraw.ImageDraw, index: int, row: Row, name: str, leader: bool) -> None:
+def _row(
+    d: ImageDraw.ImageDraw, index: int, row: Row, name: str, leader: bool, edges: Edges
+) -> None:
     top = row_top(index)
     y = top + ROW_H / 2
     band = LEADER_BG if leader else ROW_BG[index % 2]
@@ -150,7 +175,7 @@ def _row(d: ImageDraw.ImageDraw, index: int, row: Row, name: str, leader: bool) 
         d.rectangle(CANVAS.rect((MARGIN, top, MARGIN + STRIPE, top + ROW_H)), fill=GOLD)
     regular, bold = _f(CELL_SIZE), _f(CELL_SIZE, bold=True)
     cells = _cells(row)
-    for key, x0, x1 in EDGES:
+    for key, x0, x1 in edges:
         if key == PLAYER_KEY:
             fnt = bold if leader else regular
             shown = fit(name, fnt, _s(x1 - x0 - 2 * PAD))
@@ -171,13 +196,16 @@ def render_standings(
     *,
     title: str,
     subtitle: str = "",
+    dp: bool = True,
 ) -> bytes:
     """PNG bytes (``WIDTH`` × ``height(len(rows))``) of the standings ``rows`` in ``lang``.
 
     ``rows`` are drawn in the order given, ranked 1, 2, 3…; ``names`` maps a row's player (a user
     id) to a display name (the id itself when missing or undrawable). ``title`` goes on the left of
-    the header, ``subtitle`` (season, date) on its right.
+    the header, ``subtitle`` (season, date) on its right. ``dp``: the DP columns (for, against,
+    difference), for a ruleset that scores DP.
     """
+    edges = EDGES if dp else EDGES_WITHOUT_DP
     img = CANVAS.new_board(WIDTH, height(len(rows)), HEADER_H)
     d = ImageDraw.Draw(img)
     status_font = _f(TITLE_SIZES[0], bold=True)
@@ -190,7 +218,7 @@ def render_standings(
         right=WIDTH - MARGIN,
         sizes=TITLE_SIZES,
     )
-    _labels(d, lang)
+    _labels(d, lang, edges)
 
     if not rows:
         top = row_top(0)
@@ -203,5 +231,5 @@ def render_standings(
     shown = display_names(names, [r.player for r in rows], lambda player: player)
     for index, row in enumerate(rows):
         leader = index == 0 and row.played > 0
-        _row(d, index, row, shown[row.player], leader)
+        _row(d, index, row, shown[row.player], leader, edges)
     return CANVAS.png(img)

@@ -696,7 +696,9 @@ class LeagueCog(commands.Cog):
             lines, limits.EMBED_DESCRIPTION, lambda n: t(lang, "league.standings.more", count=n)
         ) or t(lang, "league.table.empty")
         embed.set_image(url="attachment://standings.png")
-        png = await asyncio.to_thread(board.render_standings, rows, found.names, lang, title=title)
+        png = await asyncio.to_thread(
+            board.render_standings, rows, found.names, lang, title=title, dp=dp
+        )
         await replies.respond(
             interaction,
             embed=fitted(embed, lang),
