@@ -81,16 +81,28 @@ class LostTaskErrors(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
         self.lost: list[str] = []
+        self.test = "(before the first test)"  # the test running, a clue to whose task it was
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
         if message.startswith("Task exception was never retrieved"):
-            self.lost.append(message)
+            error = (
+                f"\n{record.exc_info[0].__name__}: {record.exc_info[1]}" if record.exc_info else ""
+            )
+            self.lost.append(f"{message}{error}\n(found during {self.test})")
+
+
+LOST_TASKS = LostTaskErrors()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    LOST_TASKS.test = item.nodeid
 
 
 @pytest.fixture(scope="session", autouse=True)
 def no_lost_task_errors() -> Iterator[None]:
-    handler = LostTaskErrors()
+    handler = LOST_TASKS
     logging.getLogger("asyncio").addHandler(handler)
     yield
     gc.collect()  # the tasks still unreachable now are reported too
