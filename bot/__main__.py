@@ -234,8 +234,12 @@ def _print_tables(lang: str, report: Any) -> None:
 Command = Callable[[argparse.Namespace], int]
 
 
-def build_parser(lang: str) -> tuple[argparse.ArgumentParser, dict[str, Command]]:
-    """The command line's parser, its texts in ``lang``, and each command's function."""
+def build_parser(
+    lang: str, *, rulesets: bool = True
+) -> tuple[argparse.ArgumentParser, dict[str, Command]]:
+    """The command line's parser, its texts in ``lang``, and each command's function; without
+    ``rulesets``, only the commands that need none (the rulesets' own tools and ``demo``'s
+    choices are left out, and no ruleset is imported)."""
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description=t(lang, "cli.help.description"),
@@ -245,7 +249,9 @@ def build_parser(lang: str) -> tuple[argparse.ArgumentParser, dict[str, Command]
     )
     sub = parser.add_subparsers(dest="command")
     demo = sub.add_parser("demo", help=t(lang, "cli.help.demo"))
-    playable = [key for key, spec in registry.rulesets().items() if spec.demo_player]
+    playable = (
+        [key for key, spec in registry.rulesets().items() if spec.demo_player] if rulesets else None
+    )
     demo.add_argument("ruleset", choices=playable, help=t(lang, "cli.help.demo.ruleset"))
     demo.add_argument(
         "--out", type=Path, default=None, metavar="DIR", help=t(lang, "cli.help.demo.out")
@@ -286,7 +292,7 @@ def build_parser(lang: str) -> tuple[argparse.ArgumentParser, dict[str, Command]
         "migrate-db": _migrate_db,
     }
     # Each ruleset may add tools of its own (the dungeon's monster-AI solver).
-    for spec in registry.rulesets().values():
+    for spec in registry.rulesets().values() if rulesets else ():
         for command in spec.cli:
             module = command.module.load()
             module.add_arguments(sub.add_parser(command.name, help=command.help))
@@ -294,9 +300,16 @@ def build_parser(lang: str) -> tuple[argparse.ArgumentParser, dict[str, Command]
     return parser, commands
 
 
+# Commands whose command line names no ruleset: reading it imports none, so a setting's mistake
+# or a migration answers at once (the bot loads its rulesets later, once its settings are good).
+NO_RULESET_COMMANDS = ("migrate-db",)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     lang = cli_language()
-    parser, commands = build_parser(lang)
+    plain = not argv or argv[0] in NO_RULESET_COMMANDS
+    parser, commands = build_parser(lang, rulesets=not plain)
     args = parser.parse_args(argv)
     args.cli_lang = lang
     if args.command is None:

@@ -569,3 +569,32 @@ def test_a_seven_player_esper_demo_ends_in_the_secret_base_with_grades(tmp_path:
     assert set(final.grades) == set("ABCDEFG") and set(final.grades.values()) <= set("ABCD")
     checked = run(["verify", str(record)], tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(
+    "argv", [[], ["migrate-db", "--from", "sqlite:///a.sqlite3", "--to", "sqlite:///a.sqlite3"]]
+)
+def test_a_command_that_names_no_ruleset_imports_none(tmp_path: Path, argv: list[str]) -> None:
+    """Reading the bot's settings or a migration's command line loads no ruleset, so a mistake is
+    answered at once; ``demo`` still offers every ruleset."""
+    script = (
+        "import sys\n"
+        "from bot.__main__ import main\n"
+        f"code = main({argv!r})\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'cogs'))\n"
+    )
+    environ = {k: v for k, v in os.environ.items() if k not in BOT_ENV}
+    environ["PYTHONPATH"] = str(ROOT)
+    environ["LOG_LEVEL"] = "verbose"  # the bot's own run stops at its settings
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.stdout.splitlines()[-1] == "[]", proc.stdout + proc.stderr
+    demo = run(["demo", "--help"], tmp_path)
+    assert "{apeiron,arena,dungeon,esper,tactics}" in demo.stdout
