@@ -16,7 +16,7 @@ The transaction interface is composed of one part per aggregate (:class:`GameSto
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -315,7 +315,8 @@ class OutboxStore(ABC):
 
 
 class LeagueStore(ABC):
-    """League documents, league matches and the append-only roster ledger."""
+    """League documents, league matches, the append-only roster ledger, and players' ratings
+    per ruleset per server (kept across leagues)."""
 
     @abstractmethod
     async def next_league_number(self) -> int:
@@ -352,6 +353,16 @@ class LeagueStore(ABC):
 
     @abstractmethod
     async def ledger(self, league_id: str) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    async def ratings(self, guild_id: int, ruleset: str) -> dict[str, dict[str, Any]]:
+        """The server's ratings of a ruleset: player -> ``{"mu", "sigma", "games"}``."""
+
+    @abstractmethod
+    async def put_ratings(
+        self, guild_id: int, ruleset: str, rows: Mapping[str, Mapping[str, Any]], now: float
+    ) -> None:
+        """Write (insert or replace) these players' ratings of the ruleset in the server."""
 
 
 class PreferenceStore(ABC):

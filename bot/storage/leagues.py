@@ -9,7 +9,7 @@ append-only rule is the database's own (a trigger in each backend's migrations),
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.storage.base import LeagueRow, LeagueStore, VersionConflict
@@ -154,3 +154,40 @@ class SqlLeagues(SqlPrimitives, LeagueStore):
             }
             for r in rows
         ]
+
+    async def ratings(self, guild_id: int, ruleset: str) -> dict[str, dict[str, Any]]:
+        rows = await self._all(
+            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND ruleset = ? "
+            "ORDER BY player",
+            (guild_id, ruleset),
+        )
+        return {
+            str(r["player"]): {
+                "mu": float(r["mu"]),
+                "sigma": float(r["sigma"]),
+                "games": int(r["games"]),
+            }
+            for r in rows
+        }
+
+    async def put_ratings(
+        self, guild_id: int, ruleset: str, rows: Mapping[str, Mapping[str, Any]], now: float
+    ) -> None:
+        await self._many(
+            "INSERT INTO ratings (guild_id, ruleset, player, mu, sigma, games, updated_at) "
+            "VALUES (?,?,?,?,?,?,?) ON CONFLICT (guild_id, ruleset, player) DO UPDATE SET "
+            "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+            "updated_at = excluded.updated_at",
+            [
+                (
+                    guild_id,
+                    ruleset,
+                    player,
+                    float(r["mu"]),
+                    float(r["sigma"]),
+                    int(r["games"]),
+                    now,
+                )
+                for player, r in sorted(rows.items())
+            ],
+        )

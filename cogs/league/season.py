@@ -18,7 +18,9 @@ from typing import Any
 from bot.leagues import DP, RosterRules
 from bot.ruleset import LeagueSupport, RuleError
 from cogs.league import ante as antes
+from cogs.league import cup as cups
 from cogs.league import draft as drafts
+from cogs.league import swiss as swisses
 from cogs.league.ledger import (
     MASTER_SET,
     MODERATOR_ADD,
@@ -28,7 +30,8 @@ from cogs.league.ledger import (
     append,
     roster_at,
 )
-from cogs.league.standings import Result, Row, standings
+from cogs.league.ratings import Rating, seed_order
+from cogs.league.standings import DRAW_POINTS, WIN_POINTS, Result, Row, standings
 
 SCHEMA = 1
 # Names typed by a moderator; the slash options carry the same maxima. Short, because they head
@@ -37,6 +40,11 @@ NAME_MAX = 40
 SEASON_MAX = 40
 PENDING, APPROVED, REJECTED = "pending", "approved", "rejected"
 PLAYING, FINISHED, FORFEIT, ABANDONED = "playing", "finished", "forfeit", "abandoned"
+# A league's format: matches paired by a moderator one at a time (round robin by hand), or by
+# round (``/league round``) as a Swiss of a fixed number of rounds or a single-elimination cup.
+ROUND_ROBIN, SWISS, CUP = "round_robin", "swiss", "cup"
+FORMATS = (ROUND_ROBIN, SWISS, CUP)
+SWISS_ROUNDS_MAX = 15
 
 
 class LeagueError(RuleError):
@@ -155,6 +163,15 @@ class League:
     masters_revealed: bool = False
     matches: tuple[Match, ...] = ()
     antes: tuple[antes.Ante, ...] = ()
+    format: str = ROUND_ROBIN
+    swiss_rounds: int = 0  # a Swiss league's number of rounds
+    swiss: swisses.Swiss | None = None  # paired from the first /league round on
+    cup: cups.Cup | None = None  # seeded at the first /league round
+
+    @property
+    def started(self) -> bool:
+        """Whether a Swiss or a cup has made its first round (its field is then fixed)."""
+        return self.swiss is not None or self.cup is not None
 
     @property
     def draft_over(self) -> bool:
@@ -205,6 +222,17 @@ class League:
             "masters_revealed": self.masters_revealed,
             "matches": [m.to_json() for m in self.matches],
             "antes": [a.to_json() for a in self.antes],
+            # A round-robin league's document is as before formats came (no keys added).
+            **(
+                {}
+                if self.format == ROUND_ROBIN
+                else {
+                    "format": self.format,
+                    "swiss_rounds": self.swiss_rounds,
+                    "swiss": self.swiss.to_json() if self.swiss else None,
+                    "cup": self.cup.to_json() if self.cup else None,
+                }
+            ),
         }
 
     @classmethod
@@ -227,6 +255,10 @@ class League:
             masters_revealed=bool(obj.get("masters_revealed", False)),
             matches=tuple(Match.from_json(m) for m in obj.get("matches", ())),
             antes=tuple(antes.Ante.from_json(a) for a in obj.get("antes", ())),
+            format=str(obj.get("format", ROUND_ROBIN)),  # stored before formats: round robin
+            swiss_rounds=int(obj.get("swiss_rounds", 0)),
+            swiss=swisses.Swiss.from_json(obj["swiss"]) if obj.get("swiss") else None,
+            cup=cups.Cup.from_json(obj["cup"]) if obj.get("cup") else None,
         )
 
 
@@ -270,20 +302,43 @@ def create(
     options: Options,
     by: str,
     at: float,
+    format: str = ROUND_ROBIN,
+    swiss_rounds: int = 0,
 ) -> League:
-    """A new league of ``ruleset`` (``support``: what its spec lets a league do)."""
+    """A new league of ``ruleset`` (``support``: what its spec lets a league do), in ``format``
+    (a Swiss plays ``swiss_rounds`` rounds)."""
     name, season = name.strip(), season.strip()
     if not 1 <= len(name) <= NAME_MAX:
         raise LeagueError("league.name.length", max=NAME_MAX)
     if not 1 <= len(season) <= SEASON_MAX:
         raise LeagueError("league.season.length", max=SEASON_MAX)
+    if format not in FORMATS:
+        raise LeagueError("league.format.unknown", format=format)
+    if format == SWISS and not 1 <= swiss_rounds <= SWISS_ROUNDS_MAX:
+        raise LeagueError("league.format.swiss_rounds", max=SWISS_ROUNDS_MAX)
+    if format != SWISS:
+        swiss_rounds = 0
     options.check_for(support)
-    return League(league_id, guild_id, channel_id, name, ruleset, season, options, by, at)
+    return League(
+        league_id,
+        guild_id,
+        channel_id,
+        name,
+        ruleset,
+        season,
+        options,
+        by,
+        at,
+        format=format,
+        swiss_rounds=swiss_rounds,
+    )
 
 
 def join(league: League, player: str, name: str) -> League:
     if player in league.players:
         raise LeagueError("league.join.already", league=league.name)
+    if league.started:
+        raise LeagueError("league.join.format_started", league=league.name)
     if league.draft is not None:
         raise LeagueError("league.join.draft_started", league=league.name)
     return replace(league, players=(*league.players, player), names={**league.names, player: name})
@@ -293,6 +348,8 @@ def leave(league: League, player: str) -> League:
     _require_player(league, player)
     if league.draft is not None:
         raise LeagueError("league.leave.draft_started", league=league.name)
+    if league.started:
+        raise LeagueError("league.leave.format_started", league=league.name)
     names = {p: n for p, n in league.names.items() if p != player}
     return replace(league, players=tuple(p for p in league.players if p != player), names=names)
 
@@ -543,7 +600,7 @@ def record_result(
         by=by,
     )
     matches = tuple(ended if m.id == match_id else m for m in league.matches)
-    league = replace(league, matches=matches)
+    league = _advance(replace(league, matches=matches), match, winner, status)
     if status == ABANDONED:
         notice = tell(
             "league.match.abandoned", ref=f"{match_id}:end", league=league.name, match=match_id
@@ -577,7 +634,98 @@ def record_result(
                 loser=f"<@{loser}>",
             )
         )
+    if league.cup is not None and cups.champion(league.cup) is not None:
+        champion = cups.champion(league.cup)
+        notices.append(
+            tell("league.cup.champion", ref="champion", league=league.name, player=f"<@{champion}>")
+        )
     return Step(league, notices=tuple(notices))
+
+
+# --- formats: Swiss and cup rounds ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round ``/league round`` opens: the league with its Swiss or cup stepped, the pairings
+    to start (first player first), and the players through without a game (byes)."""
+
+    league: League
+    number: int
+    pairs: tuple[tuple[str, str], ...]
+    byes: tuple[str, ...] = ()
+
+
+def next_round(league: League, ratings: Mapping[str, Rating]) -> Round:
+    """The next round of a Swiss (paired over the results so far) or every cup tie that is ready
+    (the cup seeded from ``ratings`` at its first round). Refused while a round's games are still
+    being played, when the rounds are done, and in a round-robin league."""
+    if league.format == ROUND_ROBIN:
+        raise LeagueError("league.round.round_robin", league=league.name)
+    if len(league.players) < 2:
+        raise LeagueError("league.round.too_few_players", count=len(league.players))
+    seeds = seed_order(ratings, league.players)
+    if league.format == SWISS:
+        swiss = league.swiss or swisses.new(seeds, win=WIN_POINTS, draw=DRAW_POINTS)
+        if swisses.round_open(swiss):
+            raise LeagueError("league.round.playing", league=league.name)
+        if len(swiss.rounds) >= league.swiss_rounds:
+            raise LeagueError("league.round.done", league=league.name, rounds=league.swiss_rounds)
+        swiss = swisses.pair_next(swiss)
+        games = swiss.rounds[-1]
+        pairs = tuple((g.first, g.second) for g in games if g.second is not None)
+        byes = tuple(g.first for g in games if g.second is None)
+        return Round(replace(league, swiss=swiss), len(swiss.rounds), pairs, byes)
+    new = league.cup is None
+    cup = league.cup or cups.new(seeds)
+    if cups.champion(cup) is not None:
+        raise LeagueError("league.round.cup_over", league=league.name)
+    playing = [set(m.players()) for m in league.playing()]
+    ready = [(r, tie) for r, _, tie in cups.ready(cup) if set(tie.players()) not in playing]
+    if not ready:
+        raise LeagueError("league.round.playing", league=league.name)
+    pairs = tuple((tie.a, tie.b) for _, tie in ready if tie.a is not None and tie.b is not None)
+    byes = tuple(cups.byes(cup)) if new else ()
+    return Round(replace(league, cup=cup), min(r for r, _ in ready), pairs, byes)
+
+
+def round_notice(step: Round, match_ids: Sequence[str]) -> Notice:
+    """The one channel post of a round: its pairings (first player first) and byes."""
+    lines = "\n".join(
+        f"<@{a}> – <@{b}> ({m})" for (a, b), m in zip(step.pairs, match_ids, strict=True)
+    )
+    byes = ", ".join(f"<@{p}>" for p in step.byes)
+    key = "league.round.started_byes" if step.byes else "league.round.started"
+    return tell(
+        key,
+        ref=f"{step.league.format}:{step.number}:{','.join(match_ids)}",
+        league=step.league.name,
+        round=step.number,
+        pairings=lines,
+        byes=byes,
+    )
+
+
+def _advance(league: League, match: Match, winner: str | None, status: str) -> League:
+    """A Swiss or cup game's end steps the format: the Swiss records it in its round (an
+    abandoned game as forfeited by both); the cup's tie goes to the winner (by a walkover on a
+    forfeit). A drawn or abandoned cup game leaves the tie open: the next round replays it."""
+    a, b = match.players()
+    if league.swiss is not None and league.swiss.rounds:
+        last = league.swiss.rounds[-1]
+        if any(g.second is not None and {g.first, g.second} == {a, b} for g in last):
+            gone = status in (FORFEIT, ABANDONED)
+            swiss = swisses.record(league.swiss, a, b, winner, forfeit=gone)
+            league = replace(league, swiss=swiss)
+    ties = cups.ready(league.cup) if league.cup is not None else []
+    if (
+        league.cup is not None
+        and winner is not None
+        and any({t.a, t.b} == {a, b} for *_, t in ties)
+    ):
+        cup = cups.record(league.cup, a, b, winner, walkover=status == FORFEIT)
+        league = replace(league, cup=cup)
+    return league
 
 
 def edit_roster(

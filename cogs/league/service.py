@@ -23,8 +23,10 @@ from bot.ruleset import LeagueSupport
 from bot.storage import LeagueRow, Repository, VersionConflict
 from bot.storage.base import Transaction
 from bot.table import Player, Table
+from cogs.league import ratings as rating
 from cogs.league import season
 from cogs.league.ledger import Entry, append, history, roster_at
+from cogs.league.ratings import Rating
 from cogs.league.rulesets import rosters, support
 from cogs.league.season import League, LeagueError, Notice, Options, Step
 
@@ -80,6 +82,8 @@ class LeagueService:
         season_name: str,
         options: Options,
         by: int,
+        format: str = season.ROUND_ROBIN,
+        swiss_rounds: int = 0,
     ) -> League:
         found = support(ruleset)  # refuses a ruleset that declares no league
         now = self.clock()
@@ -95,6 +99,8 @@ class LeagueService:
                 options=options,
                 by=str(by),
                 at=now,
+                format=format,
+                swiss_rounds=swiss_rounds,
             )
             row = LeagueRow(league.id, guild_id, league.name, league.to_json())
             try:
@@ -150,27 +156,76 @@ class LeagueService:
         now = self.clock()
         async with self.repo.transaction() as tx:
             league, ledger, version = await self._load(tx, league_id)
-            game_id = await new_game_id(tx)
-            found = support(league.ruleset)
-            step, options = season.start_match(
-                league, ledger, found, str(a.user_id), str(b.user_id), game_id, now
-            )
-            minutes = league.options.turn_minutes
-            game = await self.table.open_in(
-                tx,
-                league.ruleset,
-                guild_id=league.guild_id,
-                channel_id=league.channel_id,
-                players=[a, b],
-                options={**options, "league": league.id},
-                turn_seconds=minutes * 60 or None,
-                created_by=by,
-            )
-            assert game.id == game_id
-            await tx.add_league_match(league.id, game.id)
+            if league.format != season.ROUND_ROBIN:
+                raise LeagueError("league.pair.by_round", league=league.name)
+            step, game_id = await self._open_match(tx, league, ledger, a, b, by, now)
             await self._save(tx, step, ledger, version)
         self.table.outbox_ready()
-        return step.league, game.id
+        return step.league, game_id
+
+    async def _open_match(
+        self,
+        tx: Transaction,
+        league: League,
+        ledger: Sequence[Entry],
+        a: Player,
+        b: Player,
+        by: int,
+        now: float,
+    ) -> tuple[Step, str]:
+        """One league match inside the caller's transaction: the season's step (antes settled,
+        the match added) and the game opened on the table with ``a`` in the first seat."""
+        game_id = await new_game_id(tx)
+        found = support(league.ruleset)
+        step, options = season.start_match(
+            league, ledger, found, str(a.user_id), str(b.user_id), game_id, now
+        )
+        minutes = league.options.turn_minutes
+        game = await self.table.open_in(
+            tx,
+            league.ruleset,
+            guild_id=league.guild_id,
+            channel_id=league.channel_id,
+            players=[a, b],
+            options={**options, "league": league.id},
+            turn_seconds=minutes * 60 or None,
+            created_by=by,
+        )
+        assert game.id == game_id
+        await tx.add_league_match(league.id, game.id)
+        return step, game_id
+
+    async def start_round(self, league_id: str, *, by: int) -> tuple[League, list[str]]:
+        """``/league round``: the next Swiss round, or every cup tie that is ready, opened as
+        league matches (each as :meth:`pair` opens one, the first player in the first seat) in
+        one transaction, with one channel post of the round's pairings and byes. A repeated or
+        retried call opens nothing twice: the round it made is then being played (refused with
+        ``league.round.playing``), and a cup tie already playing is not opened again."""
+        await self.record_finished()  # the last results first: they decide the next round
+        now = self.clock()
+        async with self.repo.transaction() as tx:
+            league, ledger, version = await self._load(tx, league_id)
+            known = rating.table_from_json(await tx.ratings(league.guild_id, league.ruleset))
+            made = season.next_round(league, known)
+            current, entries, notices, ids = made.league, list(ledger), [], []
+            for first, second in made.pairs:
+                a, b = (Player(int(p), current.names.get(p, p)) for p in (first, second))
+                step, game_id = await self._open_match(tx, current, entries, a, b, by, now)
+                current = step.league
+                entries.extend(step.entries)
+                # the round's one post names every pairing: not one post per match
+                notices.extend(n for n in step.notices if not n.key.startswith("league.match."))
+                ids.append(game_id)
+            notices.append(season.round_notice(replace(made, league=current), ids))
+            step = Step(current, tuple(entries[len(ledger) :]), tuple(notices))
+            await self._save(tx, step, ledger, version)
+        self.table.outbox_ready()
+        return step.league, ids
+
+    async def ratings(self, guild_id: int, ruleset: str) -> dict[str, Rating]:
+        """The server's ratings of ``ruleset`` (kept across its leagues)."""
+        async with self.repo.transaction() as tx:
+            return rating.table_from_json(await tx.ratings(guild_id, ruleset))
 
     async def forfeit(self, league_id: str, match_id: str, winner: int, *, by: int) -> League:
         """A moderator's forfeit: the result is recorded now, and the game (if still running)
@@ -262,7 +317,7 @@ class LeagueService:
             game = await self.table.game(game_id)
             found = support(game.ruleset)
             player = {s.seat: str(s.user_id) for s in game.seats}
-            winner, dp = None, {}
+            winner, dp, result = None, {}, None
             if game.status == "abandoned":
                 status = season.ABANDONED
             else:
@@ -274,7 +329,8 @@ class LeagueService:
                 if DP in found.figures:
                     dp = {p: result.figure(p, DP) for p in player.values()}
             record = partial(_record_end, game_id, found, winner, dp, game.updated_at, status)
-            await self._act(league_id, record, recorded=game_id)
+            places = dict(result.places) if result is not None else None
+            await self._act(league_id, record, recorded=game_id, rated=places)
         return len(pending)
 
     async def next_wakeup(self) -> float | None:
@@ -301,9 +357,12 @@ class LeagueService:
         *,
         recorded: str | None = None,
         rosters_only: bool = False,
+        rated: Mapping[str, int] | None = None,
     ) -> League:
         """One action in one transaction; ``rosters_only``: refused (``league.no_rosters``) in a
-        league whose ruleset has no rosters."""
+        league whose ruleset has no rosters. ``rated``: the finished game ``recorded``'s ranking
+        (player -> place), which updates the server's ratings of the ruleset in this same
+        transaction when this action records the game's end (so a game is rated once)."""
         async with self.repo.transaction() as tx:
             league, ledger, version = await self._load(tx, league_id)
             if rosters_only:
@@ -312,8 +371,18 @@ class LeagueService:
             await self._save(tx, step, ledger, version)
             if recorded is not None:
                 await tx.mark_league_match_recorded(recorded)
+                ended = step.league.match(recorded).status == season.FINISHED
+                if rated and ended and league.match(recorded).status == season.PLAYING:
+                    await self._rate(tx, league, rated)
         self.table.outbox_ready()
         return step.league
+
+    async def _rate(self, tx: Transaction, league: League, ranking: Mapping[str, int]) -> None:
+        """One finished game into the server's ratings of the league's ruleset."""
+        before = rating.table_from_json(await tx.ratings(league.guild_id, league.ruleset))
+        after = rating.rate(before, ranking)
+        changed = {p: after[p].to_json() for p in ranking}
+        await tx.put_ratings(league.guild_id, league.ruleset, changed, self.clock())
 
     async def _save(
         self, tx: Transaction, step: Step, ledger: Sequence[Entry], version: int
