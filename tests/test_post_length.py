@@ -33,10 +33,23 @@ def post_length(composed: dict[str, Any]) -> int:
     return sum(len(p) for p in parts)
 
 
+Played = tuple[list[dict[str, Any]], dict[str, Any]]
+# Each (ruleset, language) demo is played once for this module's tests, which only read it.
+_PLAYED: dict[tuple[str, str], Played] = {}
+
+
 async def play_demo(
     ruleset: str, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+) -> Played:
     """The demo's turn posts as composed for Discord (boards not drawn) and its match record."""
+    if (ruleset, lang) not in _PLAYED:
+        _PLAYED[ruleset, lang] = await _play_demo(ruleset, lang, tmp_path, monkeypatch)
+    return _PLAYED[ruleset, lang]
+
+
+async def _play_demo(
+    ruleset: str, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Played:
     posts: list[dict[str, Any]] = []
 
     async def collect(self: demo.FileSink, row: OutboxRow) -> None:
