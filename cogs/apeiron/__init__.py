@@ -3,15 +3,16 @@
 The data pack format (:mod:`.pack`), the starter pack (``data/starter.toml``), the field geometry
 (:mod:`.field`), the rules engine (:mod:`.rules`, cut at its seams: :mod:`.state`, :mod:`.orders`,
 :mod:`.targets`, :mod:`.effects`, :mod:`.legality`), the demo AI (:mod:`.ai`), the presenter
-(:mod:`.present`) and board (:mod:`.board`) import no discord; the cog (``cog.py``, the spec's
-extension) and the order builder (``builder.py``, behind the DM's one button) are loaded by the
-bot only.
+(:mod:`.present`), board (:mod:`.board`) and league part (:mod:`.league`) import no discord;
+the cog (``cog.py``, the spec's extension) and the order builder (``builder.py``, behind the DM's
+one button) are loaded by the bot only.
 """
 
 from __future__ import annotations
 
 from bot.ruleset import Ref, RulesetSpec, SeatSpec
 from cogs.apeiron import rules, twin
+from cogs.apeiron.league import LEAGUE
 from cogs.apeiron.present import PRESENTER
 from cogs.apeiron.rules import ApeironState, Order
 
@@ -31,4 +32,7 @@ RULESET: RulesetSpec[ApeironState, Order] = RulesetSpec(
     step_seconds=rules.step_seconds,
     adjudicate=rules.adjudicate,
     hidden_twin=twin.hidden_twin,
+    # Leagues of card collections drafted from one pack, each match's deck drawn from them
+    # (cogs/apeiron/league.py).
+    league=LEAGUE,
 )

@@ -29,9 +29,8 @@ class DemoAI:
 def choose(state: ApeironState, seat: str, rng: Any = None) -> str:
     rng = rng if rng is not None else random.Random(0)
     if state.step == rules.DECK:
-        presets = state.pack.presets
-        preset = presets[rng.randrange(len(presets))]
-        return rules.DeckOrder(preset.units, preset.chest).canonical()
+        offers = rules.deck_offers(state, seat)  # a league seat's come from its collection
+        return rules.DeckOrder(*offers[rng.randrange(len(offers))]).canonical()
     if state.step == rules.DEPLOY_STEP:
         return _deploy(state, seat, rng)
     if state.step == rules.PLACE:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -228,7 +228,7 @@ def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
                 value=str(i),
                 description=", ".join(ctx.name(u) for u in preset["units"])[:100],
             )
-            for i, preset in enumerate(ctx.view.get("presets") or (), 1)
+            for i, preset in enumerate(_offers(ctx), 1)
         ]
         _add(view, _select(ctx, "deck", options, "apeiron.builder.pick_deck"))
     elif ctx.step == rules.DEPLOY_STEP and len(lines) < rules.DEPLOY:
@@ -255,6 +255,12 @@ def _main_view(ctx: _Context, lines: Sequence[str]) -> discord.ui.View:
             options.append(discord.SelectOption(label=shown[:100], value=choice.token))
         _add(view, _select(ctx, "pick", options, "apeiron.builder.pick_option"))
     return _buttons(ctx, view, "seal", "undo", "clear")
+
+
+def _offers(ctx: _Context) -> list[dict[str, Any]]:
+    """The decks the deck step offers: a league seat's own (drawn from its collection), else
+    the pack's presets."""
+    return list((ctx.view.get("you") or {}).get("presets") or ctx.view.get("presets") or ())
 
 
 def _deck(ctx: _Context) -> list[str]:
@@ -329,7 +335,7 @@ def _next(
     if what in ("undo", "clear", "back"):
         return lines
     if what == "deck":
-        preset = (ctx.view.get("presets") or [])[int(value) - 1]
+        preset = _offers(ctx)[int(value) - 1]
         return [f"deck {' '.join(preset['units'])} chest {' '.join(preset['chest'])}"]
     if what == "unit":
         return _deploy_squares_view(ctx, value, lines)

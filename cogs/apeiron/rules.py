@@ -48,6 +48,7 @@ from bot.ruleset import (
     closed_step,
 )
 from cogs.apeiron import field as fld
+from cogs.apeiron import league
 from cogs.apeiron import pack as packlib
 from cogs.apeiron.effects import (
     annihilation,
@@ -150,7 +151,18 @@ from cogs.apeiron.targets import placed_count
 NAME = "apeiron"
 SCHEMA_VERSION = 1
 DEFAULT_MINUTES = 10
-OPTION_KEYS = ("pack", "pack_hash", "field", "events", "turn_limit", "minutes")
+# ``collections`` (a league match: each seat's cards, its deck drawn from them; .league) and
+# ``league`` (the league's id, which changes nothing in play).
+OPTION_KEYS = (
+    "pack",
+    "pack_hash",
+    "field",
+    "events",
+    "turn_limit",
+    "minutes",
+    "collections",
+    "league",
+)
 E_OPTION = "apeiron.option.invalid"
 
 
@@ -174,6 +186,12 @@ def check_options(options: Mapping[str, Any]) -> None:
     for kind in events:
         if pack.event_panel(kind) is None:
             raise RuleError(fld.E_EVENTS, kind=kind)
+    raw = options.get("collections")
+    if raw is not None:
+        if not isinstance(raw, Mapping) or not set(raw) <= set(SEATS):
+            raise RuleError(league.E_COLLECTION)
+        for held in raw.values():
+            league.check_collection(pack, league.Collection.from_json(held))
     for key, low in (("turn_limit", 1), ("minutes", 1)):
         value = options.get(key)
         if value is not None and (
@@ -331,7 +349,11 @@ def parse(state: ApeironState, seat: str, text: str) -> Order:
     if not word:
         raise OrderRejected(R_EMPTY)
     if state.step == DECK:
-        return parse_deck(state, seat, word)
+        deck = parse_deck(state, seat, word)
+        held = collection(state, seat)
+        if held is not None:
+            league.check_deck(held, deck.units, deck.chest)
+        return deck
     if state.step == DEPLOY_STEP:
         return parse_deploy(state, seat, word)
     if state.step == PLACE:
@@ -346,8 +368,7 @@ def parse(state: ApeironState, seat: str, text: str) -> Order:
 
 def default_order(state: ApeironState, seat: str) -> Order:
     if state.step == DECK:
-        preset = state.pack.presets[0]
-        return DeckOrder(preset.units, preset.chest)
+        return DeckOrder(*deck_offers(state, seat)[0])
     if state.step == DEPLOY_STEP:
         deck = state.decks[seat]["units"]
         free = [s for s in own_squares_reading(seat) if state.objects.get(s) != "obstacle"]
@@ -373,6 +394,21 @@ def default_order(state: ApeironState, seat: str) -> Order:
     return PlayOrder(options[step], None)
 
 
+def collection(state: ApeironState, seat: str) -> league.Collection | None:
+    """A league match seat's collection (its deck is drawn from it); None outside a league."""
+    raw = (state.options.get("collections") or {}).get(seat)
+    return None if raw is None else league.Collection.from_json(raw)
+
+
+def deck_offers(state: ApeironState, seat: str) -> list[league.Deck]:
+    """The decks the deck step offers ``seat`` (the first is its deadline default): the pack's
+    presets, or in a league match the collection's default deck and the presets it holds."""
+    held = collection(state, seat)
+    if held is None:
+        return [(p.units, p.chest) for p in state.pack.presets]
+    return league.deck_offers(state.pack, held)
+
+
 def own_squares_reading(seat: str) -> list[Square]:
     rows = range(0, 3) if seat == "A" else range(6, 9)
     return [(x, y) for y in rows for x in range(fld.SIZE)]
@@ -394,10 +430,8 @@ def choices(state: ApeironState, seat: str) -> list[ChoiceGroup]:
                 "deck",
                 "apeiron.group.deck",
                 [
-                    Choice(
-                        DeckOrder(p.units, p.chest).canonical(), f"apeiron.choice.preset.{i + 1}"
-                    )
-                    for i, p in enumerate(state.pack.presets[:PRESET_BUTTONS])
+                    Choice(DeckOrder(*deck).canonical(), f"apeiron.choice.preset.{i + 1}")
+                    for i, deck in enumerate(deck_offers(state, seat)[:PRESET_BUTTONS])
                 ],
             )
         ]
@@ -751,8 +785,15 @@ def view(state: ApeironState, seat: str | None) -> dict[str, Any]:
             {"id": p.id, "units": list(p.units), "chest": list(p.chest)}
             for p in state.pack.presets[:PRESET_BUTTONS]
         ]
-        for preset in state.pack.presets[:PRESET_BUTTONS]:
-            for card_id in (*preset.units, *preset.chest):
+        # and a league seat's collection is public (the league's rosters are)
+        offered: list[tuple[str, ...]] = [
+            (*p.units, *p.chest) for p in state.pack.presets[:PRESET_BUTTONS]
+        ]
+        for raw in (state.options.get("collections") or {}).values():
+            held = league.Collection.from_json(raw)
+            offered.append((*held.units, *held.chest))
+        for cards in offered:
+            for card_id in cards:
                 name = card_name(state.pack, card_id)
                 if name is not None:
                     out["cards"].setdefault(card_id, {"name": name})
@@ -770,6 +811,12 @@ def view(state: ApeironState, seat: str | None) -> dict[str, Any]:
         you: dict[str, Any] = {"seat": seat}
         if decks_chosen(state) and not state.revealed:
             you["row"] = _panels(state, fld.ROWS[seat])
+        if state.step == DECK and collection(state, seat) is not None:
+            # a league seat's own offers (its collection is public: the league's rosters are)
+            you["presets"] = [
+                {"units": list(u), "chest": list(c)}
+                for u, c in deck_offers(state, seat)[:PRESET_BUTTONS]
+            ]
         if seat in state.decks:
             you["chest"] = list(state.decks[seat]["chest"])
             you["chest_names"] = {c: card_name(state.pack, c) for c in you["chest"]}
