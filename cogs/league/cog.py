@@ -31,6 +31,8 @@ from bot.table import Player
 from bot.views import VIEW_KINDS, out_of_date
 from cogs.league import board, season
 from cogs.league.ante import open_antes
+from cogs.league.bracket import render_bracket
+from cogs.league.ratings_board import render_ratings, table_rows
 from cogs.league.rulesets import every_rosters, league_rulesets, rosters, support
 from cogs.league.season import League, LeagueError, Options
 from cogs.league.service import LeagueService, master_name, roster_lines
@@ -165,6 +167,16 @@ def fixed_choices(name: str) -> dict[str, list[app_commands.Choice[str]]]:
     return {name: choices} if choices else {}
 
 
+def format_choices() -> list[app_commands.Choice[str]]:
+    """The league formats, named by ``cmd.choice.format.<format>``."""
+    return [
+        app_commands.Choice(
+            name=ls(t("en", f"cmd.choice.format.{key}"), f"cmd.choice.format.{key}"), value=key
+        )
+        for key in season.FORMATS
+    ]
+
+
 def master_options(func: Callback) -> Callback:
     """``/league master``'s options: those of the ruleset whose league declares them
     (``LeagueSupport.master_options``), handing the callback ``spec``. Slash options are fixed
@@ -294,8 +306,12 @@ class LeagueCog(commands.Cog):
         ante=ls("The winner of a match may take a unit from the loser", "cmd.opt.ante"),
         pick_minutes=ls("Minutes for each draft pick", "cmd.opt.pick_minutes"),
         rounds=ls("Draft rounds (units each player drafts)", "cmd.opt.rounds"),
+        format=ls("Round robin, Swiss or a single-elimination cup", "cmd.opt.format"),
+        swiss_rounds=ls("Rounds of a Swiss league", "cmd.opt.swiss_rounds"),
     )
-    @app_commands.choices(ruleset=ruleset_choices(), **fixed_choices("tie_break"))
+    @app_commands.choices(
+        ruleset=ruleset_choices(), format=format_choices(), **fixed_choices("tie_break")
+    )
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -309,9 +325,13 @@ class LeagueCog(commands.Cog):
         ante: bool | None = None,
         pick_minutes: app_commands.Range[int, 1, 10080] | None = None,
         rounds: app_commands.Range[int, 1, 9] | None = None,
+        format: str = season.ROUND_ROBIN,
+        swiss_rounds: app_commands.Range[int, 1, season.SWISS_ROUNDS_MAX] | None = None,
     ) -> None:
         """The options left out keep their defaults; one the ruleset does not take (the cost
-        cap of a game without lineups, the draft of one without rosters) is refused when set."""
+        cap of a game without lineups, the draft of one without rosters) is refused when set.
+        ``format``: round robin (matches paired with /league match), a Swiss of
+        ``swiss_rounds`` rounds or a cup (both paired with /league round)."""
         if not is_moderator(interaction):
             raise LeagueError("league.moderators_only")
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -332,6 +352,8 @@ class LeagueCog(commands.Cog):
             season_name=season_name,
             options=options,
             by=interaction.user.id,
+            format=format,
+            swiss_rounds=swiss_rounds or 0,
         )
         lang = await self.bot.table.language(interaction.guild_id)
         await replies.respond(
@@ -506,6 +528,15 @@ class LeagueCog(commands.Cog):
             by=interaction.user.id,
         )
         await self._say(interaction, "league.match.pair_ack", match=game_id)
+
+    @subcommand("round", "Pair the next Swiss round or open the cup's ready ties (moderators)")
+    async def round_(
+        self, interaction: discord.Interaction[Any], league: str | None = None
+    ) -> None:
+        """The bot opens the round's matches and posts their pairings once in the channel."""
+        found = await self._moderated(interaction, league)
+        _, ids = await self.service.start_round(found.id, by=interaction.user.id)
+        await self._say(interaction, "league.round.ack", count=len(ids))
 
     @subcommand(
         "forfeit",
@@ -707,6 +738,56 @@ class LeagueCog(commands.Cog):
         )
 
     @subcommand(
+        "ratings",
+        "The server's ratings of a ruleset, kept across leagues",
+        guild_only=True,
+        ruleset=ls(
+            "Whose ratings (default: this channel's league's ruleset)", "cmd.opt.ratings_ruleset"
+        ),
+    )
+    @app_commands.choices(ruleset=ruleset_choices())
+    async def ratings(
+        self, interaction: discord.Interaction[Any], ruleset: str | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        if ruleset is None:
+            ruleset = (await self._find(interaction, None)).ruleset
+        lang = reader_lang(interaction)
+        rated = await self.service.ratings(interaction.guild_id, ruleset)
+        names: dict[str, str] = {}
+        for found in await self.service.in_guild(interaction.guild_id):
+            names.update(found.names)
+        title = t(lang, "league.ratings.title", ruleset=t(lang, f"{ruleset}.title"))
+        png = await asyncio.to_thread(render_ratings, table_rows(rated), names, lang, title=title)
+        await self._image(interaction, title, png, "ratings.png")
+
+    @subcommand("bracket", "A cup league's bracket")
+    async def bracket(
+        self, interaction: discord.Interaction[Any], league: str | None = None
+    ) -> None:
+        found = await self._find(interaction, league)
+        if found.format != season.CUP:
+            raise LeagueError("league.cup.not_a_cup", league=found.name)
+        if found.cup is None:
+            raise LeagueError("league.cup.not_started", league=found.name)
+        lang = reader_lang(interaction)
+        title = t(lang, "league.cup.title", league=found.name, season=found.season)
+        png = await asyncio.to_thread(render_bracket, found.cup, found.names, lang, title=title)
+        await self._image(interaction, title, png, "bracket.png")
+
+    async def _image(
+        self, interaction: discord.Interaction[Any], title: str, png: bytes, filename: str
+    ) -> None:
+        embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
+        embed.set_image(url=f"attachment://{filename}")
+        await replies.respond(
+            interaction,
+            embed=embed,
+            files=[discord.File(io.BytesIO(png), filename=filename)],
+            ephemeral=True,
+        )
+
+    @subcommand(
         "roster",
         "A roster now or as of a date, with each unit's history",
         player=ls("Whose roster (default: yours)", "cmd.opt.player"),
@@ -867,7 +948,12 @@ def _info_fields(
     before: list[tuple[str, str]],
     after: list[tuple[str, str]],
 ) -> discord.Embed:
-    """``embed`` with the fields ``before`` the players, the players, and those ``after``."""
+    """``embed`` with the fields ``before`` the players, the players, and those ``after``
+    (a Swiss or cup league's format first)."""
+    if league.format != season.ROUND_ROBIN:
+        played = len(league.swiss.rounds) if league.swiss else 0
+        shown = t(lang, f"league.format.{league.format}", rounds=league.swiss_rounds, played=played)
+        before = [(t(lang, "league.info.format"), limits.clip(shown, limits.FIELD_VALUE)), *before]
     used = len(embed.title or "") + sum(len(n) + len(v) for n, v in [*before, *after])
     players = _player_fields(
         league.players,
