@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import packs
 from bot.leagues import FixedOption, HeldRoster, LeagueResult
 from bot.ruleset import LeagueSupport, Outcome, RuleError, places_by_outcome
 from cogs.apeiron import pack as packlib
@@ -50,11 +51,14 @@ POOL_COPIES = 2  # the roster limit is two copies (league.md), so two in the poo
 UNITS_LEFT = "units"  # the tie-break figures: units on the field, then their total H
 HP_LEFT = "hp"
 
+DRAFT_PICKS = packlib.DECK_UNITS + packlib.DECK_CHEST  # the fewest picks that make a deck
 TIME_CONTROLS = ("standard", "tournament")
 TOURNAMENT_MINUTES = 2  # the source's deployment step: "2分経過したら次に移る"
 
 # Message keys (cogs/apeiron/locales/apeiron.*.json).
 E_NO_MASTERS = "apeiron.league.no_masters"
+E_OPTION = "apeiron.option.invalid"
+E_PICK = {"units": "apeiron.league.pick.units", "chest": "apeiron.league.pick.chest"}
 E_COLLECTION = "apeiron.league.collection"
 E_SHORT = {"units": "apeiron.league.short.units", "chest": "apeiron.league.short.chest"}
 E_NOT_HELD = "apeiron.league.not_held"
@@ -175,6 +179,26 @@ def check_deck(collection: Collection, units: Sequence[str], chest: Sequence[str
                 raise CollectionError(E_NOT_HELD, card=card_id[:40])
 
 
+def check_pick(pack: Pack, held: Iterable[str], entry: str, picks_left: int) -> None:
+    """A draft pick that still lets the roster reach a deck: after ``entry``, the ``picks_left``
+    picks that follow it (this one not counted) must be able to bring the distinct units and
+    chest cards still missing (``apeiron.league.pick.units`` / ``.chest``: which ones must come
+    now). The entry draft's rounds must therefore be at least 14 (:data:`DRAFT_PICKS`)."""
+    found = split(entry)
+    if found is None or found[1] not in (pack.units if found[0] == "units" else pack.chest):
+        raise CollectionError(E_NOT_HELD, card=entry[:48])
+    after = Collection.of([*held, entry])
+    missing = {
+        "units": max(0, packlib.DECK_UNITS - len(after.units)),
+        "chest": max(0, packlib.DECK_CHEST - len(after.chest)),
+    }
+    if sum(missing.values()) > picks_left:
+        # the other kind, or (a copy of a card already held) a new card of this one
+        other = "chest" if found[0] == "units" else "units"
+        kind = other if missing[other] else found[0]
+        raise CollectionError(E_PICK[kind], need=missing[kind], left=picks_left + 1)
+
+
 def default_deck(pack: Pack, collection: Collection) -> Deck:
     """The deck a seat gets when its deck step's time runs out: the cards of the pack's first
     preset that the collection holds (the game's own default), then the collection's others in
@@ -219,6 +243,14 @@ class ApeironRosters:
     def for_pack(cls, pack: Pack) -> ApeironRosters:
         """The rosters of a league that fixed ``pack`` (its source travels with every match)."""
         return cls(None if pack.hash == packlib.starter().hash else pack.source)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> ApeironRosters:
+        """The rosters of a league whose stored options fix its pack as a game's do: ``pack``
+        (the canonical JSON the league copied at creation; absent: the starter), held to
+        ``pack_hash`` where given (:class:`bot.ruleset.RuleError` ``apeiron.option.invalid``)."""
+        pack = packs.from_options(options, packlib.starter, packlib.from_json, E_OPTION)
+        return cls.for_pack(pack)
 
     @property
     def pack(self) -> Pack:

@@ -416,3 +416,50 @@ def test_the_declaration_and_its_fixed_options() -> None:
         assert rules.step_seconds(game) == minutes * 60
     limited = rosters.match_options(lg.LEAGUE.fixed({"turn_limit": 8}), held)
     assert limited["turn_limit"] == 8
+
+
+# --- what the league side reads: its pack fixed in its options, the draft's picks -----------
+
+
+def test_rosters_from_a_leagues_stored_pack(hostile: packlib.Pack) -> None:
+    fixed = lg.ApeironRosters.from_options({"pack": hostile.source, "pack_hash": hostile.hash})
+    assert fixed.pack.hash == hostile.hash
+    assert [c for c, _ in fixed.pool()] == [
+        c for c, _ in lg.ApeironRosters.for_pack(hostile).pool()
+    ]
+    assert lg.ApeironRosters.from_options({}).pack.hash == packlib.starter().hash
+    with pytest.raises(RuleError) as refused:
+        lg.ApeironRosters.from_options({"pack": hostile.source, "pack_hash": "0" * 64})
+    assert refused.value.key == lg.E_OPTION
+
+
+def test_check_pick_keeps_a_deck_within_reach(hostile: packlib.Pack) -> None:
+    units, chest = list(hostile.units), list(hostile.chest)
+    assert lg.DRAFT_PICKS == 14
+    # 14 picks for 8 units and 6 chest cards: with 7 units held and 7 picks to come, a chest
+    # card, or the eighth unit, is fine; after 8 units, only chest cards until 6 are held
+    held = entries(hostile, units[:7], [])
+    lg.check_pick(hostile, held, f"unit:{units[7]}", 6)
+    lg.check_pick(hostile, held, f"chest:{chest[0]}", 6)
+    held = entries(hostile, units[:8], [])
+    with pytest.raises(lg.CollectionError) as refused:
+        lg.check_pick(hostile, held, f"unit:{units[8]}", 5)
+    assert refused.value.key == "apeiron.league.pick.chest"
+    assert refused.value.params == {"need": 6, "left": 6}
+    lg.check_pick(hostile, held, f"chest:{chest[0]}", 5)
+    # a copy of a unit held adds no different unit
+    held = entries(hostile, units[:7], chest[:6])
+    with pytest.raises(lg.CollectionError) as refused:
+        lg.check_pick(hostile, held, f"unit:{units[0]}", 0)
+    assert refused.value.key == "apeiron.league.pick.units"
+    lg.check_pick(hostile, held, f"unit:{units[9]}", 0)
+    # with picks to spare anything of the pool goes; a card not in it never does
+    lg.check_pick(hostile, (), f"chest:{chest[0]}", 20)
+    for entry in (f"unit:{chest[0]}", "u01", f"chest:{units[0]}"):
+        with pytest.raises(lg.CollectionError) as refused:
+            lg.check_pick(hostile, (), entry, 20)
+        assert refused.value.key == lg.E_NOT_HELD
+    for key in (*lg.E_PICK.values(), *lg.E_SHORT.values(), *lg.E_DECK.values()):
+        for lang in LANGS:
+            assert key in catalogue(lang)
+            assert "{" not in t(lang, key, need=1, left=2, have=3, size=8)
