@@ -715,12 +715,14 @@ def _advance(league: League, match: Match, winner: str | None, status: str) -> L
         last = league.swiss.rounds[-1]
         if any(g.second is not None and {g.first, g.second} == {a, b} for g in last):
             gone = status in (FORFEIT, ABANDONED)
-            swiss = swisses.record(league.swiss, a, b, winner, forfeit=gone)
+            won = None if status == ABANDONED else winner
+            swiss = swisses.record(league.swiss, a, b, won, forfeit=gone)
             league = replace(league, swiss=swiss)
     ties = cups.ready(league.cup) if league.cup is not None else []
     if (
         league.cup is not None
         and winner is not None
+        and status != ABANDONED
         and any({t.a, t.b} == {a, b} for *_, t in ties)
     ):
         cup = cups.record(league.cup, a, b, winner, walkover=status == FORFEIT)
