@@ -273,7 +273,13 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     lines: list[str] = []
     if step == "deck":
         lines.append(t(lang, "apeiron.dm.deck"))
-        for i, preset in enumerate(view.get("presets") or (), 1):
+        held = you.get("collection")
+        if held:  # a league match: the deck comes from the seat's collection, as offered
+            sep = t(lang, "apeiron.list_sep")
+            units = sep.join(card_label(cards, u, lang) for u in held["units"])
+            chest = sep.join(card_label(cards, c, lang) for c in held["chest"])
+            lines.append(t(lang, "apeiron.dm.collection", units=units, chest=chest))
+        for i, preset in enumerate(you.get("presets") or view.get("presets") or (), 1):
             lines.append(
                 t(
                     lang,

@@ -811,8 +811,10 @@ def view(state: ApeironState, seat: str | None) -> dict[str, Any]:
         you: dict[str, Any] = {"seat": seat}
         if decks_chosen(state) and not state.revealed:
             you["row"] = _panels(state, fld.ROWS[seat])
-        if state.step == DECK and collection(state, seat) is not None:
-            # a league seat's own offers (its collection is public: the league's rosters are)
+        own = collection(state, seat) if state.step == DECK else None
+        if own is not None:
+            # a league seat's cards and own offers (public: the league's rosters are)
+            you["collection"] = own.to_json()
             you["presets"] = [
                 {"units": list(u), "chest": list(c)}
                 for u, c in deck_offers(state, seat)[:PRESET_BUTTONS]

@@ -463,3 +463,33 @@ def test_check_pick_keeps_a_deck_within_reach(hostile: packlib.Pack) -> None:
         for lang in LANGS:
             assert key in catalogue(lang)
             assert "{" not in t(lang, key, need=1, left=2, have=3, size=8)
+
+
+def test_the_deck_prompt_of_a_league_seat(hostile: packlib.Pack) -> None:
+    from cogs.apeiron.present import private_lines
+
+    rosters = lg.ApeironRosters.for_pack(hostile)
+    held = league_rosters(hostile)
+    options = rosters.match_options(lg.LEAGUE.fixed({}), held)
+    state = rules.new_game("g", rules.SEATS, options, RandomDice(random.Random(0)), DICE)
+    state, _ = rules.start_turn(state, RandomDice(random.Random(0)))
+    mine = lg.Collection.of(held["B"][0].units)
+    offers = rules.deck_offers(state, "B")
+    for lang in LANGS:
+        lines = private_lines(rules.view(state, "B"), "B", lang)
+        text = "\n".join(lines)
+        # every card of the collection by name, and the numbered offers are the buttons' decks
+        for card_id in mine.units:
+            assert hostile.units[card_id].name(lang) in text
+        for card_id in mine.chest:
+            assert hostile.chest[card_id].name(lang) in text
+        numbered = [line for line in lines if line.startswith("**")][2:]
+        assert len(numbered) == len(offers)
+        first_unit = hostile.units[offers[0][0][0]].name(lang)
+        assert first_unit in numbered[0]
+    # outside a league the prompt is as before: the pack's presets, no collection
+    free = rules.new_game("f", rules.SEATS, {"pack": hostile.source}, DICE, DICE)
+    free, _ = rules.start_turn(free, DICE)
+    lines = private_lines(rules.view(free, "B"), "B", "en")
+    assert "collection" not in "\n".join(lines)
+    assert len(lines) == 1 + len(hostile.presets[: rules.PRESET_BUTTONS])
