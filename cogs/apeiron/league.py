@@ -264,6 +264,22 @@ class ApeironRosters:
         cards = [card(UNIT, u) for u in pack.units] + [card(CHEST, c) for c in pack.chest]
         return [(c, card_cost(pack, c)) for _ in range(self.pool_copies) for c in cards]
 
+    def find(self, word: str) -> list[str]:
+        """The pool entries a moderator's typed ``word`` may mean: an entry as stored
+        (``chest:a1``), else every card whose id or either name it is (any case; a unit and a
+        chest card may share a name or, across tables, read alike: the caller asks which)."""
+        word = word.strip()
+        pool = dict(self.pool())
+        if word in pool:
+            return [word]
+        key = word.casefold()
+        found = []
+        for prefix, cards in ((UNIT, self.pack.units), (CHEST, self.pack.chest)):
+            for item in cards.values():
+                if key in (item.id.casefold(), item.name_en.casefold(), item.name_ja.casefold()):
+                    found.append(card(prefix, item.id))
+        return found
+
     def unit_name(self, unit: str, lang: str) -> str:
         found = split(unit)
         if found is not None:

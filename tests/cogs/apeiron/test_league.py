@@ -493,3 +493,20 @@ def test_the_deck_prompt_of_a_league_seat(hostile: packlib.Pack) -> None:
     lines = private_lines(rules.view(free, "B"), "B", "en")
     assert "collection" not in "\n".join(lines)
     assert len(lines) == 1 + len(hostile.presets[: rules.PRESET_BUTTONS])
+
+
+def test_find_a_typed_card(hostile: packlib.Pack) -> None:
+    rosters = lg.ApeironRosters.for_pack(hostile)
+    assert rosters.find("chest:a1") == ["chest:a1"]
+    assert rosters.find(" A1 ") == ["chest:a1"]  # an id shaped like a square is still a card
+    assert rosters.find("CHEST") == ["chest:chest"]
+    stalwart = next(u for u in hostile.units.values() if u.name_en == "守衛長")
+    assert rosters.find("守衛長") == [f"unit:{stalwart.id}"]
+    assert rosters.find(stalwart.name_ja) == [f"unit:{stalwart.id}"]
+    tonic = hostile.chest["keep"]
+    assert rosters.find(tonic.name_en.upper()) == ["chest:keep"]
+    assert rosters.find("unit:keep") == [] and rosters.find("") == []
+    # a unit and a chest card with one name: both, for the caller to ask which
+    shared = packlib.loads(HOSTILE.replace(f'name_en = "{tonic.name_en}"', 'name_en = "守衛長"', 1))
+    both = lg.ApeironRosters.for_pack(shared).find("守衛長")
+    assert sorted(both) == sorted([f"unit:{stalwart.id}", "chest:keep"])
