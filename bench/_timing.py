@@ -42,7 +42,7 @@ def ai_positions(
         for _ in range(steps):
             if engine.outcome(state).finished or len(found) >= count:
                 break
-            state, _ = engine.start_turn(state, dice, secret)
+            state, _ = engine.start_step(state, dice, secret)
             orders = {
                 s: engine.parse(state, s, choose(state, s, rng)) for s in engine.awaiting(state)
             }

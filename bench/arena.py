@@ -47,7 +47,7 @@ def positions(count: int, seed: int) -> list[tuple[Any, dict[str, Any]]]:
         state = rules.new_game("g-bench", rules.SEATS, {}, ScriptedDice([]))
         while not rules.outcome(state).finished and len(found) < count:
             dice = ScriptedDice([rng.randint(1, 6) for _ in range(6)])
-            state, _ = rules.start_turn(state, dice)
+            state, _ = rules.start_step(state, dice)
             orders = {s: rules.parse(state, s, ai.choose(state, s, rng)) for s in rules.SEATS}
             found.append((state, orders))
             state, _ = rules.resolve(state, orders, ScriptedDice([]))

@@ -55,7 +55,7 @@ def combat_rounds(count: int) -> list[_timing.Case]:
         state, dice, secret = setup(game)
         rng = random.Random(game)
         for _ in range(400):  # to the planet stage's first normal turn
-            state, _ = rules.start_turn(state, dice, secret)
+            state, _ = rules.start_step(state, dice, secret)
             if state.step == rules.TURN:
                 break
             state, _ = rules.resolve(state, _answer(state, rng), dice, secret)
@@ -71,7 +71,7 @@ def combat_rounds(count: int) -> list[_timing.Case]:
         for _ in range(MAX_STEPS):
             if len(found) >= count or state.combat is None or state.ended:
                 break
-            state, _ = rules.start_turn(state, dice, secret)
+            state, _ = rules.start_step(state, dice, secret)
             fighting = state.combat is not None and len(state.combat.seats) == FIGHTERS
             first_turn = (
                 state.step == combat.CTURN
@@ -100,7 +100,7 @@ def _round_answers(state: Any, rng: random.Random) -> list[dict[str, Any]]:
         state, _ = rules.resolve(state, answers[-1], dice, secret)
         if state.combat is None or state.combat.round != start_round or state.ended:
             return answers
-        state, _ = rules.start_turn(state, dice, secret)
+        state, _ = rules.start_step(state, dice, secret)
 
 
 def resolve_turn(case: _timing.Case, dice: Dice, lang: str) -> bytes:
@@ -117,7 +117,7 @@ def resolve_round(case: _timing.Case, _dice: Dice, lang: str) -> bytes:
     dice, secret = _round_dice(), DiceStream(b"\3" * 32, "secret")
     for index, answers in enumerate(extra["answers"]):
         if index:
-            state, _ = rules.start_turn(state, dice, secret)
+            state, _ = rules.start_step(state, dice, secret)
         state, _ = rules.resolve(state, answers, dice, secret)
     return present.PRESENTER.render_board(rules.view(state, None), lang, NAMES)
 

@@ -207,7 +207,7 @@ def closed_step(
 
 
 def counted_step(state: CountedStateT) -> tuple[CountedStateT, list[Event]]:
-    """A whole ``start_turn`` for a module engine whose steps open with no event and are
+    """A whole ``start_step`` for a module engine whose steps open with no event and are
     counted by ``step_no`` (tactics, the dungeon): a copy, one step on."""
     opened = copy.deepcopy(state)
     opened.step_no += 1
@@ -314,7 +314,7 @@ class Engine(Protocol[StateT, OrderT]):
     writes only what is about its game), or a module of functions (``cogs/<name>/rules.py``).
 
     ``StateT`` is the ruleset's state, ``OrderT`` its order type. ``dice`` is the step's
-    committed stream (``pre`` in :meth:`start_turn`, ``resolve`` in :meth:`resolve`); ``secret``
+    committed stream (``pre`` in :meth:`start_step`, ``resolve`` in :meth:`resolve`); ``secret``
     is the handle for the game's secret stream (hidden random facts, revealed only at the end,
     ``shared/spec/dice-and-receipts.md``). An engine whose spec does not ask for one
     (``secret_stream``) is handed :data:`bot.dice.NO_SECRET`, on which a draw is an error.
@@ -334,7 +334,7 @@ class Engine(Protocol[StateT, OrderT]):
         dice: Dice,
         secret: Dice,
     ) -> StateT: ...
-    def start_turn(self, state: StateT, dice: Dice, secret: Dice) -> tuple[StateT, list[Event]]: ...
+    def start_step(self, state: StateT, dice: Dice, secret: Dice) -> tuple[StateT, list[Event]]: ...
     def awaiting(self, state: StateT) -> list[str]: ...
     def parse(self, state: StateT, seat: str, text: str) -> OrderT: ...
     def choices(self, state: StateT, seat: str) -> list[ChoiceGroup]: ...
@@ -371,7 +371,7 @@ class GameState:
     frozen dataclass too) and adds the game's own fields.
 
     ``step`` counts the steps opened so far (the table's turn number); ``open`` is True between
-    ``start_turn`` and ``resolve``, while the step awaits orders; ``result`` is the game's
+    ``start_step`` and ``resolve``, while the step awaits orders; ``result`` is the game's
     :class:`Outcome`, ongoing until the rules (or a resignation) end it.
     """
 
@@ -394,7 +394,7 @@ class BaseEngine(ABC, Generic[GameStateT, OrderT]):
     step's orders played out). Everything else has a default it may override:
 
     - :meth:`new_game` checks the options and builds ``state_type(game_id=…, seats=…)``, its
-      other fields at their defaults; :meth:`start_turn` opens the next step;
+      other fields at their defaults; :meth:`start_step` opens the next step;
       :meth:`awaiting` names every seat while a step is open (they all answer at once);
     - :meth:`resolve` refuses a finished game or a step not open, prepares the orders (text
       parsed, a missing one the seat's default) and hands :meth:`play` a copy of the state with
@@ -488,7 +488,7 @@ class BaseEngine(ABC, Generic[GameStateT, OrderT]):
         self.check_options(options or {})
         return self.state_type(game_id=str(game_id), seats=tuple(seats))
 
-    def start_turn(
+    def start_step(
         self, state: GameStateT, dice: Dice, secret: Dice = NO_SECRET
     ) -> tuple[GameStateT, list[Event]]:
         """Open the next step (no event: the channel post says which step it is)."""

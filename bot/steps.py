@@ -102,7 +102,7 @@ class Steps:
         # The resolve stream is committed now too, so its commitment is public before any order.
         await streams.commit(turn, dicelib.RESOLVE)
         secret = await streams.secret()
-        state, events = loaded.engine.start_turn(loaded.state, pre, secret)
+        state, events = loaded.engine.start_step(loaded.state, pre, secret)
         loaded.advance(state)
         await streams.keep_secret(secret)
         # The step's name goes with its pre stream: the match record carries it.

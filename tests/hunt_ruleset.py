@@ -89,10 +89,10 @@ def new_game(
     return HuntState(str(game_id), {seat: secret.roll(6) for seat in SEATS})
 
 
-def start_turn(
+def start_step(
     state: HuntState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[HuntState, list[Event]]:
-    CALLS["start_turn"] += 1
+    CALLS["start_step"] += 1
     if state.finished or state.open:
         raise RuleError("hunt.error.not_now")
     step = state.step + 1

@@ -89,7 +89,7 @@ ENGINE = FirstToFive()
 
 
 def opened(seats: tuple[str, ...] = ("A", "B"), engine: FirstToFive = ENGINE) -> CountState:
-    state, events = engine.start_turn(engine.new_game("g", seats, {}, NO_DICE), NO_DICE)
+    state, events = engine.start_step(engine.new_game("g", seats, {}, NO_DICE), NO_DICE)
     assert events == []
     return state
 
@@ -122,16 +122,16 @@ def test_check_options_refuses_what_the_class_does_not_declare() -> None:
     WithTarget().check_options({"target": 7})
 
 
-def test_start_turn_opens_the_next_step_and_refuses_twice_or_after_the_end() -> None:
+def test_start_step_opens_the_next_step_and_refuses_twice_or_after_the_end() -> None:
     state = opened()
     assert (state.step, state.open) == (1, True)
     assert ENGINE.awaiting(state) == ["A", "B"]  # every seat, at once
     with pytest.raises(RuleError) as error:
-        ENGINE.start_turn(state, NO_DICE)
+        ENGINE.start_step(state, NO_DICE)
     refused(error, "engine.still_open", step=1)
     over = replace(state, open=False, result=Outcome.win("A"))
     with pytest.raises(RuleError) as error:
-        ENGINE.start_turn(over, NO_DICE)
+        ENGINE.start_step(over, NO_DICE)
     refused(error, "engine.finished")
     assert ENGINE.awaiting(replace(state, result=Outcome.win("A"))) == []
 
@@ -201,7 +201,7 @@ def test_a_game_ends_in_play() -> None:
     for _ in range(2):
         state, _ = ENGINE.resolve(state, {"A": "3", "B": "1"}, NO_DICE)
         if not ENGINE.outcome(state).finished:
-            state, _ = ENGINE.start_turn(state, NO_DICE)
+            state, _ = ENGINE.start_step(state, NO_DICE)
     assert ENGINE.outcome(state) == Outcome.win("A", reason="count")
     assert ENGINE.awaiting(state) == []
 

@@ -84,7 +84,7 @@ def test_every_sentence_in_both_languages() -> None:
 
 def opened(state: rules.RpsState | None = None) -> rules.RpsState:
     state = state or RPS.new_game("g-1", rules.SEATS, {}, NO_DICE)
-    state, events = RPS.start_turn(state, NO_DICE)
+    state, events = RPS.start_step(state, NO_DICE)
     assert events == [] and RPS.awaiting(state) == ["A", "B"]
     return state
 
@@ -111,7 +111,7 @@ def test_best_of_three() -> None:
     assert RPS.outcome(state).winner == "A"
     assert RPS.summary(state) == {"wins": {"A": 2, "B": 1}, "rounds": 3}
     with pytest.raises(RuleError):
-        RPS.start_turn(state, NO_DICE)  # the match is over: no fourth round
+        RPS.start_step(state, NO_DICE)  # the match is over: no fourth round
 
 
 def test_a_drawn_round_is_thrown_again() -> None:

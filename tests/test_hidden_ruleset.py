@@ -67,7 +67,7 @@ def hand_made() -> BidsState:
 
 
 def opened(state: BidsState) -> BidsState:
-    state, events = rules.start_turn(state, NO_DICE, NO_SECRET)
+    state, events = rules.start_step(state, NO_DICE, NO_SECRET)
     assert events == []
     return state
 
@@ -300,7 +300,7 @@ def test_scoring_and_a_draw_on_rounds() -> None:
         "sun",
     ]
     with pytest.raises(RuleError):
-        rules.start_turn(state, NO_DICE, NO_SECRET)  # no fourth round
+        rules.start_step(state, NO_DICE, NO_SECRET)  # no fourth round
 
 
 def test_several_winners_with_grades() -> None:

@@ -112,7 +112,7 @@ class Context:
     and the withheld orders made public by it."""
 
     events: list[Event] = field(default_factory=list)
-    opened: list[Event] = field(default_factory=list)  # start_turn's
+    opened: list[Event] = field(default_factory=list)  # start_step's
     resolved_turn: int | None = None
     resolved_view: Mapping[str, Any] | None = None
     rows: dict[str, OrderRow] = field(default_factory=dict)
@@ -174,7 +174,7 @@ def new_side(spec: RulesetSpec[Any, Any], seed: int, players: int) -> Side:
     state = spec.engine.new_game(game_id, list(seats), {}, setup, secret)
     side = Side(spec, seed, game_id, seats, state, secret, random.Random(seed))
     pre = committed(seed, game_id, spec.engine.step_number(state) + 1, dicelib.PRE)
-    side.state, opened = spec.engine.start_turn(state, pre, secret)
+    side.state, opened = spec.engine.start_step(state, pre, secret)
     side.context = Context(opened=opened, first=True)
     side.rolls = {"pre": list(pre.rolls)}
     return side
@@ -227,7 +227,7 @@ def advance(side: Side, orders: Orders) -> None:
         side.hidden.clear()
     else:
         pre = committed(side.seed, side.game_id, engine.step_number(state) + 1, dicelib.PRE)
-        state, opened = engine.start_turn(state, pre, side.secret)
+        state, opened = engine.start_step(state, pre, side.secret)
         side.rolls["pre"] = list(pre.rolls)
     still = side.hidden.get(turn, {})
     rows = {s: replace(r, withheld=s in still) for s, r in rows.items()}

@@ -272,7 +272,7 @@ def play(picks: list[dict[str, str]], *, running: bool = False) -> Played:
     for n, given in enumerate([*picks, {}] if running else picks, start=1):
         seeds = {dicelib.PRE: bytes([10 + n]) * 32, dicelib.RESOLVE: bytes([50 + n]) * 32}
         pre = dicelib.DiceStream(seeds[dicelib.PRE], dicelib.stream_label(GAME, n, dicelib.PRE))
-        state, _ = hunt.start_turn(state, pre, secret)
+        state, _ = hunt.start_step(state, pre, secret)
         label = hunt.step_label(state)
         if running and n == len(picks) + 1:
             played.running = Step(label, {}, [], {}, {}, "", seeds, {"pre": list(pre.rolls)})

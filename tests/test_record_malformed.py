@@ -185,7 +185,7 @@ def test_an_order_with_a_number_too_long_to_read(order: str, capsys, tmp_path) -
 def test_the_dungeon_reads_small_numbers_as_before() -> None:
     rec = {**fixture("dungeon"), "turns": []}
     del rec["result"]  # the setup alone: a game still going on
-    state, _ = dungeon.start_turn(replay(rec).state, dicelib.ScriptedDice([]))
+    state, _ = dungeon.start_step(replay(rec).state, dicelib.ScriptedDice([]))
     hand = state.heroes["A"].hand
     assert dungeon.parse(state, "A", "card 1").card == hand[0]
     assert dungeon.parse(state, "A", "card １").card == hand[0]  # full-width
@@ -376,7 +376,7 @@ def test_options_check_options_accepts_never_crash_the_engine(ruleset: str, data
         for step in range(4):
             if rules.outcome(state).finished:
                 break
-            state, _ = rules.start_turn(state, _dice(step + 1), secret)
+            state, _ = rules.start_step(state, _dice(step + 1), secret)
             orders = {}
             for seat in rules.awaiting(state):
                 for group in rules.choices(state, seat):

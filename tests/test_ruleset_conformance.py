@@ -89,7 +89,7 @@ def _example_registered() -> Iterator[None]:
         registry.unregister(spec.key)
 
 
-SHORT_GAME_STEPS = 6  # table steps (start_turn + resolve) per Hypothesis example
+SHORT_GAME_STEPS = 6  # table steps (start_step + resolve) per Hypothesis example
 WHOLE_GAME_STEPS = 400  # a whole game stops here if it has not finished
 WHOLE_GAME_SEEDS = (1, 2, 3)  # the whole games of tests/test_ruleset_whole_games.py and others
 SHORT = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -116,7 +116,7 @@ def committed(seed: int, game_id: str, turn: int, phase: str, digest: str | None
 class Step:
     """A state the table would store, with the events that led to it."""
 
-    kind: str  # "setup", "opened" (after start_turn) or "resolved"
+    kind: str  # "setup", "opened" (after start_step) or "resolved"
     turn: int
     state: Any
     events: Sequence[Event]
@@ -148,7 +148,7 @@ def play(
     """Play a new game for up to ``steps`` table steps, yielding every state the table stores.
 
     The same calls as ``bot/table.py`` and ``bot/record/replayer.py``: ``new_game`` on the setup
-    stream; then, while the game goes on, ``start_turn`` on the step's ``pre`` stream, an order
+    stream; then, while the game goes on, ``start_step`` on the step's ``pre`` stream, an order
     from the demo player for each awaited seat, and ``resolve`` on the ``resolve`` stream bound to
     the sealed orders. A spec that asks for the secret stream gets one (``{game_id}:0:secret``,
     its draws running on over the whole game), every other :data:`~bot.dice.NO_SECRET`.
@@ -168,7 +168,7 @@ def play(
             return
         turn = engine.step_number(state) + 1
         pre = committed(seed, game_id, turn, dicelib.PRE)
-        state, started = engine.start_turn(state, pre, secret)
+        state, started = engine.start_step(state, pre, secret)
         yield Step("opened", turn, state, started)
         orders = {
             seat: engine.parse(state, seat, demo_order(spec, engine, state, seat, rng))
@@ -819,7 +819,7 @@ def test_engine_calls_do_not_mutate_state(spec: RulesetSpec[Any, Any], data: st.
     engine = Checked(spec)
     for step in play(spec, seed, seats, SHORT_GAME_STEPS, engine):
         check_pure_calls(spec, step, seats, engine)
-    assert {"start_turn", "resolve", "parse", "view"} <= set(engine.calls), engine.calls
+    assert {"start_step", "resolve", "parse", "view"} <= set(engine.calls), engine.calls
 
 
 @per_ruleset
@@ -898,7 +898,7 @@ def test_any_seat_may_resign(spec: RulesetSpec[Any, Any], data: st.DataObject) -
 @SHORT
 @given(data=st.data())
 def test_turns_advance_one_step_at_a_time(spec: RulesetSpec[Any, Any], data: st.DataObject) -> None:
-    """The table labels a step's dice ``turn(state) + 1`` before ``start_turn`` and stores
+    """The table labels a step's dice ``turn(state) + 1`` before ``start_step`` and stores
     ``turn(state)`` after it (so does the record replay): the two must agree."""
     _seats, steps = short_game(spec, data)
     for _step in check_turns(spec, steps):

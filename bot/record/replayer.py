@@ -206,7 +206,7 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
         try:
             turn = rules.step_number(state) + 1
             pre = scripted or dice_for(block, rec.game_id, turn, dicelib.PRE, None, index)
-            state, started = rules.start_turn(state, pre, secret)
+            state, started = rules.start_step(state, pre, secret)
             named = label or rules.step_label(state)
             for seat, given in sorted(inputs.items()):
                 if is_withheld(given):

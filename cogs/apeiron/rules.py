@@ -15,7 +15,7 @@ and Apeiron chance draws, side zones, graves, the extra-turn count, annihilation
 and the moderator's ruling.
 
 This module holds the engine's functions (:class:`bot.ruleset.Engine`): the options and a new
-game, the step lifecycle (``start_turn``, ``resolve`` and its step handlers), ``parse``, the
+game, the step lifecycle (``start_step``, ``resolve`` and its step handlers), ``parse``, the
 default order and the buttons, resigning and the ruling, the views and storage. The rest is cut
 at its seams, each module importing only those before it: :mod:`.state` (the types, constants,
 refusal keys and small reads), :mod:`.orders` (the order types and the grammar), :mod:`.targets`
@@ -257,7 +257,7 @@ def step_seconds(state: ApeironState) -> int | None:
     return int(minutes) * 60
 
 
-def start_turn(
+def start_step(
     state: ApeironState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[ApeironState, list[Event]]:
     if state.ended is not None:
@@ -569,7 +569,7 @@ def resolve(
             _resolve_play(state, active, check_play(state, active, order), events)
         else:
             raise RuleError("apeiron.error.order_type")
-    # The next activation opens here, not in the next ``start_turn``: its opening (graves, a
+    # The next activation opens here, not in the next ``start_step``: its opening (graves, a
     # special unit at the round's start, start abilities) may end the game, and a game ends in
     # the step whose record replays it (a record's last step is a resolved one). It draws no
     # dice, so nothing but the events' place changes.
@@ -1011,7 +1011,7 @@ __all__ = [
     "reads_as",
     "resign",
     "resolve",
-    "start_turn",
+    "start_step",
     "step_label",
     "step_number",
     "step_seconds",

@@ -4,7 +4,7 @@ Two gladiators on a hexagon of 19 hexes, each with three dice a turn, send secre
 and a turn); the engine resolves both at once. This module is the ruleset itself: its module-level
 functions satisfy :class:`bot.ruleset.Ruleset`.
 
-Pure: no discord, storage, I/O, clock or randomness. The only dice are the ones ``start_turn`` is
+Pure: no discord, storage, I/O, clock or randomness. The only dice are the ones ``start_step`` is
 handed (drawn in the documented order A die 1, 2, 3 then B die 1, 2, 3); ``resolve`` draws none.
 
 >>> compare_dice((1, 6, 6), (2, 6))
@@ -194,7 +194,7 @@ class ArenaState:
     game_id: str
     turn: int
     fighters: Mapping[str, Fighter]
-    # The current turn's dice (hidden information): drawn by start_turn, cleared by resolve.
+    # The current turn's dice (hidden information): drawn by start_step, cleared by resolve.
     dice: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
     obstacles: frozenset[Hex] = frozenset()
     last_turn: LastTurn | None = None
@@ -207,7 +207,7 @@ class ArenaState:
 
     @property
     def turn_open(self) -> bool:
-        """Dice drawn and orders owed: between start_turn and resolve."""
+        """Dice drawn and orders owed: between start_step and resolve."""
         return not self.finished and bool(self.dice)
 
 
@@ -363,7 +363,7 @@ def new_game(
     return ArenaState(str(game_id), 0, fighters, {}, _obstacles_from_options(options or {}))
 
 
-def start_turn(
+def start_step(
     state: ArenaState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[ArenaState, list[Event]]:
     """Open the next turn: draw A's dice 1, 2, 3 then B's dice 1, 2, 3."""
@@ -721,7 +721,7 @@ def parse(state: ArenaState, seat: str, text: str) -> Order:
     """Order text in Japanese or English to an :class:`Order` legal for ``seat`` now.
 
     >>> from bot.dice import ScriptedDice
-    >>> s, _ = start_turn(new_game("g", SEATS, {}, ScriptedDice([])), ScriptedDice([1] * 6))
+    >>> s, _ = start_step(new_game("g", SEATS, {}, ScriptedDice([])), ScriptedDice([1] * 6))
     >>> parse(s, "A", "右前 左回転").canonical(), parse(s, "B", "ＦＲ  l").canonical()
     ('front-right left', 'front-right left')
     """
@@ -1267,7 +1267,7 @@ __all__ = [
     "relative_position",
     "resign",
     "resolve",
-    "start_turn",
+    "start_step",
     "step_label",
     "step_number",
     "summary",

@@ -149,7 +149,7 @@ def new_game(
 # --- the table's hooks ---------------------------------------------------------------------------
 
 
-def start_turn(
+def start_step(
     state: DungeonState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[DungeonState, list[Event]]:
     return counted_step(state)
@@ -504,7 +504,7 @@ __all__ = [
     "resolve",
     "revealed_hexes",
     "situation",
-    "start_turn",
+    "start_step",
     "step_label",
     "step_number",
     "summary",

@@ -356,7 +356,7 @@ __all__ = [
     "side_of",
     "sides",
     "spot_name",
-    "start_turn",
+    "start_step",
     "step_label",
     "step_number",
     "step_seconds",
@@ -519,7 +519,7 @@ def _sheet_event(state: EsperState, seat: str) -> Event:
     return Event("your_sheet", {"seat": seat, "sheet": state.seats[seat].sheet}, to=(seat,))
 
 
-def start_turn(
+def start_step(
     state: EsperState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[EsperState, list[Event]]:
     if state.ended is not None:

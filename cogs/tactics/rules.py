@@ -10,11 +10,11 @@ Steps (each is one "turn" of the framework, both seats order at once):
    ``剣士 C4→C6 攻撃 D6``, ``魔導士 待機``, ``summon knight A9`` on turns 3 and 7).
 
 Steps are the framework's turns: :func:`turn` is the 1-based index of the open step once
-:func:`start_turn` has opened it (roster 1, deploy 2, play turn n = n + 2; without a roster step
-deploy 1 and play n = n + 1); between a resolve and the next ``start_turn`` it is still the
+:func:`start_step` has opened it (roster 1, deploy 2, play turn n = n + 2; without a roster step
+deploy 1 and play n = n + 1); between a resolve and the next ``start_step`` it is still the
 index of the step just resolved (0 for a new game), as the framework expects.
 :func:`awaiting` is both seats while a step is open, nobody between a resolve and the next
-``start_turn`` or once finished.
+``start_step`` or once finished.
 
 Timing decisions (the digest leaves them open):
 
@@ -200,7 +200,7 @@ def new_game(
     return state
 
 
-def start_turn(
+def start_step(
     state: TacticsState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[TacticsState, list[Event]]:
     return counted_step(state)

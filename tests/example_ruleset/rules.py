@@ -8,7 +8,7 @@ default throw of a seat whose deadline passed, resign, and store the state throu
 dataclass, so what is left here is the game. Pure, and it draws no dice.
 
 >>> from bot.dice import ScriptedDice
->>> state, _ = RPS.start_turn(RPS.new_game("g", SEATS, {}, ScriptedDice([])), ScriptedDice([]))
+>>> state, _ = RPS.start_step(RPS.new_game("g", SEATS, {}, ScriptedDice([])), ScriptedDice([]))
 >>> state, events = RPS.resolve(state, {"A": "グー", "B": Throw("scissors")}, ScriptedDice([]))
 >>> dict(state.wins), events[0].type, RPS.step_label(state)
 ({'A': 1, 'B': 0}, 'round_won', 'round 1')

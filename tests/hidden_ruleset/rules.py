@@ -112,7 +112,7 @@ class BidsState:
     teams: Mapping[str, str]  # seat -> sun | moon (secret until the end)
     hands: Mapping[str, tuple[int, ...]]  # seat -> its cards, ascending (secret)
     round: int = 0  # rounds started so far: the table's turn number
-    open: bool = False  # a round awaits its cards (between start_turn and resolve)
+    open: bool = False  # a round awaits its cards (between start_step and resolve)
     plays: tuple[Mapping[str, int], ...] = ()  # per resolved round: seat -> card
     results: tuple[str, ...] = ()  # per resolved round: sun, moon or tie
     resigned: tuple[str, ...] = ()  # in the order they left
@@ -184,7 +184,7 @@ def new_game(
     )
 
 
-def start_turn(
+def start_step(
     state: BidsState, dice: Dice, secret: Dice = NO_SECRET
 ) -> tuple[BidsState, list[Event]]:
     """Open the next round. No event, no dice."""

@@ -21,7 +21,7 @@ def _game(seed: int = 5) -> list[tuple[str, dict]]:
     state = rules.new_game(
         "g", rules.SEATS, {"events": ["arrow", "poison"]}, DiceStream(b"\x07" * 32, "n"), secret
     )
-    state, _ = rules.start_turn(state, DiceStream(b"\x01" * 32, "p"), secret)
+    state, _ = rules.start_step(state, DiceStream(b"\x01" * 32, "p"), secret)
     rng = random.Random(seed)
     views = []
     for step in range(1, 300):
@@ -35,7 +35,7 @@ def _game(seed: int = 5) -> list[tuple[str, dict]]:
         views.append((f"step{step}", rules.view(state, None)))
         if rules.outcome(state).finished:
             break
-        state, _ = rules.start_turn(state, DiceStream(bytes([step % 256, 3]) * 16, "p"), secret)
+        state, _ = rules.start_step(state, DiceStream(bytes([step % 256, 3]) * 16, "p"), secret)
     return views
 
 

@@ -27,7 +27,7 @@ def play(seed: int, scenario: str, seats: int, until: Any) -> rules.DungeonState
     for step in range(1, 200):
         if until(state) or rules.outcome(state).finished:
             return state
-        state, _ = rules.start_turn(state, DiceStream(bytes([seed, step % 256]) * 16, "p"))
+        state, _ = rules.start_step(state, DiceStream(bytes([seed, step % 256]) * 16, "p"))
         orders = {
             s: rules.parse(state, s, players.choose(state, s, rng)) for s in rules.awaiting(state)
         }

@@ -49,7 +49,7 @@ def _views(key: str) -> list[tuple[str, dict[str, Any]]]:
     rng = random.Random(7)
     secret = DiceStream(b"\x05" * 32, "secret") if spec.secret_stream else NO_SECRET
     state = engine.new_game("g", seats, OPTIONS.get(key, {}), DiceStream(b"\x07" * 32, "n"), secret)
-    state, _ = engine.start_turn(state, DiceStream(b"\x01" * 32, "p0"), secret)
+    state, _ = engine.start_step(state, DiceStream(b"\x01" * 32, "p0"), secret)
     views = [("early", engine.view(state, None))]
     for step in range(1, 31):
         orders = {
@@ -58,7 +58,7 @@ def _views(key: str) -> list[tuple[str, dict[str, Any]]]:
         state, _ = engine.resolve(state, orders, DiceStream(bytes([step, 2]) * 16, "r"), secret)
         if engine.outcome(state).finished:
             break
-        state, _ = engine.start_turn(state, DiceStream(bytes([step, 3]) * 16, "p"), secret)
+        state, _ = engine.start_step(state, DiceStream(bytes([step, 3]) * 16, "p"), secret)
     views.append(("late", engine.view(state, None)))
     return views
 

@@ -22,7 +22,7 @@ NAMES = {"A": "Aurora", "B": "ボレアリス"}
 def arena_view() -> dict:
     """The public view of an arena game's first turn (what a turn's payload carries)."""
     state = rules.new_game("g-0001", rules.SEATS, {}, ScriptedDice([]))
-    state, _ = rules.start_turn(state, ScriptedDice([3, 4, 5, 6, 1, 2]))
+    state, _ = rules.start_step(state, ScriptedDice([3, 4, 5, 6, 1, 2]))
     return rules.view(state, None)
 
 

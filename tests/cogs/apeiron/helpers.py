@@ -125,7 +125,7 @@ def situation(
     chest: dict[str, list[str]] | None = None,
 ) -> ApeironState:
     """A game in play: units ``(id, square, facing)`` in action order, ``first`` to act; the
-    activation is opened (``start_turn``). ``clear``: no layout objects (a plain board)."""
+    activation is opened (``start_step``). ``clear``: no layout objects (a plain board)."""
     opts = {"pack": pack or tiny_pack(), "field": field or grass_field(), **(options or {})}
     state = rules.new_game("t", ("A", "B"), opts, ScriptedDice([]), ScriptedDice([]))
     if clear:
@@ -142,7 +142,7 @@ def situation(
         state.chest[seat] = list(cards)
     state.step, state.revealed, state.first = rules.PLAY, True, first
     state.steps = 2
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     return state
 
 
@@ -162,7 +162,7 @@ def play(state: ApeironState, text: str) -> tuple[ApeironState, list[dict[str, A
     state, events = rules.resolve(state, {seat: order}, ScriptedDice([]))
     out = [e.to_json() for e in events]
     if state.ended is None:
-        state, more = rules.start_turn(state, ScriptedDice([]))
+        state, more = rules.start_step(state, ScriptedDice([]))
         out += [e.to_json() for e in more]
     return state, out
 

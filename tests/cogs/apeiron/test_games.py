@@ -95,7 +95,7 @@ def whole_game(seed: int, options: dict[str, Any]) -> rules.ApeironState:
     state = rules.new_game("g", rules.SEATS, options, RandomDice(rng), secret)
     check_invariants(state, [])
     for _ in range(MAX_STEPS):
-        state, events = rules.start_turn(state, RandomDice(rng), secret)
+        state, events = rules.start_step(state, RandomDice(rng), secret)
         check_invariants(state, events)
         if state.ended is not None:
             break
@@ -131,7 +131,7 @@ def test_a_long_game_uses_abilities_treasure_and_items() -> None:
         secret = RandomDice(random.Random(seed + 99))
         state = rules.new_game("g", rules.SEATS, {"turn_limit": 25}, RandomDice(rng), secret)
         for _ in range(MAX_STEPS):
-            state, events = rules.start_turn(state, RandomDice(rng), secret)
+            state, events = rules.start_step(state, RandomDice(rng), secret)
             kinds |= {e.type for e in events}
             if state.ended is not None:
                 break
@@ -190,7 +190,7 @@ def test_choices_of_the_follow_up_steps_and_their_defaults() -> None:
     state.side["A"] = {"card": "pot", "owner": "A"}
     assert rules.default_order(state, "A").canonical() == "discard"
     state, _ = rules.resolve(state, {}, ScriptedDice([]))  # the deadline passed
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     state, _ = play(state, "H8>H7 N")
     state, _ = play(state, "chance; B3>B4 S")
     # the rotate event: panels by position, then cw first
@@ -206,7 +206,7 @@ def test_choices_of_the_follow_up_steps_and_their_defaults() -> None:
 
 def test_deck_and_deploy_buttons() -> None:
     state = rules.new_game("g", rules.SEATS, {}, ScriptedDice([]), RandomDice(random.Random(3)))
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     (group,) = rules.choices(state, "A")
     assert len(group.choices) == len(state.pack.presets)
     for choice in group.choices:

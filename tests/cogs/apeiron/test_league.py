@@ -200,7 +200,7 @@ def play_out(options: dict[str, Any], seed: int) -> rules.ApeironState:
     secret = RandomDice(random.Random(seed * 7 + 1))
     state = rules.new_game("g", rules.SEATS, options, RandomDice(rng), secret)
     for _ in range(MAX_STEPS):
-        state, _ = rules.start_turn(state, RandomDice(rng), secret)
+        state, _ = rules.start_step(state, RandomDice(rng), secret)
         if state.ended is not None:
             break
         orders = {s: rules.parse(state, s, ai.choose(state, s, rng)) for s in rules.awaiting(state)}
@@ -251,7 +251,7 @@ def test_the_deck_step_of_a_league_match(hostile: packlib.Pack) -> None:
     state = rules.new_game(
         "g", rules.SEATS, options, RandomDice(random.Random(0)), RandomDice(random.Random(1))
     )
-    state, _ = rules.start_turn(state, RandomDice(random.Random(0)))
+    state, _ = rules.start_step(state, RandomDice(random.Random(0)))
     mine = lg.Collection.of(held["A"][0].units)
     theirs = lg.Collection.of(held["B"][0].units)
     # the deadline's deck and the buttons come from the seat's own collection
@@ -281,7 +281,7 @@ def test_the_deck_step_of_a_league_match(hostile: packlib.Pack) -> None:
         RandomDice(random.Random(0)),
         RandomDice(random.Random(1)),
     )
-    free, _ = rules.start_turn(free, RandomDice(random.Random(0)))
+    free, _ = rules.start_step(free, RandomDice(random.Random(0)))
     first = hostile.presets[0]
     assert (rules.default_order(free, "A").units, rules.default_order(free, "A").chest) == (
         first.units,
@@ -347,7 +347,7 @@ def test_the_result_of_a_resignation_and_a_moderators_ruling(hostile: packlib.Pa
     secret = RandomDice(random.Random(6))
     state = rules.new_game("g", rules.SEATS, options, RandomDice(rng), secret)
     while state.turn < 3 or state.step != rules.PLAY:
-        state, _ = rules.start_turn(state, RandomDice(rng), secret)
+        state, _ = rules.start_step(state, RandomDice(rng), secret)
         orders = {s: rules.parse(state, s, ai.choose(state, s, rng)) for s in rules.awaiting(state)}
         state, _ = rules.resolve(state, orders, RandomDice(rng), secret)
         assert state.ended is None
@@ -472,7 +472,7 @@ def test_the_deck_prompt_of_a_league_seat(hostile: packlib.Pack) -> None:
     held = league_rosters(hostile)
     options = rosters.match_options(lg.LEAGUE.fixed({}), held)
     state = rules.new_game("g", rules.SEATS, options, RandomDice(random.Random(0)), DICE)
-    state, _ = rules.start_turn(state, RandomDice(random.Random(0)))
+    state, _ = rules.start_step(state, RandomDice(random.Random(0)))
     mine = lg.Collection.of(held["B"][0].units)
     offers = rules.deck_offers(state, "B")
     for lang in LANGS:
@@ -489,7 +489,7 @@ def test_the_deck_prompt_of_a_league_seat(hostile: packlib.Pack) -> None:
         assert first_unit in numbered[0]
     # outside a league the prompt is as before: the pack's presets, no collection
     free = rules.new_game("f", rules.SEATS, {"pack": hostile.source}, DICE, DICE)
-    free, _ = rules.start_turn(free, DICE)
+    free, _ = rules.start_step(free, DICE)
     lines = private_lines(rules.view(free, "B"), "B", "en")
     assert "collection" not in "\n".join(lines)
     assert len(lines) == 1 + len(hostile.presets[: rules.PRESET_BUTTONS])

@@ -75,7 +75,7 @@ def test_deck_and_deploy_steps_then_first_player() -> None:
     pack = packlib.starter()
     secret = ScriptedDice([*range(16, 1, -1), *[1] * 9])
     state = rules.new_game("g", ("A", "B"), {}, ScriptedDice([]), secret)
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     assert rules.awaiting(state) == ["A", "B"] and rules.withheld(state, "A")
     b = pack.presets[1]
     order_b = rules.parse(state, "B", "deck " + " ".join(b.units) + " chest " + " ".join(b.chest))
@@ -85,7 +85,7 @@ def test_deck_and_deploy_steps_then_first_player() -> None:
     assert state.chest["B"] == list(b.chest)
     public = [e for e in events if e.public]
     assert all("chest" not in json.dumps(e.to_json()) or e.type == "decks" for e in public)
-    state, events = rules.start_turn(state, ScriptedDice([]))
+    state, events = rules.start_step(state, ScriptedDice([]))
     rows = {e.to[0]: e for e in events if e.type == "own_row"}  # type: ignore[index]
     assert set(rows) == {"A", "B"}
     with pytest.raises(OrderRejected) as info:
@@ -111,7 +111,7 @@ def test_no_panel_is_seen_before_the_deck_step_is_over() -> None:
     def game(panels: list[int]) -> rules.ApeironState:
         secret = ScriptedDice([*panels, *[1] * 9])
         state = rules.new_game("g", ("A", "B"), {}, ScriptedDice([]), secret)
-        state, events = rules.start_turn(state, ScriptedDice([]))
+        state, events = rules.start_step(state, ScriptedDice([]))
         assert state.step == rules.DECK and events == []
         return state
 
@@ -131,7 +131,7 @@ def test_no_panel_is_seen_before_the_deck_step_is_over() -> None:
     assert rules.view(over, None)["panels"] == [None] * 9
     # the deck step over: the middle row in public, each seat's own row in its view only
     state, _ = rules.resolve(one, {}, ScriptedDice([]), ScriptedDice([6, 5, 4, 3, 2] * 2))
-    state, events = rules.start_turn(state, ScriptedDice([]))
+    state, events = rules.start_step(state, ScriptedDice([]))
     public = rules.view(state, None)
     shown = [i + 1 for i, p in enumerate(public["panels"]) if p is not None]
     assert sorted(shown) == sorted(fld.MIDDLE) and "you" not in public

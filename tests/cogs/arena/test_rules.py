@@ -1,7 +1,7 @@
 """Arena Duel rules: the digest's and the seed's examples as scenarios.
 
 Positions are built directly (``at``) where the doors are inconvenient; every scenario then runs
-through ``start_turn`` with scripted dice and ``resolve`` with dice that refuse any draw.
+through ``start_step`` with scripted dice and ``resolve`` with dice that refuse any draw.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def at(
 
 
 def opened(state: ArenaState, dice_a: Sequence[int] = (1, 1, 1), dice_b: Sequence[int] = (1, 1, 1)):
-    state, _ = rules.start_turn(state, ScriptedDice([*dice_a, *dice_b]))
+    state, _ = rules.start_step(state, ScriptedDice([*dice_a, *dice_b]))
     return state
 
 
@@ -143,17 +143,17 @@ def test_new_game_doors_and_first_turn() -> None:
     assert where(state, "A") == ((0, 2), "N", 15)
     assert where(state, "B") == ((0, -2), "S", 15)
     assert rules.step_number(state) == 0
-    assert rules.awaiting(state) == []  # nobody owes an order before the first start_turn
+    assert rules.awaiting(state) == []  # nobody owes an order before the first start_step
     assert not rules.outcome(state).finished
     dice = ScriptedDice([1, 2, 3, 4, 5, 6])
-    new, events = rules.start_turn(state, dice)
+    new, events = rules.start_step(state, dice)
     assert dice.rolls == [1, 2, 3, 4, 5, 6]
     assert new.dice == {"A": (1, 2, 3), "B": (4, 5, 6)}  # A's three, then B's three
     assert events == [Event("turn_started", {"turn": 1})]
     assert rules.step_number(new) == 1 and rules.awaiting(new) == ["A", "B"]
     assert state.dice == {} and state.turn == 0  # the input state is untouched
     with pytest.raises(TurnError) as info:
-        rules.start_turn(new, ScriptedDice([1] * 6))
+        rules.start_step(new, ScriptedDice([1] * 6))
     assert info.value.key == "arena.error.turn_open"
 
 
@@ -617,7 +617,7 @@ def test_death_and_winner() -> None:
     assert rules.view(new, None)["outcome"] == "B"
     assert rules.choices(new, "A") == []
     with pytest.raises(TurnError):
-        rules.start_turn(new, ScriptedDice([1] * 6))
+        rules.start_step(new, ScriptedDice([1] * 6))
     assert rejected(new, "A", "stay").key == "arena.reject.finished"
 
 
@@ -988,7 +988,7 @@ def test_every_event_and_key_has_both_languages() -> None:
     ]
     for state, a, b, da, db in scenarios:
         events += play(state, a, b, da, db)[1]
-    events += rules.start_turn(at(), ScriptedDice([1] * 6))[1]
+    events += rules.start_step(at(), ScriptedDice([1] * 6))[1]
     events += rules.resign(at(), "A")[1]
     seen = {e.type for e in events}
     assert {

@@ -42,7 +42,7 @@ def play_random_game(
     check(state, None)
     for turn in range(MAX_TURNS):
         before = state
-        state, _ = rules.start_turn(state, ScriptedDice(script[6 * turn : 6 * turn + 6]))
+        state, _ = rules.start_step(state, ScriptedDice(script[6 * turn : 6 * turn + 6]))
         check(state, before)
         orders: dict[str, Order] = {}
         for i, seat in enumerate(rules.awaiting(state)):
@@ -131,7 +131,7 @@ def test_views_never_leak_the_current_dice(picks, obstacles, script) -> None:
 def _open_center() -> ArenaState:
     fighters = {"A": Fighter((0, 0), 0, may_charge=True), "B": Fighter((2, -2), 3)}
     state = ArenaState("prop", 0, fighters)
-    return rules.start_turn(state, ScriptedDice([1] * 6))[0]
+    return rules.start_step(state, ScriptedDice([1] * 6))[0]
 
 
 CENTER = _open_center()

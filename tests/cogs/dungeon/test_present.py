@@ -31,7 +31,7 @@ def games(count: int = 12):
         for step in range(1, 200):
             if rules.outcome(state).finished:
                 break
-            state, _ = rules.start_turn(state, DiceStream(bytes([seed, step % 256]) * 16, "p"))
+            state, _ = rules.start_step(state, DiceStream(bytes([seed, step % 256]) * 16, "p"))
             before = state
             orders = {
                 s: rules.parse(state, s, players.choose(state, s, rng))

@@ -90,7 +90,7 @@ def test_random_games_keep_monster_moves_legal(sid: str, party: int, seed: int) 
     for step in range(1, 60):
         if rules.outcome(state).finished:
             break
-        state, _ = rules.start_turn(state, dice(1000 + step))
+        state, _ = rules.start_step(state, dice(1000 + step))
         awaited = rules.awaiting(state)
         assert awaited
         orders = {}

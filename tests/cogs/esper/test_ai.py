@@ -51,7 +51,7 @@ def step(
     state: EsperState, rng: random.Random, secret: RandomDice, check: Check | None = None
 ) -> EsperState:
     """One framework step: open it, let the AI answer for every awaited seat, resolve."""
-    state, _ = rules.start_turn(state, RandomDice(rng), secret)
+    state, _ = rules.start_step(state, RandomDice(rng), secret)
     orders = {}
     for seat in rules.awaiting(state):
         text = ai.choose(state, seat, rng)
@@ -77,7 +77,7 @@ def until(players: int, seed: int, wanted: str) -> EsperState:
     """A game played by the AI up to the opening of the first ``wanted`` step."""
     state, rng, secret = new(players, seed)
     for _ in range(MAX_STEPS):
-        opened, _ = rules.start_turn(state, RandomDice(rng), secret)
+        opened, _ = rules.start_step(state, RandomDice(rng), secret)
         if opened.step == wanted:
             return opened
         state = step(state, rng, secret)
@@ -124,7 +124,7 @@ def record(players: int, seed: int) -> Record:
     out = Record(None, 0)
     said: collections.Counter[str] = collections.Counter()
     for n in range(MAX_STEPS):
-        state, _ = rules.start_turn(state, RandomDice(rng), secret)
+        state, _ = rules.start_step(state, RandomDice(rng), secret)
         orders = {}
         for seat in rules.awaiting(state):
             text = ai.choose(state, seat, rng)
@@ -336,7 +336,7 @@ def test_knowledge_comes_from_views_told_and_open_sheets() -> None:
 
 def test_deal_keeps_and_rarely_refuses_the_last_character() -> None:
     state, _, _ = new(5, 0)
-    state, _ = rules.start_turn(state, RandomDice(random.Random(0)))
+    state, _ = rules.start_step(state, RandomDice(random.Random(0)))
     answers = {ai.DemoAI().choose(state, "A", random.Random(i)) for i in range(60)}
     assert answers == {"keep"}  # no history: nothing may be refused
     state.options["history"] = {"A": {"previous": state.seats["A"].sheet}}
@@ -511,7 +511,7 @@ def test_party_answers_follow_what_the_seat_saw(printed: str, answer: str) -> No
     state.seats[other].seen = {seat: printed}
     state, _ = rules.resolve(state, {seat: f"party {other}; end"}, ScriptedDice([]), NO_ROLLS)
     assert state.step == rules.PARTY
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     assert ai.choose(state, other, random.Random(0)) == answer
 
 
@@ -520,7 +520,7 @@ def test_objections_oppose_every_other_alignment(declarer: str) -> None:
     state, seat = turn_state(declarer)
     state, _ = rules.resolve(state, {seat: "declare"}, ScriptedDice([]), NO_ROLLS)
     assert state.step == rules.OBJECTION
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     specials = 0
     for voter in rules.awaiting(state):
         text = ai.choose(state, voter, random.Random(0))
@@ -540,7 +540,7 @@ def test_objections_oppose_every_other_alignment(declarer: str) -> None:
 def test_a_claim_is_conceded_from_a_black_hole_when_nobody_is_left_to_help() -> None:
     state, seat = turn_state(EVIL, sheet="c09")
     state, _ = rules.resolve(state, {seat: "declare"}, ScriptedDice([]), NO_ROLLS)
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     good = next(v for v in rules.awaiting(state) if state.seats[v].alignment == GOOD)
     state.seats[good].black_hole = True
     assert ai.choose(state, good, random.Random(0)) == "object"  # unknown invaders may help
@@ -605,12 +605,12 @@ def test_direction_and_after_steps_are_answered() -> None:
     face_down(state, "P1-5")
     state, _ = rules.resolve(state, {seat: "teleport 3; end"}, ScriptedDice([2]), NO_ROLLS)
     assert state.step == rules.DIRECTION
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     assert ai.choose(state, seat, random.Random(0)) == "right"
     state, seat = turn_state(GOOD)
     state, _ = rules.resolve(state, {seat: "move right"}, ScriptedDice([]), NO_ROLLS)
     assert state.step == rules.AFTER
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     assert ai.choose(state, seat, random.Random(0)) == "end"
 
 

@@ -113,7 +113,7 @@ class Run:
 
     def open(self) -> None:
         self.n += 1
-        self.state, events = rules.start_turn(
+        self.state, events = rules.start_step(
             self.state, DiceStream(self.seed, f"t:{self.n}:pre"), self.secret
         )
         self.word(events)

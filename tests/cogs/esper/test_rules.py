@@ -61,7 +61,7 @@ def opened(state: EsperState) -> EsperState:
     silhouette step draws its defaults from a seeded secret stream."""
     if state.open:
         return state
-    state, _ = rules.start_turn(state, none(), RandomDice(99))
+    state, _ = rules.start_step(state, none(), RandomDice(99))
     return state
 
 
@@ -113,7 +113,7 @@ def advanced(players: int, wanted: str, seed: int = 0) -> tuple[EsperState, Rand
     for _ in range(20):
         if state.step == wanted:
             return state, secret
-        state, _ = rules.start_turn(state, none(), secret)
+        state, _ = rules.start_step(state, none(), secret)
         state, _ = rules.resolve(state, {}, RandomDice(seed), secret)
     raise AssertionError(f"no {wanted} step")
 
@@ -187,7 +187,7 @@ def test_the_deal_follows_the_composition_with_exactly_one_lock(players: int) ->
 
 def test_a_deal_opens_with_each_sheet_told_to_its_seat_alone() -> None:
     state, _ = new(5)
-    state, events = rules.start_turn(state, none(), none())
+    state, events = rules.start_step(state, none(), none())
     told = of(events, "your_sheet")
     assert {e.to for e in told} == {(s,) for s in state.order}
     for event in told:
@@ -338,7 +338,7 @@ def test_when_all_keep_each_seat_gets_a_playing_card_from_the_shuffled_deck() ->
         len(PACK.ability_deck()) - 1
     )
     assert sorted(state.planets) == sorted(CARD_SPOTS)
-    state, events = rules.start_turn(state, none(), RandomDice(0))
+    state, events = rules.start_step(state, none(), RandomDice(0))
     assert {(e.to, e.data["card"]) for e in of(events, "your_card")} == {
         ((s,), state.seats[s].card) for s in state.order
     }
@@ -460,7 +460,7 @@ def test_a_default_silhouette_is_drawn_among_those_the_card_allows() -> None:
     assert PACK.sheets[defaults["C"]].alignment == c.alignment  # a 10: its alignment's
     assert defaults["D"] == d.sheet  # an Ace: its own character, as any pick of it
     # the same step opened with another secret stream draws other defaults
-    again = rules.start_turn(silhouettes_closed({"C": "10♦", "D": "A♥"}), none(), RandomDice(5))[0]
+    again = rules.start_step(silhouettes_closed({"C": "10♦", "D": "A♥"}), none(), RandomDice(5))[0]
     others = {s: rules.default_silhouette(again, s) for s in state.order}
     assert others != defaults
     state, events = step(state, secret=RandomDice(1))  # defaults may clash: a keeper is drawn
@@ -486,7 +486,7 @@ def test_no_seats_default_is_its_own_character_more_often_than_chance() -> None:
     for seed in range(240):
         players = rules.PLAYER_COUNTS[seed % len(rules.PLAYER_COUNTS)]
         state, secret = advanced(players, rules.SILHOUETTE, seed)
-        state, _ = rules.start_turn(state, none(), secret)
+        state, _ = rules.start_step(state, none(), secret)
         deals += 1
         for seat in state.order:
             allowed = rules.allowed_silhouettes(state, seat)
@@ -545,7 +545,7 @@ def test_a_short_side_lets_the_larger_change_then_follow_a_new_card_then_stands(
     assert state.step == rules.BALANCE_CARD and state.waiting == larger
     assert [state.seats[s].card for s in larger] == ["A♠", "10♥", "7♦", "J♣", "Q♣"]
     assert state.deck[0] == "K♣"
-    state, events = rules.start_turn(state, none(), RandomDice(0))
+    state, events = rules.start_step(state, none(), RandomDice(0))
     assert {e.to for e in of(events, "your_card")} == {(s,) for s in larger}  # privately
     # the new card must be followed: an Ace, its own character (an EVIL one nobody shows)
     ace = next(

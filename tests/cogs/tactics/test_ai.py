@@ -14,7 +14,7 @@ def run_game(seed: bytes, options: dict | None = None) -> tuple[rules.TacticsSta
     state = rules.new_game("g", rules.SEATS, options or {}, dice)
     events: list = []
     while not rules.outcome(state).finished:
-        state, _ = rules.start_turn(state, dice)
+        state, _ = rules.start_step(state, dice)
         orders = {
             s: rules.parse(state, s, ai.choose(state, s, dice)) for s in rules.awaiting(state)
         }
@@ -34,7 +34,7 @@ def test_ai_plays_whole_games_on_every_map_with_dice():
 
 def test_ai_accepts_a_random_source_too():
     state = rules.new_game("g", rules.SEATS, {}, ScriptedDice([]))
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     assert rules.parse(state, "A", ai.choose(state, "A", random.Random(3)))
 
 

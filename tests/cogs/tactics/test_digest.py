@@ -277,7 +277,7 @@ def test_first_player_dice_reroll_ties():
         {"rosters": {s: {"master": "warlord", "units": ["knight"]} for s in "AB"}},
         ScriptedDice([]),
     )
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     orders = {s: rules.default_order(state, s) for s in "AB"}
     new, events = rules.resolve(state, orders, ScriptedDice([4, 4, 2, 5]))
     first = next(e.to_json() for e in events if e.type == "first")
@@ -296,7 +296,7 @@ def test_deployment_is_checked_zone_cap_and_size():
         },
         ScriptedDice([]),
     )
-    state, _ = rules.start_turn(state, ScriptedDice([]))
+    state, _ = rules.start_step(state, ScriptedDice([]))
     assert rules.parse(state, "A", "warlord E9, knight D9")  # 10 + 3 = 13: the cap is inclusive
     with pytest.raises(OrderRejected, match="over_cap"):
         rules.parse(state, "A", "warlord E9, knight D9, scout C9")

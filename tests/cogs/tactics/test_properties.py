@@ -46,7 +46,7 @@ def test_legal_games_keep_every_invariant_and_end_by_turn_10(seed, choices, boar
     for _ in range(2 + rules.MAX_TURNS):
         if rules.outcome(state).finished:
             break
-        state, _ = rules.start_turn(state, dice)
+        state, _ = rules.start_step(state, dice)
         orders = {s: rules.parse(state, s, ai.choose(state, s, rng)) for s in rules.awaiting(state)}
         before = state
         state, _ = rules.resolve(state, orders, dice)
@@ -65,11 +65,11 @@ def test_random_text_raises_only_the_rules_own_rejection(text, seat, step):
     dice = DiceStream(b"\x01" * 32, "prop")
     rng = random.Random(1)
     state = rules.new_game("g", rules.SEATS, {}, dice)
-    state, _ = rules.start_turn(state, dice)
+    state, _ = rules.start_step(state, dice)
     for _ in range(step):  # roster, deploy, then a play turn
         orders = {s: rules.parse(state, s, ai.choose(state, s, rng)) for s in rules.SEATS}
         state, _ = rules.resolve(state, orders, dice)
-        state, _ = rules.start_turn(state, dice)
+        state, _ = rules.start_step(state, dice)
     try:
         order = rules.parse(state, seat, text)
     except OrderRejected:

@@ -51,7 +51,7 @@ def test_random_legal_sheets_keep_the_invariants(seed, board, data):
     for _ in range(2 + rules.MAX_TURNS):
         if rules.outcome(state).finished:
             break
-        state, _ = rules.start_turn(state, dice)
+        state, _ = rules.start_step(state, dice)
         texts = {
             s: (random_sheet(state, s, data) if state.step == "play" else ai.choose(state, s, dice))
             for s in rules.awaiting(state)

@@ -57,7 +57,7 @@ def play(state: TacticsState, a: str = "", b: str = "") -> tuple[TacticsState, l
 
 
 def next_turn(state: TacticsState) -> TacticsState:
-    opened, events = rules.start_turn(state, NoDice())
+    opened, events = rules.start_step(state, NoDice())
     assert events == []
     return opened
 

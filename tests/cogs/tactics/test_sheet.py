@@ -11,7 +11,7 @@ from tests.cogs.tactics.test_rules_scenarios import board, sq
 
 def roster_state():
     state = rules.new_game("g", rules.SEATS, {}, None)  # type: ignore[arg-type]
-    state, _ = rules.start_turn(state, None)  # type: ignore[arg-type]
+    state, _ = rules.start_step(state, None)  # type: ignore[arg-type]
     return state
 
 
