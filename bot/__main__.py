@@ -6,6 +6,7 @@ setting, a path) is one line on stderr and a non-zero exit, never a traceback.
 
 python -m bot                         run the bot (needs DISCORD_TOKEN; SQLite by default)
 python -m bot demo RULESET [--out DIR] [--seed N] [--lang en|ja] [--record FILE] [--players N]
+python -m bot demo NAME …             a shared cog's demo (``demo league``: a whole season)
 python -m bot replay FILE [--events]
 python -m bot verify FILE
 python -m bot migrate-db --from URL --to URL [--force]
@@ -252,6 +253,10 @@ def build_parser(
     playable = (
         [key for key, spec in registry.rulesets().items() if spec.demo_player] if rulesets else None
     )
+    if playable is not None:  # a shared cog's demo (``demo league``) is listed as a choice too
+        from bot.demo import shared_demos
+
+        playable += sorted(shared_demos())
     demo.add_argument("ruleset", choices=playable, help=t(lang, "cli.help.demo.ruleset"))
     demo.add_argument(
         "--out", type=Path, default=None, metavar="DIR", help=t(lang, "cli.help.demo.out")
@@ -300,6 +305,24 @@ def build_parser(
     return parser, commands
 
 
+def _shared_demo(name: str, argv: list[str], lang: str) -> int | None:
+    """``demo NAME …`` where a shared cog adds the demo ``NAME`` (:func:`bot.demo.shared_demos`):
+    its own parser and run; None where no shared cog adds one (a ruleset's demo, or a mistake
+    the ``demo`` parser then words)."""
+    from bot.demo import shared_demos
+
+    command = shared_demos().get(name)
+    if command is None:
+        return None
+    parser = argparse.ArgumentParser(prog=f"python -m bot demo {name}", description=command.help)
+    module = command.module.load()
+    module.add_arguments(parser)
+    args = parser.parse_args(argv)
+    args.cli_lang = lang
+    result: int = module.run(args)
+    return result
+
+
 # Commands whose command line names no ruleset: reading it imports none, so a setting's mistake
 # or a migration answers at once (the bot loads its rulesets later, once its settings are good).
 NO_RULESET_COMMANDS = ("migrate-db",)
@@ -308,6 +331,10 @@ NO_RULESET_COMMANDS = ("migrate-db",)
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     lang = cli_language()
+    if len(argv) >= 2 and argv[0] == "demo" and not argv[1].startswith("-"):
+        shared = _shared_demo(argv[1], argv[2:], lang)
+        if shared is not None:
+            return shared
     plain = not argv or argv[0] in NO_RULESET_COMMANDS
     parser, commands = build_parser(lang, rulesets=not plain)
     args = parser.parse_args(argv)

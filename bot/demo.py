@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib
 import itertools
 import json
 import random
@@ -27,7 +28,7 @@ from typing import Any
 
 from bot import messages, registry
 from bot.i18n import t
-from bot.ruleset import DemoPlayer
+from bot.ruleset import CliCommand, DemoPlayer
 from bot.storage import OutboxRow, SqliteRepository
 from bot.table import Player, Table
 
@@ -51,6 +52,22 @@ DEMO_ROOT = Path("demo-out")
 # the only files a later demo removes there.
 BOARD_GLOB = "*-v[0-9][0-9][0-9].png"
 TRANSCRIPT_GLOB = "transcript-*.txt"
+
+
+def shared_demos() -> dict[str, CliCommand]:
+    """The demos a shared cog adds beside the rulesets' games (``python -m bot demo league``).
+
+    A package of the ``cogs`` folder that discord.py loads (:func:`bot.registry.extensions`) may
+    export ``DEMOS``, a tuple of :class:`~bot.ruleset.CliCommand`: each is ``demo <name>``, its
+    ``module`` offering ``add_arguments(parser)`` and ``run(args) -> int`` as a ruleset's tools
+    do. The framework names none of them (it imports no ``cogs`` module by name)."""
+    found: dict[str, CliCommand] = {}
+    games = set(registry.rulesets())  # a ruleset's own demo keeps its name
+    for name in registry.extensions():
+        for command in getattr(importlib.import_module(name), "DEMOS", ()):
+            if isinstance(command, CliCommand) and command.name not in games:
+                found.setdefault(command.name, command)
+    return found
 
 
 def default_out(ruleset: str, seed: int | None, lang: str) -> Path:

@@ -12,6 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.ruleset import CliCommand, Ref
+
+DEMOS = (
+    CliCommand(
+        "league", "a whole league season between AI players, offline", Ref("cogs.league.demo")
+    ),
+)
+
 
 async def setup(bot: Any) -> None:
     from cogs.league.cog import LeagueCog

@@ -59,6 +59,11 @@ class Chance:
         return pool[:k]
 
 
+def league_master(dice: Any) -> dict[str, str]:
+    """A league master for ``python -m bot demo league``: one of the preset masters."""
+    return {"preset": Chance(dice).choice(master.presets()).id}
+
+
 def choose(state: TacticsState, seat: str, dice: Any) -> str:
     """Order text for ``seat`` in the current step (roster, deploy or play) that parses."""
     rng = dice if isinstance(dice, Chance) else Chance(dice)
