@@ -16,9 +16,9 @@ No discord and no storage here, and nothing of a particular game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 # The tie-break figure the league's standings total per player as "DP for" and "DP against"
 # (destruction points). A ruleset's results may carry other figures; the table shows this one.
@@ -73,6 +73,28 @@ class RosterRules(Protocol):
         """A match's game options: ``options`` are the league's fixed ones (every
         :class:`FixedOption` the ruleset declares, with the league's value), ``rosters`` each
         seat's (roster, master spec; empty without masters)."""
+        ...
+
+
+@runtime_checkable
+class PickChecked(Protocol):
+    """Rosters that also judge each entry-draft pick (optional: rosters without it take any
+    pick in the pool). The league asks before every pick, a player's or the automatic one."""
+
+    def check_pick(self, held: Sequence[str], entry: str, picks_left: int) -> None:
+        """Refuse (a :class:`bot.ruleset.RuleError` with its key) taking ``entry`` when the
+        player holds ``held`` (their picks so far) and has ``picks_left`` picks after this one."""
+        ...
+
+
+@runtime_checkable
+class AnteChecked(Protocol):
+    """Rosters that keep out of an ante what its loser cannot lose (optional: rosters without
+    it offer any unit but the master)."""
+
+    def can_lose(self, held: Sequence[str], entry: str) -> bool:
+        """Whether a player holding ``held`` (a unit id per copy) may lose one ``entry`` and
+        still have what a match needs."""
         ...
 
 

@@ -779,6 +779,16 @@ class LeagueSupport:
     it). ``master_options``: with masters, a :class:`Ref` to the decorator that gives
     ``/league master`` the ruleset's options (discord; loaded by the league's cog only): the
     decorated callback is handed ``spec``, what ``rosters.master`` reads, or None.
+
+    A league may fix more than its options when it is created: ``at_creation(options, pack)``
+    (pure) gives the league's stored options from those the moderator chose and the server's
+    current data pack of the ruleset (its canonical JSON text as stored, None: none), so the
+    league keeps that pack whatever the server loads later; ``rosters_of(options)`` then gives
+    the rosters of a league from its stored options (None: ``rosters`` for every league; see
+    :meth:`rosters_for`). ``draft_rounds``: the fewest rounds the entry draft may have (and its
+    default), where the rosters need them to reach a match (None: the league's own default).
+    ``minutes_option``: the game option that reads the league's minutes per turn (None: the
+    table's turn deadline does), set in each match unless the league's options already set it.
     """
 
     rosters: RosterRules | None = None
@@ -786,6 +796,10 @@ class LeagueSupport:
     figures: tuple[str, ...] = ()
     options: tuple[FixedOption, ...] = ()
     master_options: Ref | None = None
+    at_creation: Callable[[Mapping[str, Any], str | None], dict[str, Any]] | None = None
+    rosters_of: Callable[[Mapping[str, Any]], RosterRules] | None = None
+    draft_rounds: int | None = None
+    minutes_option: str | None = None
 
     def __post_init__(self) -> None:
         names = [o.name for o in self.options]
@@ -796,6 +810,12 @@ class LeagueSupport:
 
     def option(self, name: str) -> FixedOption | None:
         return next((o for o in self.options if o.name == name), None)
+
+    def rosters_for(self, options: Mapping[str, Any]) -> RosterRules | None:
+        """The rosters of a league whose stored options are ``options`` (None: it has none)."""
+        if self.rosters is None or self.rosters_of is None:
+            return self.rosters
+        return self.rosters_of(options)
 
     def fixed(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Each declared option with its value in ``given`` (a league's options), else its

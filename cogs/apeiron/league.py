@@ -32,6 +32,7 @@ lapse drafts units first: see :func:`check_collection` for what a deck needs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -242,7 +243,7 @@ class ApeironRosters:
     @classmethod
     def for_pack(cls, pack: Pack) -> ApeironRosters:
         """The rosters of a league that fixed ``pack`` (its source travels with every match)."""
-        return cls(None if pack.hash == packlib.starter().hash else pack.source)
+        return cls(None if pack.hash == packlib.starter().hash else pack.source, _loaded=[pack])
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> ApeironRosters:
@@ -279,6 +280,19 @@ class ApeironRosters:
                 if key in (item.id.casefold(), item.name_en.casefold(), item.name_ja.casefold()):
                     found.append(card(prefix, item.id))
         return found
+
+    def check_pick(self, held: Sequence[str], entry: str, picks_left: int) -> None:
+        """:func:`check_pick` over this league's pack (:class:`bot.leagues.PickChecked`)."""
+        check_pick(self.pack, held, entry, picks_left)
+
+    def can_lose(self, held: Sequence[str], entry: str) -> bool:
+        """Whether a collection keeps a deck without one copy of ``entry`` (an ante takes
+        only what its loser can spare: :class:`bot.leagues.AnteChecked`)."""
+        rest = list(held)
+        if entry in rest:
+            rest.remove(entry)
+        after = Collection.of(rest)
+        return len(after.units) >= packlib.DECK_UNITS and len(after.chest) >= packlib.DECK_CHEST
 
     def unit_name(self, unit: str, lang: str) -> str:
         found = split(unit)
@@ -345,8 +359,40 @@ def result(state: Mapping[str, Any], outcome: Outcome, players: Mapping[str, str
     return LeagueResult(places_by_outcome(outcome, players), figures)
 
 
+STARTER_ROSTERS = ApeironRosters()
+# A league's rosters by its pack's hash: a stored league's pack is parsed once while in use.
+_league_rosters: packs.PackCache[Pack] = packs.PackCache()
+
+
+def league_options(options: Mapping[str, Any], server_pack: str | None) -> dict[str, Any]:
+    """A new league's stored options (``LeagueSupport.at_creation``): the moderator's, and the
+    server's current pack (its stored canonical JSON; None: none, the starter) copied whole and
+    pinned by its hash, so a later upload changes nothing for the league."""
+    out = {k: v for k, v in options.items() if k not in ("pack", "pack_hash")}
+    if server_pack is None:
+        return out
+    pack = packlib.from_json(json.loads(server_pack))
+    if pack.hash != packlib.starter().hash:
+        out["pack"] = dict(pack.source)
+        out["pack_hash"] = pack.hash
+    return out
+
+
+def league_rosters(options: Mapping[str, Any]) -> ApeironRosters:
+    """The rosters of a league from its stored options (``LeagueSupport.rosters_of``)."""
+    expected = options.get("pack_hash")
+    if options.get("pack") is None or not isinstance(expected, str):
+        return ApeironRosters.from_options(options) if options.get("pack") else STARTER_ROSTERS
+    decode = lambda: packs.from_options(options, packlib.starter, packlib.from_json, E_OPTION)  # noqa: E731
+    return ApeironRosters.for_pack(_league_rosters.get(expected, decode))
+
+
 LEAGUE = LeagueSupport(
-    rosters=ApeironRosters(),
+    rosters=STARTER_ROSTERS,
+    at_creation=league_options,
+    rosters_of=league_rosters,
+    draft_rounds=DRAFT_PICKS,
+    minutes_option="minutes",
     result=result,
     figures=(UNITS_LEFT, HP_LEFT),
     options=(

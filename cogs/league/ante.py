@@ -20,7 +20,7 @@ Every change is a :class:`LogLine` (action, by, at, unit, note). Refusals are
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -131,12 +131,19 @@ def offer(
     ended_at: float,
     *,
     max_copies: int = MAX_COPIES,
+    spare: Callable[[Sequence[str], str], bool] | None = None,
 ) -> Ante:
-    """The ante the winner of ``match`` is offered when it ends at ``ended_at``."""
+    """The ante the winner of ``match`` is offered when it ends at ``ended_at``; ``spare``
+    (the ruleset's, where it has one: :class:`bot.leagues.AnteChecked`) keeps out a unit the
+    loser cannot lose and still play a match."""
     theirs = roster_at(entries, loser, ended_at)
     mine = roster_at(entries, winner, ended_at)
     candidates = tuple(
-        u for u in theirs.distinct() if u != theirs.master and mine.count(u) < max_copies
+        u
+        for u in theirs.distinct()
+        if u != theirs.master
+        and mine.count(u) < max_copies
+        and (spare is None or spare(theirs.units, u))
     )
     ante = Ante(league, match, winner, loser, float(ended_at), candidates, theirs.master)
     return _logged(ante, LogLine("offer", SYSTEM, float(ended_at)))

@@ -28,14 +28,20 @@ from bot.i18n.translator import localized_params, ls
 from bot.leagues import DP
 from bot.ruleset import RuleError
 from bot.table import Player
-from bot.views import VIEW_KINDS, out_of_date
+from bot.views import VIEW_KINDS, build_view, out_of_date
 from cogs.league import board, season
 from cogs.league.ante import open_antes
 from cogs.league.bracket import render_bracket
 from cogs.league.ratings_board import render_ratings, table_rows
 from cogs.league.rulesets import every_rosters, league_rulesets, rosters, support
 from cogs.league.season import League, LeagueError, Options
-from cogs.league.service import LeagueService, master_name, roster_lines
+from cogs.league.service import (
+    MAX_MENU,
+    MENUS_PER_PAGE,
+    LeagueService,
+    master_name,
+    roster_lines,
+)
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -53,10 +59,12 @@ def is_league_moderator(interaction: discord.Interaction[Any], league: League) -
 
 class LeaguePick(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"pbp:lp:(?P<league>[^:]+):(?P<what>draft|ante):(?P<ref>[^:]+)",
+    template=r"pbp:lp:(?P<league>[^:]+):(?P<what>draft|ante):(?P<ref>[^:]+)(?::(?P<part>[1-9]))?",
 ):
-    """The DM menu of a draft pick (``ref`` = the pick's number) or of an ante (``ref`` = the
-    match won). It works after a restart: the ids say everything."""
+    """The DM menus of a draft pick (``ref`` = the pick's number) or of an ante (``ref`` = the
+    match won): a page's entries in menus of 25 (the second and later menus' ids end in their
+    place), and page buttons (:class:`LeaguePage`) where there are more. It works after a
+    restart: the ids say everything (the value chosen is the entry)."""
 
     def __init__(self, item: discord.ui.Select[Any], league: str, what: str, ref: str) -> None:
         super().__init__(item)
@@ -64,15 +72,36 @@ class LeaguePick(
 
     @classmethod
     def make(cls, spec: dict[str, Any]) -> list[discord.ui.Item[Any]]:
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"pbp:lp:{spec['league']}:{spec['what']}:{spec['ref']}",
-            placeholder=spec.get("placeholder"),
-            options=[
-                discord.SelectOption(label=o["label"][:100], value=o["value"])
-                for o in spec["options"]
-            ],
-        )
-        return [cls(select, spec["league"], spec["what"], spec["ref"])] if spec["options"] else []
+        options = spec["options"]
+        league, what, ref = spec["league"], spec["what"], spec["ref"]
+        items: list[discord.ui.Item[Any]] = []
+        for part, start in enumerate(range(0, len(options), MAX_MENU)):
+            select: discord.ui.Select[Any] = discord.ui.Select(
+                custom_id=f"pbp:lp:{league}:{what}:{ref}" + (f":{part}" if part else ""),
+                placeholder=spec.get("placeholder"),
+                options=[
+                    discord.SelectOption(label=o["label"][:100], value=o["value"])
+                    for o in options[start : start + MAX_MENU]
+                ],
+                row=part,
+            )
+            items.append(cls(select, league, what, ref))
+        pages, page = int(spec.get("pages", 1)), int(spec.get("page", 0))
+        if items and pages > 1:
+            label = str(spec.get("page_label", f"{page + 1}/{pages}"))
+            for to, text, enabled in (
+                (page - 1, "◀", page > 0),
+                (page, label[:80], False),
+                (page + 1, "▶", page + 1 < pages),
+            ):
+                button: discord.ui.Button[Any] = discord.ui.Button(
+                    label=text,
+                    custom_id=f"pbp:lpg:{league}:{what}:{ref}:{to}",
+                    disabled=not enabled,
+                    row=MENUS_PER_PAGE,
+                )
+                items.append(LeaguePage(button, league, what, ref, to))
+        return items
 
     @classmethod
     async def from_custom_id(
@@ -113,6 +142,46 @@ class LeaguePick(
             # The menu stays: the pick may change until the winner's next league match.
             text = t(lang, "league.ante.you_declared", unit=name, match=self.ref)
             await replies.respond(interaction, text)
+
+
+class LeaguePage(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"pbp:lpg:(?P<league>[^:]+):(?P<what>draft|ante):(?P<ref>[^:]+):(?P<page>[^:]+)",
+):
+    """A page button of a draft pick's or an ante's DM menus: the message shows that page of
+    what is offered now (the page read as every number in an id is; a forged one is out of
+    date)."""
+
+    def __init__(
+        self, item: discord.ui.Button[Any], league: str, what: str, ref: str, page: int
+    ) -> None:
+        super().__init__(item)
+        self.league_id, self.what, self.ref, self.page = league, what, ref, page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+        /,
+    ) -> LeaguePage:
+        page = limits.id_number(match["page"])
+        return cls(item, match["league"], match["what"], match["ref"], -1 if page is None else page)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: RefereeBot = interaction.client
+        service: LeagueService = bot.leagues
+        lang = reader_lang(interaction)
+        if self.page < 0:
+            await out_of_date(interaction)
+            return
+        try:
+            spec = await service.offer(self.league_id, self.what, self.ref, lang, self.page)
+        except RuleError as exc:
+            await replies.refuse(interaction, with_unit_names(exc, lang), lang)
+            return
+        await replies.edit(interaction, view=build_view(spec))
 
 
 LEAGUE = app_commands.Group(
@@ -231,7 +300,7 @@ class LeagueCog(commands.Cog):
         self.service = LeagueService(bot.repo, bot.table)
         bot.leagues = self.service  # type: ignore[attr-defined]
         VIEW_KINDS["league_pick"] = LeaguePick.make
-        bot.add_dynamic_items(LeaguePick)
+        bot.add_dynamic_items(LeaguePick, LeaguePage)
 
     async def cog_load(self) -> None:
         # Automatic draft picks, ante deadlines and finished league games ride on the bot's
@@ -241,7 +310,7 @@ class LeagueCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.maintenance_hooks.remove(self.service.tick)
         VIEW_KINDS.pop("league_pick", None)
-        self.bot.remove_dynamic_items(LeaguePick)
+        self.bot.remove_dynamic_items(LeaguePick, LeaguePage)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -308,9 +377,14 @@ class LeagueCog(commands.Cog):
         rounds=ls("Draft rounds (units each player drafts)", "cmd.opt.rounds"),
         format=ls("Round robin, Swiss or a single-elimination cup", "cmd.opt.format"),
         swiss_rounds=ls("Rounds of a Swiss league", "cmd.opt.swiss_rounds"),
+        time_control=ls("Time control of every match", "cmd.opt.time_control"),
+        turn_limit=ls("Game turns before the tie-break (0 = none)", "cmd.opt.turn_limit"),
     )
     @app_commands.choices(
-        ruleset=ruleset_choices(), format=format_choices(), **fixed_choices("tie_break")
+        ruleset=ruleset_choices(),
+        format=format_choices(),
+        **fixed_choices("tie_break"),
+        **fixed_choices("time_control"),
     )
     async def create(
         self,
@@ -324,14 +398,18 @@ class LeagueCog(commands.Cog):
         master_approval: bool | None = None,
         ante: bool | None = None,
         pick_minutes: app_commands.Range[int, 1, 10080] | None = None,
-        rounds: app_commands.Range[int, 1, 9] | None = None,
+        rounds: app_commands.Range[int, 1, season.ROUNDS_MAX] | None = None,
         format: str = season.ROUND_ROBIN,
         swiss_rounds: app_commands.Range[int, 1, season.SWISS_ROUNDS_MAX] | None = None,
+        time_control: str | None = None,
+        turn_limit: app_commands.Range[int, 0, 99] | None = None,
     ) -> None:
         """The options left out keep their defaults; one the ruleset does not take (the cost
         cap of a game without lineups, the draft of one without rosters) is refused when set.
         ``format``: round robin (matches paired with /league match), a Swiss of
-        ``swiss_rounds`` rounds or a cup (both paired with /league round)."""
+        ``swiss_rounds`` rounds or a cup (both paired with /league round). ``time_control``
+        and ``turn_limit`` are game options a ruleset may let a league fix (refused by one
+        that does not); the draft's rounds default to what the ruleset's rosters need."""
         if not is_moderator(interaction):
             raise LeagueError("league.moderators_only")
         assert interaction.guild_id is not None and interaction.channel_id is not None
@@ -341,9 +419,14 @@ class LeagueCog(commands.Cog):
             "master_approval": master_approval,
             "ante": ante,
             "pick_minutes": pick_minutes,
-            "rounds": rounds,
+            "rounds": rounds if rounds is not None else support(ruleset).draft_rounds,
         }
-        options = Options(turn_minutes=minutes, **{k: v for k, v in given.items() if v is not None})
+        fixed = {"time_control": time_control, "turn_limit": turn_limit}
+        options = Options(
+            turn_minutes=minutes,
+            **{k: v for k, v in given.items() if v is not None},
+            game={k: v for k, v in fixed.items() if v is not None},
+        )
         league = await self.service.create(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,

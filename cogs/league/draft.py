@@ -11,7 +11,7 @@ The state is a frozen dataclass; every step returns a new one. Times are floats 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,6 +20,9 @@ from cogs.league.ledger import DRAFT_PICK, Entry
 
 SCHEMA = 1
 DEFAULT_ROUNDS = 9  # エントリー: each player acquires nine normal units
+# A ruleset's judgement of one pick (bot.leagues.PickChecked): (held, entry, picks left after
+# it) -> None, or a RuleError saying why not.
+Check = Callable[[Sequence[str], str, int], None]
 
 
 class DraftError(RuleError):
@@ -111,6 +114,12 @@ class DraftState:
     def picks_of(self, player: str) -> list[str]:
         return [p.unit for p in self.picks if p.player == player]
 
+    def picks_left_after(self) -> int:
+        """How many picks the player now due has after this one."""
+        if self.over:
+            return 0
+        return self.sequence[self.number :].count(self.sequence[len(self.picks)])
+
     # --- JSON ------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -162,9 +171,17 @@ def new_draft(
     )
 
 
-def pick(state: DraftState, player: str, unit: str, at: float, *, auto: bool = False) -> DraftState:
+def pick(
+    state: DraftState,
+    player: str,
+    unit: str,
+    at: float,
+    *,
+    auto: bool = False,
+    check: Check | None = None,
+) -> DraftState:
     """``player`` takes ``unit``; refused if the draft is over, it is not their turn, the unit is
-    not in the pool, or every copy of it is taken."""
+    not in the pool, every copy of it is taken, or the ruleset's ``check`` refuses it."""
     if state.over:
         raise DraftError("league.draft.over")
     if player != state.current:
@@ -173,17 +190,32 @@ def pick(state: DraftState, player: str, unit: str, at: float, *, auto: bool = F
         raise DraftError("league.draft.unknown_unit", unit=unit)
     if unit not in state.available():
         raise DraftError("league.draft.taken", unit=unit)
+    if check is not None:
+        check(state.picks_of(player), unit, state.picks_left_after())
     made = Pick(state.number, player, unit, float(at), auto)
     return replace(state, picks=(*state.picks, made), turn_started_at=float(at))
 
 
-def auto_pick(state: DraftState) -> str:
-    """The unit the bot picks for a late player: the highest cost available, ties by pool order."""
+def auto_pick(state: DraftState, check: Check | None = None) -> str:
+    """The unit the bot picks for a late player: the highest cost available that the ruleset's
+    ``check`` accepts (every one, when it accepts none), ties by pool order."""
     left = state.available()
     if state.over or not left:
         raise DraftError("league.draft.over")
+    if check is not None:
+        held, after = state.picks_of(state.current or ""), state.picks_left_after()
+        accepted = [u for u in dict.fromkeys(left) if _accepts(check, held, u, after)]
+        left = [u for u in left if u in accepted] or left
     best = max(state.costs[u] for u in left)
     return next(u for u in left if state.costs[u] == best)
+
+
+def _accepts(check: Check, held: Sequence[str], unit: str, after: int) -> bool:
+    try:
+        check(held, unit, after)
+    except RuleError:
+        return False
+    return True
 
 
 def expired(state: DraftState, now: float) -> bool:
@@ -192,13 +224,13 @@ def expired(state: DraftState, now: float) -> bool:
     return deadline is not None and now >= deadline
 
 
-def run_expired(state: DraftState, now: float) -> DraftState:
+def run_expired(state: DraftState, now: float, check: Check | None = None) -> DraftState:
     """Make every automatic pick whose time has passed by ``now`` (after a restart there may be
     several). Each automatic pick is made at its own deadline, so the next clock starts there."""
     while expired(state, now):
         deadline = state.deadline_at
         assert deadline is not None
-        state = pick(state, state.current or "", auto_pick(state), deadline, auto=True)
+        state = pick(state, state.current or "", auto_pick(state, check), deadline, auto=True)
     return state
 
 

@@ -24,8 +24,9 @@ def support(ruleset: str) -> LeagueSupport:
 
 
 def rosters(league: League) -> RosterRules:
-    """The rosters of ``league``'s ruleset; refused (``league.no_rosters``) for one without."""
-    found = support(league.ruleset).rosters
+    """The rosters of ``league`` (as its stored options fix them: a pack); refused
+    (``league.no_rosters``) for one without."""
+    found = support(league.ruleset).rosters_for(league.options.to_json())
     if found is None:
         raise LeagueError("league.no_rosters", league=league.name, ruleset=league.ruleset)
     return found

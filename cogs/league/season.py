@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.leagues import DP, RosterRules
+from bot.leagues import DP, AnteChecked, PickChecked, RosterRules
 from bot.ruleset import LeagueSupport, RuleError
 from cogs.league import ante as antes
 from cogs.league import cup as cups
@@ -45,6 +45,7 @@ PLAYING, FINISHED, FORFEIT, ABANDONED = "playing", "finished", "forfeit", "aband
 ROUND_ROBIN, SWISS, CUP = "round_robin", "swiss", "cup"
 FORMATS = (ROUND_ROBIN, SWISS, CUP)
 SWISS_ROUNDS_MAX = 15
+ROUNDS_MAX = 30  # an entry draft's rounds (a ruleset may need more than the default nine)
 
 
 class LeagueError(RuleError):
@@ -64,28 +65,42 @@ class Options:
     ante: bool = True
     pick_minutes: int = 720  # per draft pick
     rounds: int = drafts.DEFAULT_ROUNDS
+    # The ruleset's own fixed options (named by its FixedOptions) and what it fixed at the
+    # league's creation (LeagueSupport.at_creation: a pack); stored beside the others.
+    game: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not 0 <= self.turn_minutes <= 10080:
             raise LeagueError("league.option.turn_minutes", value=self.turn_minutes)
         if not 1 <= self.pick_minutes <= 10080:
             raise LeagueError("league.option.pick_minutes", value=self.pick_minutes)
-        if not 1 <= self.rounds <= 9:
-            raise LeagueError("league.option.rounds", value=self.rounds)
+        if not 1 <= self.rounds <= ROUNDS_MAX:
+            raise LeagueError("league.option.rounds", value=self.rounds, max=ROUNDS_MAX)
+        clash = set(self.game) & set(self.__dataclass_fields__)
+        if clash:
+            raise ValueError(f"game options named as the league's own: {sorted(clash)}")
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """One flat object: the league's options, then the ruleset's (a league without any
+        stores what it stored before they came)."""
+        own = {k: v for k, v in self.__dict__.items() if k != "game"}
+        return {**own, **self.game}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Options:
         known = cls.__dataclass_fields__
-        return cls(**{k: v for k, v in obj.items() if k in known})
+        game = {k: v for k, v in obj.items() if k not in known}
+        return cls(**{k: v for k, v in obj.items() if k in known and k != "game"}, game=game)
 
     def check_for(self, support: LeagueSupport) -> None:
         """Refuse what the ruleset does not take: a value its fixed options refuse, a game
         option it does not let a league fix, a roster option without rosters (each set to
-        anything but its default)."""
+        anything but its default), a draft shorter than its rosters need."""
         support.fixed(self.to_json())
+        if support.rosters is not None and self.rounds < (support.draft_rounds or 1):
+            raise LeagueError(
+                "league.option.rounds_min", value=self.rounds, min=support.draft_rounds
+            )
         unused = [name for name in GAME_OPTIONS if support.option(name) is None]
         if support.rosters is None:
             unused += ROSTER_OPTIONS
@@ -414,14 +429,27 @@ def _picked(before: drafts.DraftState, after: drafts.DraftState) -> list[Notice]
     return notices
 
 
-def draft_pick(league: League, player: str, unit: str, number: int, at: float) -> Step:
-    """``player`` takes ``unit`` with the menu of pick ``number`` (an older menu is refused)."""
+def pick_check(rules: RosterRules | None) -> drafts.Check | None:
+    """The ruleset's judgement of a draft pick, where its rosters have one."""
+    return rules.check_pick if isinstance(rules, PickChecked) else None
+
+
+def draft_pick(
+    league: League,
+    player: str,
+    unit: str,
+    number: int,
+    at: float,
+    rules: RosterRules | None = None,
+) -> Step:
+    """``player`` takes ``unit`` with the menu of pick ``number`` (an older menu is refused);
+    ``rules``' pick check (if any) judges it."""
     state = league.draft
     if state is None:
         raise LeagueError("league.draft.not_started")
     if not state.over and number != state.number and player == state.current:
         raise LeagueError("league.draft.stale_menu", number=number, current=state.number)
-    after = drafts.pick(state, player, unit, at)
+    after = drafts.pick(state, player, unit, at, check=pick_check(rules))
     return _after_picks(league, state, after)
 
 
@@ -523,7 +551,7 @@ def start_match(
     (their next match is starting), then the game options are made from the league's fixed
     options and the rosters as they now stand (without rosters: the fixed options alone). The
     caller creates the game with those options in the same transaction."""
-    rules = support.rosters
+    rules = support.rosters_for(league.options.to_json())
     check_pairing(league, rules, a, b)
     fixed = support.fixed(league.options.to_json())
     if rules is None:
@@ -535,6 +563,9 @@ def start_match(
             for seat, p in (("A", a), ("B", b))
         }
         options = rules.match_options(fixed, rosters)
+    minutes = league.options.turn_minutes
+    if support.minutes_option is not None and minutes and support.minutes_option not in options:
+        options = {**options, support.minutes_option: minutes}
     started = tell(
         "league.match.started" if rules is not None else "league.match.started_plain",
         ref=match_id,
@@ -619,9 +650,11 @@ def record_result(
     }
     drawn = f"league.match.drawn{plain}"
     notices = [Notice(key if winner else drawn, params, ref=f"{match_id}:end")]
-    if winner is not None and league.options.ante and support.rosters is not None:
+    rules = support.rosters_for(league.options.to_json())
+    if winner is not None and league.options.ante and rules is not None:
         loser = match.b if winner == match.a else match.a
-        offer = antes.offer(ledger, league.id, match_id, winner, loser, at)
+        spare = rules.can_lose if isinstance(rules, AnteChecked) else None
+        offer = antes.offer(ledger, league.id, match_id, winner, loser, at, spare=spare)
         league = replace(league, antes=(*league.antes, offer))
         notices.append(
             tell(
@@ -805,13 +838,17 @@ def _with_ante(league: League, ante: antes.Ante) -> League:
 # --- time ----------------------------------------------------------------------------------------
 
 
-def tick(league: League, ledger: Sequence[Entry], now: float) -> Step:
+def tick(
+    league: League, ledger: Sequence[Entry], now: float, rules: RosterRules | None = None
+) -> Step:
     """Whatever the clock has made due: automatic draft picks (each at its own deadline, so a
-    restart catches up on every missed one) and antes whose moderator deadline has passed."""
+    restart catches up on every missed one; ``rules``' pick check, if any, limits each) and
+    antes whose moderator deadline has passed."""
     entries: list[Entry] = []
     notices: list[Notice] = []
     if league.draft is not None and drafts.expired(league.draft, now):
-        step = _after_picks(league, league.draft, drafts.run_expired(league.draft, now))
+        done = drafts.run_expired(league.draft, now, pick_check(rules))
+        step = _after_picks(league, league.draft, done)
         league = step.league
         entries.extend(step.entries)
         notices.extend(step.notices)
@@ -845,7 +882,7 @@ def upgrade(
     read: the ledger is append-only and never rewritten) and in open antes, whose candidates are
     offered again without the shield (only when ``ledger`` is given). Idempotent. A league of a
     ruleset without rosters reads as stored."""
-    rules = support.rosters
+    rules = support.rosters_for(league.options.to_json())
     if rules is None:
         return league, list(ledger or ())
     masters = {

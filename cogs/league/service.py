@@ -32,6 +32,9 @@ from cogs.league.season import League, LeagueError, Notice, Options, Step
 
 log = logging.getLogger(__name__)
 MAX_MENU = 25  # Discord select menus hold at most 25 options
+# A DM's menus: four selects of 25 (one page), and a fifth row for the page buttons.
+MENUS_PER_PAGE = 4
+PAGE = MAX_MENU * MENUS_PER_PAGE
 # League maintenance runs in one process at a time: the holder renews this lease every tick, and
 # another process takes over once it lapses (its holder died).
 MAINTENANCE_LEASE = "league-maintenance"
@@ -86,8 +89,17 @@ class LeagueService:
         swiss_rounds: int = 0,
     ) -> League:
         found = support(ruleset)  # refuses a ruleset that declares no league
+        for name in options.game:  # the ruleset's own options: only those it declares
+            if found.option(name) is None:
+                raise LeagueError("league.option.not_in_ruleset", option=name)
         now = self.clock()
         async with self.repo.transaction() as tx:
+            if found.at_creation is not None:
+                # What the ruleset fixes now from the server's own pack (a copy: the league
+                # keeps it whatever the server loads later).
+                row = await tx.server_pack(guild_id, ruleset)
+                filled = found.at_creation(options.to_json(), row.pack if row else None)
+                options = Options.from_json(filled)
             league = season.create(
                 f"L{await tx.next_league_number()}",
                 guild_id=guild_id,
@@ -126,7 +138,7 @@ class LeagueService:
         now = self.clock()
         return await self._act(
             league_id,
-            lambda lg, _: season.draft_pick(lg, str(user_id), unit, number, now),
+            lambda lg, _: season.draft_pick(lg, str(user_id), unit, number, now, rosters(lg)),
             rosters_only=True,
         )
 
@@ -222,6 +234,17 @@ class LeagueService:
         self.table.outbox_ready()
         return step.league, ids
 
+    async def offer(
+        self, league_id: str, what: str, ref: str, lang: str, page: int
+    ) -> dict[str, Any]:
+        """Page ``page`` of a draft pick's (``ref``: its number) or an ante's (``ref``: the
+        match) DM menus, as they stand now (for the menu's page buttons)."""
+        async with self.repo.transaction() as tx:
+            league = (await self._load(tx, league_id))[0]
+        if what == "draft" and league.draft is None:
+            raise LeagueError("league.draft.not_started")
+        return offer_page(league, rosters(league), what, ref, lang, page)
+
     async def ratings(self, guild_id: int, ruleset: str) -> dict[str, Rating]:
         """The server's ratings of ``ruleset`` (kept across its leagues)."""
         async with self.repo.transaction() as tx:
@@ -306,7 +329,9 @@ class LeagueService:
         async with self.repo.transaction() as tx:
             due = [r.id for r in await tx.due_leagues(now)]
         for league_id in due:
-            await self._act(league_id, lambda lg, ledger: season.tick(lg, ledger, now))
+            await self._act(
+                league_id, lambda lg, ledger: season.tick(lg, ledger, now, _rosters_or_none(lg))
+            )
             done += 1
         return done
 
@@ -407,7 +432,7 @@ class LeagueService:
     async def _enqueue(
         self, tx: Transaction, league: League, ledger: Sequence[Entry], notice: Notice, now: float
     ) -> None:
-        rules = support(league.ruleset).rosters
+        rules = _rosters_or_none(league)
         if notice.to is None:
             lang = normalize_lang(await tx.guild_language(league.guild_id) or self._default())
             kind, target = "channel", league.channel_id
@@ -483,6 +508,11 @@ def _record_end(
     return season.record_result(league, ledger, found, game_id, winner, dp, at, status=status)
 
 
+def _rosters_or_none(league: League) -> RosterRules | None:
+    """The rosters of ``league`` as its stored options fix them; None for a ruleset without."""
+    return support(league.ruleset).rosters_for(league.options.to_json())
+
+
 def _read(data: Mapping[str, Any]) -> League:
     """A stored league as this version reads it (without its ledger: for finding and listing)."""
     league = League.from_json(data)
@@ -506,25 +536,45 @@ def _params(params: Mapping[str, Any], rules: RosterRules | None, lang: str) -> 
 
 
 def _offer_view(
-    league: League, ledger: Sequence[Entry], notice: Notice, rules: RosterRules, lang: str
+    league: League,
+    ledger: Sequence[Entry],
+    notice: Notice,
+    rules: RosterRules,
+    lang: str,
+    page: int = 0,
 ) -> dict[str, Any]:
-    """A DM's select menu: the units still available to draft, or the ante's candidates."""
-    if notice.offer == "draft":
+    """A DM's select menus: the units still available to draft, or the ante's candidates, a
+    page of :data:`PAGE` at a time (``options``: the page's, which the cog splits into menus of
+    25; ``pages``: how many; the cog's page buttons ask for another)."""
+    assert notice.offer is not None
+    return offer_page(league, rules, notice.offer, notice.ref, lang, page)
+
+
+def offer_page(
+    league: League, rules: RosterRules, what: str, ref: str, lang: str, page: int
+) -> dict[str, Any]:
+    """Page ``page`` (0 first; past the last: the last) of a draft pick's or an ante's menus."""
+    if what == "draft":
         assert league.draft is not None
         units = list(dict.fromkeys(league.draft.available()))
         costs = league.draft.costs
     else:
-        units = list(league.ante_of(notice.ref).candidates)
+        units = list(league.ante_of(ref).candidates)
         costs = dict(rules.pool())
+    pages = max(1, -(-len(units) // PAGE))
+    page = min(max(page, 0), pages - 1)
     return {
         "kind": "league_pick",
         "league": league.id,
-        "what": notice.offer,
-        "ref": notice.ref,
-        "placeholder": t(lang, f"league.{notice.offer}.placeholder"),
+        "what": what,
+        "ref": ref,
+        "placeholder": t(lang, f"league.{what}.placeholder"),
+        "page": page,
+        "pages": pages,
+        "page_label": t(lang, "league.menu.page", page=page + 1, pages=pages),
         "options": [
             {"value": u, "label": f"{rules.unit_name(u, lang)} ({costs.get(u, '?')})"}
-            for u in units[:MAX_MENU]
+            for u in units[page * PAGE : (page + 1) * PAGE]
         ],
     }
 
