@@ -70,7 +70,8 @@ class LeagueDemoResult:
     export: Path | None = None
     verified: int = 0  # records that passed verify
     checked: int = 0  # finished matches the export was checked against
-    champion: str | None = None
+    champion: str | None = None  # a cup's winner (a player id)
+    champion_name: str | None = None
     cleared: int = 0
 
 
@@ -178,8 +179,17 @@ async def play_league(
                 season.CUP: math.ceil(math.log2(players)),
                 season.ROUND_ROBIN: rounds or players - 1 + players % 2,
             }[fmt]
-            least = int(getattr(spec.league, "draft_rounds", None) or 1)
-            draft_rounds = max(least, drafts.DEFAULT_ROUNDS - wins)
+            # A loser gives a unit a loss: where the draft has a least (a deck to make), it
+            # drafts that many more, so that no collection falls short of a match.
+            least = int(getattr(spec.league, "draft_rounds", None) or 0)
+            draft_rounds = least + wins if least else max(1, drafts.DEFAULT_ROUNDS - wins)
+            if rules is not None:  # every pick is a card of the pool: it must last the draft
+                pool = len(rules.pool())
+                if pool // players < max(least, 1):
+                    raise LeagueDemoError(
+                        "league.demo.pool", pool=pool, players=players, rounds=max(least, 1)
+                    )
+                draft_rounds = min(draft_rounds, pool // players)
             league = await svc.create(
                 guild_id=GUILD,
                 channel_id=CHANNEL,
@@ -370,6 +380,8 @@ async def _write_files(
         )
         final = league.cup.rounds[-1]
         result.champion = final[0].winner if len(final) == 1 else None
+        if result.champion is not None:
+            result.champion_name = league.names.get(result.champion, result.champion)
     for name, png in images:
         path = out / name
         path.write_bytes(png)
@@ -457,7 +469,7 @@ def run(args: argparse.Namespace) -> int:
                 "checked": result.checked,
                 "boards": len(result.boards),
                 "images": [p.name for p in result.images],
-                "champion": result.champion,
+                "champion": result.champion_name,
                 "out": str(out),
                 "transcript": str(result.transcript),
                 "export": str(result.export),

@@ -21,7 +21,7 @@ from PIL import Image
 from bot.demo import shared_demos
 from bot.record import verify
 from cogs.league import season
-from cogs.league.demo import LeagueDemoResult, play_league, round_robin, run
+from cogs.league.demo import LeagueDemoError, LeagueDemoResult, play_league, round_robin, run
 from cogs.league.export import ExportMismatch, check_records
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -172,3 +172,21 @@ def test_the_command_line_plays_an_arena_swiss_season(tmp_path: Path) -> None:
         timeout=120,
     )
     assert checked.returncode == 0 and " 0 failed" in checked.stdout
+
+
+async def test_an_apeiron_cup_drafts_collections_and_plays_its_decks(tmp_path: Path) -> None:
+    result = await play_league("apeiron", players=4, fmt=season.CUP, out=tmp_path, seed=2)
+    exported = check_season(result, matches=len(result.matches))
+    picks = [e for e in exported["ledger"] if e["kind"] == "draft_pick"]
+    assert len(picks) == 4 * (14 + 2), "a deck's fourteen cards and one for each cup round"
+    assert exported["champion"] == result.champion is not None
+    assert result.champion_name in {p["name"] for p in exported["players"]}
+
+
+async def test_a_draft_pool_too_small_for_the_field_is_refused_before_play(tmp_path: Path) -> None:
+    # Apeiron's starter pool: two copies of 52 cards; eight players need 14 each (112).
+    with pytest.raises(LeagueDemoError) as refused:
+        await play_league("apeiron", players=8, fmt=season.SWISS, rounds=3, out=tmp_path)
+    assert refused.value.key == "league.demo.pool"
+    assert refused.value.params == {"pool": 104, "players": 8, "rounds": 14}
+    assert not list((tmp_path / "records").glob("*.json"))
