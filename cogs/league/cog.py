@@ -787,12 +787,26 @@ class LeagueCog(commands.Cog):
         rows = found.standings()
         title = t(lang, "league.standings.title", league=found.name, season=found.season)
         embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
-        # DP for and against where the ruleset scores them
-        dp = DP in support(found.ruleset).figures
+        # DP for and against where the ruleset scores them; its other figures' totals
+        declared = support(found.ruleset).figures
+        dp = DP in declared
+        others = [n for n in declared if n != DP]
+
+        def shown(row: Any) -> str:
+            return " · ".join(
+                f"{t(lang, f'{found.ruleset}.league.figure.{n}')} {row.figures.get(n, 0)}"
+                for n in others
+            )
+
         lines = [
             t(
                 lang,
-                "league.standings.line" if dp else "league.standings.line_plain",
+                "league.standings.line"
+                if dp
+                else "league.standings.line_figures"
+                if others
+                else "league.standings.line_plain",
+                figures=shown(r),
                 rank=i,
                 player=f"<@{r.player}>",
                 played=r.played,

@@ -147,12 +147,18 @@ class Match:
     dp_b: int = 0
     ended_at: float | None = None
     by: str = ""  # the moderator who recorded a forfeit
+    # The ruleset's other tie-break figures (LeagueSupport.figures but DP) each player scored.
+    figures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def players(self) -> tuple[str, str]:
         return self.a, self.b
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """A match without figures is stored as before they came."""
+        out = {k: v for k, v in self.__dict__.items() if k != "figures"}
+        if self.figures:
+            out["figures"] = {p: dict(f) for p, f in self.figures.items()}
+        return out
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Match:
@@ -209,7 +215,17 @@ class League:
 
     def results(self) -> list[Result]:
         return [
-            Result(m.id, m.a, m.b, m.winner, m.dp_a, m.dp_b, m.ended_at or 0.0, m.status == FORFEIT)
+            Result(
+                m.id,
+                m.a,
+                m.b,
+                m.winner,
+                m.dp_a,
+                m.dp_b,
+                m.ended_at or 0.0,
+                m.status == FORFEIT,
+                m.figures,
+            )
             for m in self.matches
             if m.status in (FINISHED, FORFEIT)
         ]
@@ -612,8 +628,10 @@ def record_result(
     *,
     status: str = FINISHED,
     by: str = "",
+    figures: Mapping[str, Mapping[str, int]] | None = None,
 ) -> Step:
-    """A match ends (``winner`` None: a draw; ``status`` ABANDONED records no result). The winner
+    """A match ends (``winner`` None: a draw; ``status`` ABANDONED records no result;
+    ``figures``: the ruleset's other tie-break figures each player scored). The winner
     of a match with a winner is offered the ante when the league plays with it (and its ruleset
     has rosters). The result's post says the DP where the ruleset scores them."""
     match = league.match(match_id)
@@ -629,6 +647,7 @@ def record_result(
         dp_b=int(dp.get(match.b, 0)),
         ended_at=at,
         by=by,
+        figures=dict(figures or {}),
     )
     matches = tuple(ended if m.id == match_id else m for m in league.matches)
     league = _advance(replace(league, matches=matches), match, winner, status)

@@ -343,6 +343,7 @@ class LeagueService:
             found = support(game.ruleset)
             player = {s.seat: str(s.user_id) for s in game.seats}
             winner, dp, result = None, {}, None
+            figures: dict[str, dict[str, int]] = {}
             if game.status == "abandoned":
                 status = season.ABANDONED
             else:
@@ -353,7 +354,12 @@ class LeagueService:
                 winner = result.winner
                 if DP in found.figures:
                     dp = {p: result.figure(p, DP) for p in player.values()}
-            record = partial(_record_end, game_id, found, winner, dp, game.updated_at, status)
+                others = [n for n in found.figures if n != DP]
+                if others:
+                    figures = {p: {n: result.figure(p, n) for n in others} for p in player.values()}
+            record = partial(
+                _record_end, game_id, found, winner, dp, game.updated_at, status, figures
+            )
             places = dict(result.places) if result is not None else None
             await self._act(league_id, record, recorded=game_id, rated=places)
         return len(pending)
@@ -500,12 +506,15 @@ def _record_end(
     dp: Mapping[str, int],
     at: float,
     status: str,
+    figures: Mapping[str, Mapping[str, int]],
     league: League,
     ledger: list[Entry],
 ) -> Step:
     if league.match(game_id).status != season.PLAYING:  # a moderator's forfeit came first
         return Step(league)
-    return season.record_result(league, ledger, found, game_id, winner, dp, at, status=status)
+    return season.record_result(
+        league, ledger, found, game_id, winner, dp, at, status=status, figures=figures
+    )
 
 
 def _rosters_or_none(league: League) -> RosterRules | None:

@@ -9,7 +9,7 @@ order the results were recorded, and the displayed rating is the conservative or
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -30,6 +30,8 @@ class Result:
     dp_b: int = 0
     at: float = 0.0
     forfeit: bool = False
+    # A ruleset's other tie-break figures (not DP) each player scored, by name.
+    figures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -41,6 +43,7 @@ class Result:
             "dp_b": self.dp_b,
             "at": self.at,
             "forfeit": self.forfeit,
+            **({"figures": {p: dict(f) for p, f in self.figures.items()}} if self.figures else {}),
         }
 
     @classmethod
@@ -55,6 +58,10 @@ class Result:
             int(obj.get("dp_b", 0)),
             float(obj.get("at", 0.0)),
             bool(obj.get("forfeit", False)),
+            {
+                str(p): {str(k): int(v) for k, v in f.items()}
+                for p, f in obj.get("figures", {}).items()
+            },
         )
 
 
@@ -70,6 +77,7 @@ class Row:
     points: int = 0
     mu: float = 0.0
     sigma: float = 0.0
+    figures: Mapping[str, int] = field(default_factory=dict)  # totals of a ruleset's figures
 
     @property
     def rating(self) -> float:
@@ -137,6 +145,15 @@ def standings(
                 t["points"] += win
             else:
                 t["lost"] += 1
+    figures: dict[str, dict[str, int]] = {}
+    for r in results:
+        for p, scored in r.figures.items():
+            totals = figures.setdefault(p, {})
+            for name, value in scored.items():
+                totals[name] = totals.get(name, 0) + int(value)
     rated = ratings(tally, results)
-    rows = [Row(p, **t, mu=rated[p][0], sigma=rated[p][1]) for p, t in tally.items()]
+    rows = [
+        Row(p, **t, mu=rated[p][0], sigma=rated[p][1], figures=figures.get(p, {}))
+        for p, t in tally.items()
+    ]
     return sorted(rows, key=lambda r: (-r.points, -r.rating, r.player))

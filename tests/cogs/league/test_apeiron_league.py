@@ -145,6 +145,10 @@ async def test_an_apeiron_league_from_its_pack_to_its_standings(service):
     league = await svc.league(league.id)
     match = league.match(game_id)
     assert match.status == FINISHED and match.winner is not None
+    scored = lg.figures_of((await svc.table.game(game_id)).state)
+    by_seat = {"A": str(ALICE.user_id), "B": str(BOB.user_id)}
+    assert match.figures == {by_seat[s]: f for s, f in scored.items()}
+    assert scored[{v: k for k, v in by_seat.items()}[match.winner]][lg.UNITS_LEFT] > 0
     loser = match.b if match.winner == match.a else match.a
     ante = league.ante_of(game_id)
     chest = next(c for c in ante.candidates if c.startswith(lg.CHEST))
@@ -170,6 +174,9 @@ async def test_an_apeiron_league_from_its_pack_to_its_standings(service):
     rows = {r.player: r for r in league.standings()}
     assert sum(r.won for r in rows.values()) == 2
     assert loser in rows
+    for player, row in rows.items():  # the figures of both matches, totalled
+        total = {n: sum(m.figures[player][n] for m in league.matches) for n in ("units", "hp")}
+        assert dict(row.figures) == total
 
 
 async def test_the_draft_menu_offers_every_card_by_pages(service, monkeypatch):
