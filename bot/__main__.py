@@ -253,10 +253,6 @@ def build_parser(
     playable = (
         [key for key, spec in registry.rulesets().items() if spec.demo_player] if rulesets else None
     )
-    if playable is not None:  # a shared cog's demo (``demo league``) is listed as a choice too
-        from bot.demo import shared_demos
-
-        playable += sorted(shared_demos())
     demo.add_argument("ruleset", choices=playable, help=t(lang, "cli.help.demo.ruleset"))
     demo.add_argument(
         "--out", type=Path, default=None, metavar="DIR", help=t(lang, "cli.help.demo.out")
