@@ -89,9 +89,9 @@ class LeagueService:
         swiss_rounds: int = 0,
     ) -> League:
         found = support(ruleset)  # refuses a ruleset that declares no league
-        for name in options.game:  # the ruleset's own options: only those it declares
-            if found.option(name) is None:
-                raise LeagueError("league.option.not_in_ruleset", option=name)
+        for given in options.game:  # the ruleset's own options: only those it declares
+            if found.option(given) is None:
+                raise LeagueError("league.option.not_in_ruleset", option=given)
         now = self.clock()
         async with self.repo.transaction() as tx:
             if found.at_creation is not None:
