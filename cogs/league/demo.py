@@ -23,10 +23,12 @@ import asyncio
 import json
 import math
 import random
+import re
 import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -260,11 +262,37 @@ async def play_league(
                 ruleset=spec.presenter.title(lang),
                 format=t(lang, f"league.demo.format.{fmt}"),
             )
-            transcript.write_text(header + "\n\n" + "\n".join(sink.lines), "utf-8")
+            lines = readable(sink.lines, {str(p.user_id): p.name for p in people})
+            transcript.write_text(header + "\n\n" + "\n".join(lines), "utf-8")
             result.transcript = transcript
             return result
         finally:
             await repo.close()
+
+
+MENTION = re.compile(r"<@(\d+)>")
+TIMESTAMP = re.compile(r"<t:(\d+):[a-zA-Z]>")
+DM_HEADER = re.compile(r"^--- DM → (\d+) ---$")
+
+
+def readable(lines: list[str], names: dict[str, str]) -> list[str]:
+    """The transcript as a reader reads Discord: a mention is the player's name, a timestamp
+    its UTC time, a DM is headed with whom it went to."""
+
+    def name(found: re.Match[str]) -> str:
+        return "@" + names.get(found.group(1), found.group(1))
+
+    def when(found: re.Match[str]) -> str:
+        moment = datetime.fromtimestamp(int(found.group(1)), tz=UTC)
+        return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+    shown = []
+    for line in lines:
+        header = DM_HEADER.match(line)
+        if header:
+            line = f"--- DM → {names.get(header.group(1), header.group(1))} ---"
+        shown.append(TIMESTAMP.sub(when, MENTION.sub(name, line)))
+    return shown
 
 
 async def _draft(
