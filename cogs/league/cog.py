@@ -793,7 +793,7 @@ class LeagueCog(commands.Cog):
         others = [n for n in declared if n != DP]
 
         def shown(row: Any) -> str:
-            return " · ".join(
+            return t(lang, "league.sep").join(
                 f"{t(lang, f'{found.ruleset}.league.figure.{n}')} {row.figures.get(n, 0)}"
                 for n in others
             )
@@ -999,17 +999,36 @@ def info_embed(league: League, lang: str) -> discord.Embed:
         after = [(t(lang, "league.info.playing"), limits.clip(playing, limits.FIELD_VALUE))]
         return _info_fields(embed, league, lang, before, after)
     yes, no = t(lang, "league.yes"), t(lang, "league.no")
-    options = t(
-        lang,
-        "league.info.options_value",
-        minutes=o.turn_minutes or "∞",
-        cap=o.cost_cap,
-        tie_break=t(lang, f"league.tie_break.{o.tie_break}"),
-        approval=yes if o.master_approval else no,
-        ante=yes if o.ante else no,
-        pick_minutes=o.pick_minutes,
-        rounds=o.rounds,
-    )
+    declared = support(league.ruleset)
+    if declared.option("cost_cap") is None:  # a ruleset's own fixed options, not lineups
+        fixed = declared.fixed(o.to_json())
+        shown = []
+        for option in declared.options:
+            value = fixed[option.name]
+            label = dict(option.choices).get(str(value))
+            text = t(lang, label) if label else str(value)
+            shown.append(t(lang, f"{league.ruleset}.league.fixed.{option.name}", value=text))
+        options = t(
+            lang,
+            "league.info.options_rosters",
+            minutes=o.turn_minutes or "∞",
+            fixed=t(lang, "league.sep").join(shown),
+            ante=yes if o.ante else no,
+            pick_minutes=o.pick_minutes,
+            rounds=o.rounds,
+        )
+    else:
+        options = t(
+            lang,
+            "league.info.options_value",
+            minutes=o.turn_minutes or "∞",
+            cap=o.cost_cap,
+            tie_break=t(lang, f"league.tie_break.{o.tie_break}"),
+            approval=yes if o.master_approval else no,
+            ante=yes if o.ante else no,
+            pick_minutes=o.pick_minutes,
+            rounds=o.rounds,
+        )
     if league.draft is None:
         draft = t(lang, "league.info.draft_not_started")
     elif league.draft.over:

@@ -86,6 +86,10 @@ async def test_an_apeiron_league_in_japanese_from_creation_to_the_standings(
         turn_limit=5,
     )
     assert "アペイロン杯" in created.response.content
+    info = "\n".join(f.value for f in created.response.embeds[0].fields)
+    standard = t("ja", "apeiron.league.time_control.standard")
+    assert f"持ち時間：{standard}・ターン制限：5" in info and "ドラフト：14巡" in info
+    assert "スタメン" not in info and "マスター" not in info, "no options it does not have"
     s.league_id = (await s.bot.leagues.in_guild(s.guild.id))[0].id
     league = await s.league()
     assert league.options.rounds == lg.DRAFT_PICKS
