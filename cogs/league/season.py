@@ -674,6 +674,16 @@ def record_result(
         loser = match.b if winner == match.a else match.a
         spare = rules.can_lose if isinstance(rules, AnteChecked) else None
         offer = antes.offer(ledger, league.id, match_id, winner, loser, at, spare=spare)
+        if not offer.candidates:  # nothing the loser can spare: no ante, and the channel hears
+            notices.append(
+                tell(
+                    "league.ante.nothing_to_spare",
+                    ref=f"{match_id}:ante",
+                    match=match_id,
+                    loser=f"<@{loser}>",
+                )
+            )
+            return _with_champion(league, notices)
         league = replace(league, antes=(*league.antes, offer))
         notices.append(
             tell(
@@ -686,6 +696,11 @@ def record_result(
                 loser=f"<@{loser}>",
             )
         )
+    return _with_champion(league, notices)
+
+
+def _with_champion(league: League, notices: list[Notice]) -> Step:
+    """The result's step, with the cup's champion announced once it has one."""
     if league.cup is not None and cups.champion(league.cup) is not None:
         champion = cups.champion(league.cup)
         notices.append(

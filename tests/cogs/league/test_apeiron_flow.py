@@ -139,6 +139,10 @@ async def test_an_apeiron_league_in_japanese_from_creation_to_the_standings(
     await s.settle()
     league = await s.league()
     assert league.match(match_id).winner == s.uid("alice")
+    # Bob holds just a deck: nothing to spare, so no ante (and the channel says so, once).
+    assert league.antes == ()
+    spare = t("ja", "league.ante.nothing_to_spare", match=match_id, loser=f"<@{s.uid('bob')}>")
+    assert s.channel_texts().count(spare) == 1
 
     standings = await s.players["alice"].slash(s.channel, "league standings")
     lines = standings.response.embeds[0].description.splitlines()
