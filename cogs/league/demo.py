@@ -173,9 +173,8 @@ async def play_league(
             swiss_rounds = 0
             if fmt == season.SWISS:
                 swiss_rounds = rounds or max(1, math.ceil(math.log2(players)))
-            # Antes grow a winner's roster by a unit a win, and tactics takes at most nine units
-            # into a match (its ROSTER_MAX): the draft leaves room for every win the season has,
-            # and makes at least the rounds the ruleset's draft needs (Apeiron's: a deck).
+            # The draft makes the league's usual rounds, or at least the rounds the ruleset's
+            # draft needs (Apeiron's: a deck) and one more a possible loss (an ante takes a card).
             wins = {
                 season.SWISS: swiss_rounds,
                 season.CUP: math.ceil(math.log2(players)),
@@ -184,7 +183,7 @@ async def play_league(
             # A loser gives a unit a loss: where the draft has a least (a deck to make), it
             # drafts that many more, so that no collection falls short of a match.
             least = int(getattr(spec.league, "draft_rounds", None) or 0)
-            draft_rounds = least + wins if least else max(1, drafts.DEFAULT_ROUNDS - wins)
+            draft_rounds = least + wins if least else drafts.DEFAULT_ROUNDS
             if rules is not None:  # every pick is a card of the pool: it must last the draft
                 pool = len(rules.pool())
                 if pool // players < max(least, 1):

@@ -140,8 +140,11 @@ def _roster_types(entry: Mapping[str, Any]) -> list[UnitType]:
         if unit is None:
             raise OptionError("tactics.option.unknown_unit", name=unit_id)
         chosen.append(unit)
-    if not 1 <= len(chosen) <= ROSTER_MAX:
-        raise OptionError("tactics.option.roster_size", max=ROSTER_MAX)
+    # A league roster is the nine drafted units plus what antes won (league digest): no more
+    # than MAX_COPIES of a unit, however many it holds. A friendly roster's nine is the sheet's.
+    most = MAX_COPIES * len(units.pool())
+    if not 1 <= len(chosen) <= most:
+        raise OptionError("tactics.option.roster_size", max=most)
     for unit in chosen:
         if chosen.count(unit) > MAX_COPIES:
             raise OptionError("tactics.option.too_many_copies", name=unit.id, max=MAX_COPIES)

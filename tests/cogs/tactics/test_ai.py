@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.dice import DiceStream, ScriptedDice
-from cogs.tactics import ai, rules
+from cogs.tactics import ai, rules, units
 from tests.cogs.tactics.test_rules_scenarios import board, play
 
 
@@ -56,3 +58,18 @@ def test_ai_attacks_an_enemy_in_reach():
     state = board({"warlord": "E9", "knight": "C6"}, {"archmage": "A1", "scout": "C3"})
     text = ai.choose(state, "A", DiceStream(b"\x03" * 32, "ai"))
     assert "attack C3" in text
+
+
+def test_a_league_roster_grown_by_antes_plays_a_whole_game():
+    """A league roster is the nine drafted units plus what antes won: ten or more open a match
+    (unit ids A10 on) and play to the end; only the copies stay bounded."""
+    pool = [u.id for u in units.pool()]
+    for size in (10, 14):
+        roster = {"master": "warlord", "units": [p for p in pool for _ in range(2)][:size]}
+        state, _events = run_game(bytes([size]) * 32, {"rosters": {s: roster for s in rules.SEATS}})
+        assert rules.outcome(state).winner in ("A", "B", "draw")
+        assert f"A{size}" in state.units and f"B{size}" in state.units
+    three = {"master": "warlord", "units": ["knight"] * 3}
+    with pytest.raises(rules.OptionError) as refused:
+        rules.check_options({"rosters": {s: three for s in rules.SEATS}})
+    assert refused.value.key == "tactics.option.too_many_copies"
