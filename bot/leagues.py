@@ -88,6 +88,17 @@ class PickChecked(Protocol):
 
 
 @runtime_checkable
+class Finds(Protocol):
+    """Rosters whose entries a person may type otherwise than stored (optional: without it, a
+    typed unit is its id)."""
+
+    def find(self, word: str) -> list[str]:
+        """The pool entries ``word`` may mean (an entry as stored, else by id or name); several
+        when it names more than one."""
+        ...
+
+
+@runtime_checkable
 class AnteChecked(Protocol):
     """Rosters that keep out of an ante what its loser cannot lose (optional: rosters without
     it offer any unit but the master)."""

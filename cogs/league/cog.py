@@ -33,7 +33,7 @@ from cogs.league import board, season
 from cogs.league.ante import open_antes
 from cogs.league.bracket import render_bracket
 from cogs.league.ratings_board import render_ratings, table_rows
-from cogs.league.rulesets import every_rosters, league_rulesets, rosters, support
+from cogs.league.rulesets import every_rosters, league_rulesets, rosters, support, typed_unit
 from cogs.league.season import League, LeagueError, Options
 from cogs.league.service import (
     MAX_MENU,
@@ -528,8 +528,9 @@ class LeagueCog(commands.Cog):
         if found.draft is None:
             raise LeagueError("league.draft.not_started")
         number = found.draft.number  # the pick due now: a pick made meanwhile is refused
-        updated = await self.service.draft_pick(found.id, interaction.user.id, unit.strip(), number)
-        name = rules.unit_name(unit.strip(), reader_lang(interaction))
+        unit = typed_unit(rules, unit, reader_lang(interaction))
+        updated = await self.service.draft_pick(found.id, interaction.user.id, unit, number)
+        name = rules.unit_name(unit, reader_lang(interaction))
         await self._say(interaction, "league.draft.you_picked", unit=name, league=updated.name)
 
     @subcommand("master", "Submit your master unit: a preset, or your own design")
@@ -662,8 +663,9 @@ class LeagueCog(commands.Cog):
             if not mine:
                 raise LeagueError("league.ante.none_open")
             match = mine[-1].match
-        await self.service.declare_ante(found.id, match.strip(), interaction.user.id, unit.strip())
-        name = rules.unit_name(unit.strip(), reader_lang(interaction))
+        unit = typed_unit(rules, unit, reader_lang(interaction))
+        await self.service.declare_ante(found.id, match.strip(), interaction.user.id, unit)
+        name = rules.unit_name(unit, reader_lang(interaction))
         await self._say(interaction, "league.ante.you_declared", unit=name, match=match)
 
     @subcommand("antes", "Every open ante, with its pick and log (moderators)", guild_only=True)
@@ -771,8 +773,9 @@ class LeagueCog(commands.Cog):
         league: str | None = None,
     ) -> None:
         found = await self._moderated(interaction, league)
+        unit = typed_unit(rosters(found), unit, reader_lang(interaction))
         await self.service.edit_roster(
-            found.id, player.id, unit.strip(), add=action == "add", by=interaction.user.id
+            found.id, player.id, unit, add=action == "add", by=interaction.user.id
         )
         await self._say(interaction, "league.roster.edit_ack", player=player.mention)
 

@@ -10,7 +10,7 @@ every roster action (draft, masters, ante, roster edits) with ``league.no_roster
 from __future__ import annotations
 
 from bot import registry
-from bot.leagues import RosterRules
+from bot.leagues import Finds, RosterRules
 from bot.ruleset import LeagueSupport
 from cogs.league.season import League, LeagueError
 
@@ -41,3 +41,17 @@ def every_rosters() -> list[RosterRules]:
     """The rosters of every ruleset that has them (to name a unit wherever it comes from)."""
     found = (registry.get(key).league for key in league_rulesets())
     return [s.rosters for s in found if s is not None and s.rosters is not None]
+
+
+def typed_unit(rules: RosterRules, word: str, lang: str) -> str:
+    """The entry a person typed: as stored, or the one the ruleset finds for a name or id
+    (:class:`bot.leagues.Finds`); several: refused with their names (``league.unit.ambiguous``);
+    none: as typed (the action refuses it with its own reason)."""
+    word = word.strip()
+    if word in dict(rules.pool()) or not isinstance(rules, Finds):
+        return word
+    found = rules.find(word)
+    if len(found) > 1:
+        names = ", ".join(f"{rules.unit_name(e, lang)} (`{e}`)" for e in found)
+        raise LeagueError("league.unit.ambiguous", word=word[:40], choices=names)
+    return found[0] if found else word

@@ -118,8 +118,12 @@ async def test_an_apeiron_league_in_japanese_from_creation_to_the_standings(
             assert after.picks[4].auto and after.picks[4].unit == auto_pick(league.draft, check)
             continue
         wanted = auto_pick(league.draft, check)
-        result = await pick_by_menu(s, name, wanted, turned)
         unit_name = rosters(league).unit_name(wanted, "ja")
+        if number == 3:  # by command, the card typed by its Japanese name
+            result = await s.players[name].slash(s.channel, "league pick", unit=unit_name)
+            assert result.ephemeral and (await s.league()).draft.picks[2].unit == wanted
+        else:
+            result = await pick_by_menu(s, name, wanted, turned)
         assert result.response.content == f"**{unit_name}**を指名しました（アペイロン杯）。"
         await s.settle()
     league = await s.league()

@@ -16,6 +16,7 @@ from cogs.league import ante as antes
 from cogs.league import draft as drafts
 from cogs.league import season
 from cogs.league.ledger import DRAFT_PICK, Entry
+from cogs.league.rulesets import typed_unit
 from cogs.league.season import LeagueError, Options
 from cogs.tactics.league import LEAGUE as TACTICS
 from tests.cogs.apeiron.test_league import HOSTILE
@@ -109,3 +110,19 @@ def test_a_leagues_pack_comes_from_its_options_not_the_server() -> None:
     with pytest.raises(RuleError):
         lg.LEAGUE.rosters_for({**filled, "pack_hash": "0" * 64})
     assert TACTICS.rosters_for({"pack": "anything"}) is TACTICS.rosters
+
+
+def test_a_typed_card_is_found_by_its_name_or_refused_when_it_names_two() -> None:
+    hostile = packlib.loads(HOSTILE)
+    rules = lg.ApeironRosters.for_pack(hostile)
+    stalwart = next(u for u in hostile.units.values() if u.name_en == "守衛長")
+    assert typed_unit(rules, " 守衛長 ", "ja") == f"unit:{stalwart.id}"
+    assert typed_unit(rules, "chest:a1", "en") == "chest:a1"
+    assert typed_unit(rules, "nothing-like-it", "en") == "nothing-like-it", "refused later"
+    tonic = hostile.chest["keep"]
+    shared = packlib.loads(HOSTILE.replace(f'name_en = "{tonic.name_en}"', 'name_en = "守衛長"', 1))
+    with pytest.raises(LeagueError) as two:
+        typed_unit(lg.ApeironRosters.for_pack(shared), "守衛長", "en")
+    assert two.value.key == "league.unit.ambiguous"
+    assert "`chest:keep`" in two.value.params["choices"]
+    assert typed_unit(TACTICS.rosters, " knight ", "en") == "knight", "tactics: as typed"
