@@ -7,8 +7,8 @@ order given (the caller sorts: ``standings.standings`` does). Bands alternate in
 row is the leader's, gold-tinted once a match has been played. Numbers are right-aligned; player
 names drop glyphs the bundled font lacks and are truncated with an ellipsis to their column. The
 DP columns are drawn for a ruleset that scores DP only; without them the player's column is wider.
-
-Layout numbers are in output pixels; the canvas is ``SS`` times larger and shrunk at the end.
+The layout and the bands, header and numbers it shares with the other league images are in
+:mod:`cogs.league.images`.
 """
 
 from __future__ import annotations
@@ -18,17 +18,27 @@ from collections.abc import Mapping, Sequence
 from PIL import ImageDraw
 
 from bot.i18n import t
-from bot.render import draw as prim
-from bot.render.canvas import (
-    CARD_BG,
-    GOLD,
-    HEADER_RULE,
-    MUTED,
-    TEXT,
-    Supersample,
-    display_names,
+from bot.render.canvas import GOLD, HEADER_RULE, MUTED, TEXT, display_names
+from bot.render.fonts import fit
+from cogs.league.images import (
+    CANVAS,
+    CELL_SIZE,
+    HEADER_H,
+    LABEL_SIZE,
+    LABELS_H,
+    LABELS_TOP,
+    MARGIN,
+    MINUS,
+    PAD,
+    ROW_H,
+    WIDTH,
+    decimal,
+    empty_band,
+    header,
+    height,
+    row_band,
+    row_top,
 )
-from bot.render.fonts import fit, renderable
 from cogs.league.standings import Row
 
 __all__ = [
@@ -42,29 +52,7 @@ __all__ = [
     "row_top",
 ]
 
-WIDTH = 880
-SS = 2  # supersampling factor
-CANVAS = Supersample(SS)
 _s, _sp, _f = CANVAS.s, CANVAS.sp, CANVAS.font
-
-# Layout (output pixels).
-HEADER_H = 56
-MARGIN = 20  # left and right of the table; the header's title starts there too
-LABELS_TOP = HEADER_H + 12  # the row of column names
-LABELS_H = 34
-ROW_H = 34
-EMPTY_H = 2 * ROW_H  # the band that says "no matches yet"
-BOTTOM = 16
-PAD = 10  # between a column's edge and its text
-STRIPE = 5  # the leader's gold stripe on the band's left edge
-TITLE_SIZES = (26, 22, 18)
-LABEL_SIZE = 15  # 15 × 550 / 880 = 9.4 px where Discord shows the table
-CELL_SIZE = 17
-MINUS = "\u2212"  # a real minus sign, as wide as the plus (the font has it)
-
-# Row bands: two shades between the frame and the side cards, and the leader's gold tint.
-ROW_BG = (prim.shade(CARD_BG, 0.82), CARD_BG)
-LEADER_BG = (74, 64, 34)
 
 # (catalogue key, width in output pixels); the player column takes the room the others leave.
 _NUMBERS = (
@@ -107,16 +95,6 @@ EDGES_WITHOUT_DP = _edges(COLUMNS_WITHOUT_DP)
 PLAYER_KEY = "league.table.player"
 
 
-def row_top(index: int) -> int:
-    """The top edge of the ``index``-th row's band (output pixels)."""
-    return LABELS_TOP + LABELS_H + index * ROW_H
-
-
-def height(rows: int) -> int:
-    """The image height for a table of ``rows`` players."""
-    return row_top(0) + (rows * ROW_H if rows else EMPTY_H) + BOTTOM
-
-
 def _signed(value: int) -> str:
     """``value`` with an explicit sign: "+3", "−2", "0"."""
     return "+" + str(value) if value > 0 else _integer(value)
@@ -125,12 +103,6 @@ def _signed(value: int) -> str:
 def _integer(value: int) -> str:
     """An integer with a real minus sign when negative."""
     return MINUS + str(-value) if value < 0 else str(value)
-
-
-def _decimal(value: float) -> str:
-    """One decimal with a real minus sign and no "−0.0"."""
-    text = f"{abs(value):.1f}"
-    return MINUS + text if value < 0 and float(text) != 0 else text
 
 
 def _cells(row: Row) -> dict[str, str]:
@@ -143,7 +115,7 @@ def _cells(row: Row) -> dict[str, str]:
         "league.table.dp_against": _integer(row.dp_against),
         "league.table.dp_diff": _signed(row.dp_for - row.dp_against),
         "league.table.points": _integer(row.points),
-        "league.table.rating": _decimal(row.rating),
+        "league.table.rating": decimal(row.rating),
     }
 
 
@@ -167,12 +139,7 @@ def _labels(d: ImageDraw.ImageDraw, lang: str, edges: Edges) -> None:
 def _row(
     d: ImageDraw.ImageDraw, index: int, row: Row, name: str, leader: bool, edges: Edges
 ) -> None:
-    top = row_top(index)
-    y = top + ROW_H / 2
-    band = LEADER_BG if leader else ROW_BG[index % 2]
-    d.rectangle(CANVAS.rect((MARGIN, top, WIDTH - MARGIN, top + ROW_H)), fill=band)
-    if leader:
-        d.rectangle(CANVAS.rect((MARGIN, top, MARGIN + STRIPE, top + ROW_H)), fill=GOLD)
+    y = row_band(d, index, leader) + ROW_H / 2
     regular, bold = _f(CELL_SIZE), _f(CELL_SIZE, bold=True)
     cells = _cells(row)
     for key, x0, x1 in edges:
@@ -208,24 +175,11 @@ def render_standings(
     edges = EDGES if dp else EDGES_WITHOUT_DP
     img = CANVAS.new_board(WIDTH, height(len(rows)), HEADER_H)
     d = ImageDraw.Draw(img)
-    status_font = _f(TITLE_SIZES[0], bold=True)
-    subtitle = fit(renderable(subtitle, bold=True), status_font, _s(WIDTH / 2 - MARGIN))
-    CANVAS.header_text(
-        d,
-        renderable(title, bold=True),
-        subtitle,
-        height=HEADER_H,
-        right=WIDTH - MARGIN,
-        sizes=TITLE_SIZES,
-    )
+    header(d, title, subtitle, WIDTH)
     _labels(d, lang, edges)
 
     if not rows:
-        top = row_top(0)
-        d.rectangle(CANVAS.rect((MARGIN, top, WIDTH - MARGIN, top + EMPTY_H)), fill=ROW_BG[0])
-        fnt = _f(CELL_SIZE)
-        line = fit(t(lang, "league.table.empty"), fnt, _s(WIDTH - 2 * MARGIN - 2 * PAD))
-        d.text(_sp((WIDTH / 2, top + EMPTY_H / 2)), line, font=fnt, fill=MUTED, anchor="mm")
+        empty_band(d, t(lang, "league.table.empty"))
         return CANVAS.png(img)
 
     shown = display_names(names, [r.player for r in rows], lambda player: player)

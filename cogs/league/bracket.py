@@ -32,9 +32,17 @@ from bot.i18n import t
 from bot.render import draw as prim
 from bot.render.canvas import CARD_BG, GOLD, HEADER_RULE, METER_RIM, MUTED, TEXT, display_names
 from bot.render.fonts import fit, fit_sized
-from cogs.league.board import CANVAS, HEADER_H, LABEL_SIZE, LEADER_BG, MARGIN, STRIPE, WIDTH
 from cogs.league.cup import BYE, WALKOVER, Cup, Tie, champion
-from cogs.league.images import header
+from cogs.league.images import (
+    CANVAS,
+    HEADER_H,
+    LABEL_SIZE,
+    LEADER_BG,
+    MARGIN,
+    STRIPE,
+    WIDTH,
+    header,
+)
 
 __all__ = [
     "MAX_COLUMNS",

@@ -1,37 +1,52 @@
-"""What the league's images share beyond :mod:`bot.render.canvas` (pure): the header band's
-words, a row's band, the band of an empty table, and numbers as the tables print them.
+"""The house style of the league's images, pure: the layout the standings table set (width, frame,
+header band, fonts, row bands, the gold leader's band) and what each image draws alike with it:
+the header band's words, a row's band, the band of an empty table, and numbers as the tables
+print them. The standings (:mod:`cogs.league.board`), the ratings table
+(:mod:`cogs.league.ratings_board`) and the cup bracket (:mod:`cogs.league.bracket`) import them.
 
-The standings table (:mod:`cogs.league.board`) sets the house style: its width, frame, header,
-font sizes and row bands are imported from there; the cup bracket (:mod:`cogs.league.bracket`)
-and the ratings table (:mod:`cogs.league.ratings_board`) draw their headers through
-:func:`header` here. (The standings table still draws its own header, bands and decimals
-the same way, inline: it could call these.)
+Layout numbers are in output pixels; the canvas is ``SS`` times larger and shrunk at the end.
 """
 
 from __future__ import annotations
 
 from PIL import ImageDraw
 
-from bot.render.canvas import GOLD, MUTED
+from bot.render import draw as prim
+from bot.render.canvas import CARD_BG, GOLD, MUTED, Supersample
 from bot.render.fonts import fit, renderable
-from cogs.league.board import (
-    CANVAS,
-    CELL_SIZE,
-    EMPTY_H,
-    HEADER_H,
-    LEADER_BG,
-    MARGIN,
-    MINUS,
-    PAD,
-    ROW_BG,
-    ROW_H,
-    STRIPE,
-    TITLE_SIZES,
-    WIDTH,
-    row_top,
-)
 
-__all__ = ["decimal", "empty_band", "header", "row_band"]
+WIDTH = 880
+SS = 2  # supersampling factor
+CANVAS = Supersample(SS)
+
+# Layout (output pixels).
+HEADER_H = 56
+MARGIN = 20  # left and right of the table; the header's title starts there too
+LABELS_TOP = HEADER_H + 12  # the row of column names
+LABELS_H = 34
+ROW_H = 34
+EMPTY_H = 2 * ROW_H  # the band that says "no matches yet"
+BOTTOM = 16
+PAD = 10  # between a column's edge and its text
+STRIPE = 5  # the leader's gold stripe on the band's left edge
+TITLE_SIZES = (26, 22, 18)
+LABEL_SIZE = 15  # 15 × 550 / 880 = 9.4 px where Discord shows the table
+CELL_SIZE = 17
+MINUS = "\u2212"  # a real minus sign, as wide as the plus (the font has it)
+
+# Row bands: two shades between the frame and the side cards, and the leader's gold tint.
+ROW_BG = (prim.shade(CARD_BG, 0.82), CARD_BG)
+LEADER_BG = (74, 64, 34)
+
+
+def row_top(index: int) -> int:
+    """The top edge of the ``index``-th row's band (output pixels)."""
+    return LABELS_TOP + LABELS_H + index * ROW_H
+
+
+def height(rows: int) -> int:
+    """The image height for a table of ``rows`` players."""
+    return row_top(0) + (rows * ROW_H if rows else EMPTY_H) + BOTTOM
 
 
 def header(d: ImageDraw.ImageDraw, title: str, subtitle: str, width: int) -> None:

@@ -21,7 +21,7 @@ from PIL import ImageDraw
 from bot.i18n import t
 from bot.render.canvas import GOLD, HEADER_RULE, METER_BG, MUTED, SIDE, TEXT, display_names
 from bot.render.fonts import fit
-from cogs.league.board import (
+from cogs.league.images import (
     CANVAS,
     CELL_SIZE,
     HEADER_H,
@@ -32,10 +32,13 @@ from cogs.league.board import (
     PAD,
     ROW_H,
     WIDTH,
+    decimal,
+    empty_band,
+    header,
     height,
+    row_band,
     row_top,
 )
-from cogs.league.images import decimal, empty_band, header, row_band
 from cogs.league.ratings import Rating, seed_order
 
 __all__ = ["COLUMNS", "WIDTH", "height", "render_ratings", "row_top", "table_rows"]

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.render.canvas import GOLD
-from cogs.league import board
+from cogs.league import board, images
 from cogs.league.board import render_standings
 from cogs.league.standings import Row
 from tests.render.pngs import (
@@ -50,14 +50,14 @@ def colours(img: Image.Image) -> set[tuple[int, ...]]:
 def band_colour(png: bytes, index: int) -> tuple[int, ...]:
     """The colour of row ``index``'s band just right of the leader stripe (never text there)."""
     img = open_png(png)
-    return img.getpixel((board.MARGIN + board.STRIPE + 3, board.row_top(index) + 3))
+    return img.getpixel((images.MARGIN + images.STRIPE + 3, images.row_top(index) + 3))
 
 
 def player_cell(index: int) -> tuple[int, int, int, int]:
     """Row ``index``'s player cell (output pixels), as a crop box."""
     (x0, x1) = next((x0, x1) for key, x0, x1 in board.EDGES if key == board.PLAYER_KEY)
-    top = board.row_top(index)
-    return round(x0), top, round(x1), top + board.ROW_H
+    top = images.row_top(index)
+    return round(x0), top, round(x1), top + images.ROW_H
 
 
 # --- a valid image of the right size ------------------------------------------------------------
@@ -67,7 +67,7 @@ def player_cell(index: int) -> tuple[int, int, int, int]:
 def test_valid_png_of_the_announced_size(count: int) -> None:
     rows = [Row(str(i), 3, 1, 1, 1, 10, 10, 4, 25.0, 8.0) for i in range(count)]
     img = open_png(render(rows, {}))
-    assert img.size == (board.WIDTH, board.height(count))
+    assert img.size == (images.WIDTH, images.height(count))
 
 
 def test_height_grows_with_the_rows() -> None:
@@ -75,7 +75,7 @@ def test_height_grows_with_the_rows() -> None:
         open_png(render([Row(str(i), 1) for i in range(n)], {})).height for n in (1, 2, 8, 32)
     ]
     assert heights == sorted(set(heights))
-    assert heights[-1] - heights[0] == 31 * board.ROW_H
+    assert heights[-1] - heights[0] == 31 * images.ROW_H
 
 
 # --- languages ----------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ def test_japanese_and_english_render_and_differ_in_the_column_names() -> None:
     box = diff_box(en, ja)
     assert box is not None
     # same names and numbers: only the row of column names differs
-    assert box[1] >= board.LABELS_TOP and box[3] <= board.row_top(0)
+    assert box[1] >= images.LABELS_TOP and box[3] <= images.row_top(0)
     ja_names = render(ROWS, NAMES_JA, "ja")
     assert open_png(ja_names).size == open_png(en).size
     assert diff_box(ja, ja_names) is not None
@@ -108,11 +108,11 @@ def test_rows_are_drawn_in_the_given_order_leader_first() -> None:
     # the last-placed row given first is still drawn first, as the leader: the renderer does not
     # re-sort
     png = render([ROWS[3], *ROWS[:3]])
-    assert band_colour(png, 0) == board.LEADER_BG
-    assert open_png(png).getpixel((board.MARGIN + 1, board.row_top(0) + 3)) == GOLD
-    assert band_colour(png, 1) == board.ROW_BG[1]
-    assert band_colour(png, 2) == board.ROW_BG[0]
-    assert band_colour(png, 3) == board.ROW_BG[1]
+    assert band_colour(png, 0) == images.LEADER_BG
+    assert open_png(png).getpixel((images.MARGIN + 1, images.row_top(0) + 3)) == GOLD
+    assert band_colour(png, 1) == images.ROW_BG[1]
+    assert band_colour(png, 2) == images.ROW_BG[0]
+    assert band_colour(png, 3) == images.ROW_BG[1]
 
 
 def test_the_first_row_given_is_the_one_drawn_first() -> None:
@@ -120,24 +120,24 @@ def test_the_first_row_given_is_the_one_drawn_first() -> None:
     # when it is drawn alone
     both = open_png(render([ROWS[3], ROWS[0]]))
     alone = open_png(render([ROWS[3]]))
-    first = (0, board.row_top(0), board.WIDTH, board.row_top(1))
+    first = (0, images.row_top(0), images.WIDTH, images.row_top(1))
     assert diff_box(png_bytes(both.crop(first)), png_bytes(alone.crop(first))) is None
     # and changing the second row changes nothing above it
     box = diff_box(render([ROWS[3], ROWS[0]]), render([ROWS[3], ROWS[1]]))
-    assert box is not None and box[1] >= board.row_top(1)
+    assert box is not None and box[1] >= images.row_top(1)
 
 
 def test_a_change_to_one_row_changes_only_that_rows_band() -> None:
     changed = [*ROWS[:2], Row("333", 7, 2, 1, 4, 45, 72, 7, 23.5, 2.5), ROWS[3]]
     box = diff_box(render(ROWS), render(changed))
     assert box is not None
-    assert box[1] >= board.row_top(2) and box[3] <= board.row_top(3)
+    assert box[1] >= images.row_top(2) and box[3] <= images.row_top(3)
 
 
 def test_no_leader_before_any_match_is_played() -> None:
     png = render([Row("111"), Row("222")])
-    assert band_colour(png, 0) == board.ROW_BG[0]
-    assert band_colour(png, 1) == board.ROW_BG[1]
+    assert band_colour(png, 0) == images.ROW_BG[0]
+    assert band_colour(png, 1) == images.ROW_BG[1]
 
 
 def test_missing_names_fall_back_to_the_player_id_and_emoji_are_dropped() -> None:
@@ -160,11 +160,11 @@ def test_long_names_are_truncated_to_their_column(name: str, lang: str) -> None:
     img = open_png(png)
     for index in (0, 1):
         _, top, x1, bottom = player_cell(index)
-        band = board.LEADER_BG if index == 0 else board.ROW_BG[1]
+        band = images.LEADER_BG if index == 0 else images.ROW_BG[1]
         # the gap between the name's room and the played column's right-aligned digits is clear
-        gap = img.crop((x1 - board.PAD + 2, top, x1 + 20, bottom))
+        gap = img.crop((x1 - images.PAD + 2, top, x1 + 20, bottom))
         assert colours(gap) == {band}, index
-        inked = img.crop((x1 - 4 * board.PAD, top, x1 - board.PAD, bottom))
+        inked = img.crop((x1 - 4 * images.PAD, top, x1 - images.PAD, bottom))
         assert len(colours(inked)) > 1, index  # the ellipsis reaches near the edge
 
 
@@ -174,14 +174,14 @@ def test_long_names_are_truncated_to_their_column(name: str, lang: str) -> None:
 def test_the_empty_table_says_so() -> None:
     en = render([], {}, "en")
     ja = render([], {}, "ja")
-    assert open_png(en).size == (board.WIDTH, board.height(0))
+    assert open_png(en).size == (images.WIDTH, images.height(0))
     box = diff_box(en, ja)
     assert box is not None  # the column names and the "no matches yet" line
     img = open_png(en)
-    line = img.crop((0, board.row_top(0), board.WIDTH, board.height(0) - board.BOTTOM))
+    line = img.crop((0, images.row_top(0), images.WIDTH, images.height(0) - images.BOTTOM))
     assert len(colours(line)) > 2  # the band with words on it
     # nothing drawn below the one band
-    below = img.crop((0, board.height(0) - board.BOTTOM + 1, board.WIDTH, board.height(0)))
+    below = img.crop((0, images.height(0) - images.BOTTOM + 1, images.WIDTH, images.height(0)))
     assert len(colours(below)) == 1
 
 
@@ -189,7 +189,7 @@ def test_number_formats() -> None:
     assert board._signed(54) == "+54"
     assert board._signed(-29) == "\u221229"
     assert board._signed(0) == "0"
-    assert board._decimal(-2.3) == "\u22122.3"
-    assert board._decimal(-0.04) == "0.0"
-    assert board._decimal(24.95) in ("24.9", "25.0")
+    assert images.decimal(-2.3) == "\u22122.3"
+    assert images.decimal(-0.04) == "0.0"
+    assert images.decimal(24.95) in ("24.9", "25.0")
     assert Row("x", mu=25.0, sigma=25 / 3).rating == pytest.approx(0.0)

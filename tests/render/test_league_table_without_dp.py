@@ -3,7 +3,7 @@ player's column takes their room, in the same image size."""
 
 from __future__ import annotations
 
-from cogs.league import board
+from cogs.league import board, images
 from cogs.league.board import render_standings
 from cogs.league.standings import Row
 from tests.render.pngs import diff_box, open_png
@@ -33,12 +33,12 @@ def test_a_long_name_uses_the_room_the_dp_columns_left() -> None:
     with_dp, without = render(True), render(False)
     assert open_png(with_dp).size == open_png(without).size
     box = diff_box(with_dp, without)
-    assert box is not None and box[1] <= board.LABELS_TOP + board.LABELS_H, "the header differs"
+    assert box is not None and box[1] <= images.LABELS_TOP + images.LABELS_H, "the header differs"
 
     x0, x1 = player_edges(board.COLUMNS_WITHOUT_DP)
     old_right = player_edges(board.COLUMNS)[1]
-    top = board.row_top(1)
-    band = open_png(without).crop((round(x0), top + 4, round(x1), top + board.ROW_H - 4))
+    top = images.row_top(1)
+    band = open_png(without).crop((round(x0), top + 4, round(x1), top + images.ROW_H - 4))
     background = band.getpixel((band.width - 1, band.height // 2))
     inked = [
         x

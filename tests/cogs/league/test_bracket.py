@@ -12,9 +12,9 @@ import pytest
 from bot.i18n import t
 from bot.render.canvas import GOLD
 from cogs.league import bracket, cup
-from cogs.league.board import CANVAS, LEADER_BG
 from cogs.league.bracket import MAX_COLUMNS, WIDTH, layout, render_bracket, round_name
 from cogs.league.cup import BYE, WALKOVER, Cup
+from cogs.league.images import CANVAS, LEADER_BG
 from tests.cogs.league.drawn import Text, smallest_at, spying
 from tests.render.pngs import (
     assert_catalogue_renderable,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot.render.canvas import GOLD
-from cogs.league import board, ratings_board
-from cogs.league.board import CANVAS, LEADER_BG, ROW_BG
+from cogs.league import images, ratings_board
+from cogs.league.images import CANVAS, LEADER_BG, ROW_BG
 from cogs.league.ratings import Rating, rate_all, two_seat
 from cogs.league.ratings_board import EDGES, render_ratings, skill_text, table_rows
 from tests.cogs.league.drawn import Text, smallest_at, spying
@@ -42,8 +42,8 @@ def drawn(rows: list[tuple[str, Rating]], names: dict[str, str], lang: str = "en
 
 
 def row_texts(texts: list[Text], index: int) -> list[Text]:
-    top = board.row_top(index)
-    return sorted((d for d in texts if top < d.y < top + board.ROW_H), key=lambda d: d.x)
+    top = images.row_top(index)
+    return sorted((d for d in texts if top < d.y < top + images.ROW_H), key=lambda d: d.x)
 
 
 def test_rows_are_ordered_by_the_conservative_rating() -> None:
@@ -58,7 +58,7 @@ def test_rows_are_ordered_by_the_conservative_rating() -> None:
 def test_valid_png_of_the_standings_tables_size(count: int) -> None:
     rows = [(str(n), Rating(25.0 + n, 8.0 - n / 8, n)) for n in range(count)]
     img = open_png(render(rows, {}))
-    assert img.size == (board.WIDTH, board.height(count))
+    assert img.size == (images.WIDTH, images.height(count))
 
 
 def test_each_row_shows_rank_name_rating_skill_and_games() -> None:
@@ -89,7 +89,7 @@ def test_the_interval_bar_grows_with_the_uncertainty() -> None:
     x0, x1 = EDGES[""]
     widths = []
     for index in range(2):
-        y = board.row_top(index) + board.ROW_H // 2 + 3  # beside the mean's tick, not on it
+        y = images.row_top(index) + images.ROW_H // 2 + 3  # beside the mean's tick, not on it
         run = [
             x for x in range(round(x0), round(x1)) if img.getpixel((x, y)) == ratings_board.INTERVAL
         ]
@@ -101,12 +101,12 @@ def test_the_interval_bar_grows_with_the_uncertainty() -> None:
 def test_the_leader_has_the_gold_band_once_rated() -> None:
     png = render(table_rows(TABLE), NAMES)
     img = open_png(png)
-    x = board.MARGIN + board.STRIPE + 3
-    assert img.getpixel((x, board.row_top(0) + 3)) == LEADER_BG
-    assert img.getpixel((board.MARGIN + 1, board.row_top(0) + 3)) == GOLD
-    assert img.getpixel((x, board.row_top(1) + 3)) == ROW_BG[1]
+    x = images.MARGIN + images.STRIPE + 3
+    assert img.getpixel((x, images.row_top(0) + 3)) == LEADER_BG
+    assert img.getpixel((images.MARGIN + 1, images.row_top(0) + 3)) == GOLD
+    assert img.getpixel((x, images.row_top(1) + 3)) == ROW_BG[1]
     fresh = open_png(render([("a", Rating()), ("b", Rating())], {}))
-    assert fresh.getpixel((x, board.row_top(0) + 3)) == ROW_BG[0]
+    assert fresh.getpixel((x, images.row_top(0) + 3)) == ROW_BG[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -130,7 +130,7 @@ def test_languages_differ_in_the_column_names_only() -> None:
     en, ja = render(table_rows(TABLE), NAMES, "en"), render(table_rows(TABLE), NAMES, "ja")
     box = diff_box(en, ja)
     assert box is not None
-    assert box[1] >= board.LABELS_TOP and box[3] <= board.row_top(0)
+    assert box[1] >= images.LABELS_TOP and box[3] <= images.row_top(0)
 
 
 def test_the_empty_table_says_so() -> None:
