@@ -16,6 +16,7 @@ from cogs.league import season
 from cogs.league import service as service_module
 from cogs.league.draft import auto_pick
 from cogs.league.rulesets import rosters
+from tests.cogs.forge import forge_click
 from tests.cogs.league.test_flow import Season, last_dm, season_env
 
 __all__ = ["season_env"]
@@ -152,3 +153,34 @@ async def test_an_apeiron_league_in_japanese_from_creation_to_the_standings(
     lines = standings.response.embeds[0].description.splitlines()
     assert lines[0].startswith(f"1位 <@{s.uid('alice')}>・1試合 1勝0分0敗・残りユニット")
     assert "残りH" in lines[0] and "DP" not in lines[0]
+
+
+async def test_forged_page_buttons_are_out_of_date_or_refused(
+    season_env: Season, paged: None
+) -> None:
+    s = season_env
+    await s.mod.slash(
+        s.channel, "league create", name="Forged", season_name="S1", ruleset="apeiron"
+    )
+    s.league_id = (await s.bot.leagues.in_guild(s.guild.id))[0].id
+    for name in ("alice", "bob"):
+        await s.players[name].slash(s.channel, "league join")
+    await s.mod.slash(s.channel, "league draft")
+    await s.settle()
+    prompt = last_dm(s, "alice")
+    head = f"pbp:lpg:{s.league_id}:draft:1"
+    out_of_date = "⚠️ " + t("en", "component.out_of_date")
+    for page in ("abc", "9" * 40, "-1"):
+        forged = await forge_click(s.users["alice"], prompt, f"{head}:{page}", like="pbp:lpg:")
+        assert forged.ephemeral and forged.response.content == out_of_date, page
+    unknown = await forge_click(
+        s.users["alice"], prompt, f"pbp:lpg:{s.league_id}:ante:g999:0", like="pbp:lpg:"
+    )
+    assert unknown.ephemeral and unknown.response.content.startswith("⚠️")
+    last = await forge_click(s.users["alice"], prompt, f"{head}:999", like="pbp:lpg:")
+    assert not last.ephemeral, "a page past the last shows the last"
+    assert any(
+        b.label == t("en", "league.menu.page", page=3, pages=3)
+        for b in buttons(last_dm(s, "alice"))
+    )
+    assert (await s.league()).draft.number == 1, "nothing was picked"
