@@ -77,7 +77,9 @@ def _columns(numbers: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...
 
 
 COLUMNS = _columns(_NUMBERS)
-COLUMNS_WITHOUT_DP = _columns(tuple(c for c in _NUMBERS if c[0] not in _DP_KEYS))
+_WITHOUT_DP = tuple(c for c in _NUMBERS if c[0] not in _DP_KEYS)
+COLUMNS_WITHOUT_DP = _columns(_WITHOUT_DP)
+FIGURE_WIDTH = 86  # a ruleset's own figure (Apeiron's units and H left), as wide as DP for
 
 
 def _edges(columns: tuple[tuple[str, int], ...] = COLUMNS) -> list[tuple[str, float, float]]:
@@ -122,6 +124,17 @@ def _cells(row: Row) -> dict[str, str]:
 Edges = list[tuple[str, float, float]]
 
 
+def edges_for(dp: bool, figures: Sequence[tuple[str, str]] = ()) -> Edges:
+    """The columns' edges: with or without DP, and a column per figure (its name, the catalogue
+    key of its label) before the points, in the same width."""
+    if not figures:
+        return EDGES if dp else EDGES_WITHOUT_DP
+    numbers = list(_NUMBERS if dp else _WITHOUT_DP)
+    at = next(i for i, (key, _) in enumerate(numbers) if key == "league.table.points")
+    numbers[at:at] = [(key, FIGURE_WIDTH) for _, key in figures]
+    return _edges(_columns(tuple(numbers)))
+
+
 def _labels(d: ImageDraw.ImageDraw, lang: str, edges: Edges) -> None:
     """The column names: the player's on the left of its column, the others over their numbers."""
     fnt = _f(LABEL_SIZE, bold=True)
@@ -137,11 +150,17 @@ def _labels(d: ImageDraw.ImageDraw, lang: str, edges: Edges) -> None:
 
 
 def _row(
-    d: ImageDraw.ImageDraw, index: int, row: Row, name: str, leader: bool, edges: Edges
+    d: ImageDraw.ImageDraw,
+    index: int,
+    row: Row,
+    name: str,
+    leader: bool,
+    edges: Edges,
+    figures: Sequence[tuple[str, str]] = (),
 ) -> None:
     y = row_band(d, index, leader) + ROW_H / 2
     regular, bold = _f(CELL_SIZE), _f(CELL_SIZE, bold=True)
-    cells = _cells(row)
+    cells = _cells(row) | {key: _integer(row.figures.get(n, 0)) for n, key in figures}
     for key, x0, x1 in edges:
         if key == PLAYER_KEY:
             fnt = bold if leader else regular
@@ -164,15 +183,17 @@ def render_standings(
     title: str,
     subtitle: str = "",
     dp: bool = True,
+    figures: Sequence[tuple[str, str]] = (),
 ) -> bytes:
     """PNG bytes (``WIDTH`` × ``height(len(rows))``) of the standings ``rows`` in ``lang``.
 
     ``rows`` are drawn in the order given, ranked 1, 2, 3…; ``names`` maps a row's player (a user
     id) to a display name (the id itself when missing or undrawable). ``title`` goes on the left of
     the header, ``subtitle`` (season, date) on its right. ``dp``: the DP columns (for, against,
-    difference), for a ruleset that scores DP.
+    difference), for a ruleset that scores DP. ``figures``: a ruleset's other figures, each
+    (its name in :attr:`Row.figures`, the catalogue key of its column), drawn before the points.
     """
-    edges = EDGES if dp else EDGES_WITHOUT_DP
+    edges = edges_for(dp, figures)
     img = CANVAS.new_board(WIDTH, height(len(rows)), HEADER_H)
     d = ImageDraw.Draw(img)
     header(d, title, subtitle, WIDTH)
@@ -185,5 +206,5 @@ def render_standings(
     shown = display_names(names, [r.player for r in rows], lambda player: player)
     for index, row in enumerate(rows):
         leader = index == 0 and row.played > 0
-        _row(d, index, row, shown[row.player], leader, edges)
+        _row(d, index, row, shown[row.player], leader, edges, figures)
     return CANVAS.png(img)

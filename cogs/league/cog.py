@@ -828,7 +828,13 @@ class LeagueCog(commands.Cog):
         ) or t(lang, "league.table.empty")
         embed.set_image(url="attachment://standings.png")
         png = await asyncio.to_thread(
-            board.render_standings, rows, found.names, lang, title=title, dp=dp
+            board.render_standings,
+            rows,
+            found.names,
+            lang,
+            title=title,
+            dp=dp,
+            figures=[(n, f"{found.ruleset}.league.figure.{n}") for n in others],
         )
         await replies.respond(
             interaction,
