@@ -11,6 +11,7 @@ import asyncio
 import functools
 import inspect
 import io
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -32,6 +33,7 @@ from bot.views import VIEW_KINDS, build_view, out_of_date
 from cogs.league import board, season
 from cogs.league.ante import open_antes
 from cogs.league.bracket import render_bracket
+from cogs.league.export import collect
 from cogs.league.ratings_board import render_ratings, table_rows
 from cogs.league.rulesets import every_rosters, league_rulesets, rosters, support, typed_unit
 from cogs.league.season import League, LeagueError, Options
@@ -880,6 +882,23 @@ class LeagueCog(commands.Cog):
         title = t(lang, "league.cup.title", league=found.name, season=found.season)
         png = await asyncio.to_thread(render_bracket, found.cup, found.names, lang, title=title)
         await self._image(interaction, title, png, "bracket.png")
+
+    @subcommand("export", "The league's history as JSON: rounds, matches, results, the ledger")
+    async def export(
+        self, interaction: discord.Interaction[Any], league: str | None = None
+    ) -> None:
+        """Everything the league's channel has seen, as one file a script can check against the
+        match records (:func:`cogs.league.export.check_records`): rosters and results are public
+        in a league, so anyone who can see it may take it."""
+        found = await self._find(interaction, league)
+        data = await collect(self.service, found.id)
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        await replies.respond(
+            interaction,
+            content=t(reader_lang(interaction), "league.export.ready", league=found.name),
+            files=[discord.File(io.BytesIO(text.encode()), filename=f"league-{found.id}.json")],
+            ephemeral=True,
+        )
 
     async def _image(
         self, interaction: discord.Interaction[Any], title: str, png: bytes, filename: str

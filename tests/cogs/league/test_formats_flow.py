@@ -5,6 +5,8 @@ reader's language."""
 
 from __future__ import annotations
 
+import json
+
 from bot.i18n import t
 from tests.cogs.league import test_flow as flow
 from tests.cogs.league.test_flow import Season, season_env
@@ -121,3 +123,16 @@ async def test_a_cup_league_opens_its_ties_and_shows_its_bracket(season_env: Sea
     assert [tie.how for tie in league.cup.rounds[0]] == ["bye", "walkover"]
     (final,) = league.playing()
     assert set(final.players()) == {bye, match.a}
+
+    # The league's history as one file: the walkover, the bye and the final under way.
+    exported = await carol.slash(s.channel, "league export")
+    assert exported.ephemeral
+    assert exported.response.content == t("en", "league.export.ready", league="Sand Cup")
+    attached = exported.response.attachments[0]
+    assert attached.filename == f"league-{league.id}.json"
+    data = json.loads(await attached.read())
+    assert data["league"]["name"] == "Sand Cup" and data["league_format"] == "cup"
+    by_game = {m["game_id"]: m for m in data["matches"]}
+    assert by_game[match.id]["status"] == "forfeit" and by_game[match.id]["winner"] == match.a
+    assert by_game[final.id]["status"] == "playing"
+    assert data["champion"] is None
