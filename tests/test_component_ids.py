@@ -5,6 +5,9 @@ languages, and the views of Apeiron's order builder. An id carries picks (a choi
 group), never a token: a token may hold a pack's ids (an Apeiron deck order lists fourteen) and
 Discord refuses a ``custom_id`` or an option's value over 100 characters, so no pack can push one
 past it; each id parses back to the very choices it was built for.
+
+The checks are here; the whole games' test that runs them is in
+``tests/test_ruleset_whole_games.py``, which plays those games once for it and the contract.
 """
 
 from __future__ import annotations
@@ -19,15 +22,10 @@ import pytest
 
 from bot import views
 from bot.i18n import LANGS, t
-from bot.ruleset import Choice, ChoiceGroup, RuleError, RulesetSpec
+from bot.ruleset import Choice, ChoiceGroup, RuleError
 from cogs.apeiron import builder
 from tests.test_ruleset_conformance import (
-    RULESETS,
-    WHOLE_GAME_SEEDS,
-    WHOLE_GAME_STEPS,
     _example_registered,  # noqa: F401  (autouse: the example rulesets are registered here too)
-    play,
-    seats_for,
 )
 
 LIMIT = 100  # Discord's, for a custom_id and for a select option's value
@@ -152,32 +150,6 @@ def check_builder(state_json: Any, turn: int, seat: str, where: str) -> int:
                 assert (match.groupdict().get("arg") or "") == getattr(item, "arg", "")
                 checked += 1
     return checked
-
-
-# --- the games ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("spec", RULESETS)
-@pytest.mark.parametrize("seed", WHOLE_GAME_SEEDS)
-async def test_every_component_id_fits_and_parses_back(
-    spec: RulesetSpec[Any, Any], seed: int
-) -> None:
-    allowed = spec.seats.allowed()
-    seats = seats_for(spec, allowed[seed % len(allowed)])
-    engine = spec.engine
-    checked = 0
-    for step in play(spec, seed, seats, WHOLE_GAME_STEPS):
-        if step.kind != "opened":
-            continue
-        turn = step.turn
-        for seat in engine.awaiting(step.state):
-            where = f"{spec.key} seed {seed} {step.where} seat {seat}"
-            groups = engine.choices(step.state, seat)
-            has_builder = spec.sheet_builder is not None
-            checked += check_order_views(groups, turn, where, has_builder=has_builder)
-            if spec.key == "apeiron":
-                checked += check_builder(engine.to_json(step.state), turn, seat, where)
-    assert checked, f"{spec.key}: no component was built in a whole game"
 
 
 def test_a_pick_no_group_offers_is_out_of_date() -> None:

@@ -4,6 +4,7 @@ storage layer, directly or through any of the project's own modules they import.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -52,6 +53,13 @@ def module_name(path: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A source file's syntax tree, parsed once per run: the import closures of a hundred pure
+    files read the same modules again and again (the trees are only read)."""
+    return ast.parse(path.read_text("utf-8"), str(path))
 
 
 def module_path(name: str) -> Path | None:
@@ -115,7 +123,7 @@ def import_closure(path: Path) -> dict[str, str]:
     while todo:
         name, file, whole = todo.pop()
         package = name if file.name == "__init__.py" else name.rpartition(".")[0]
-        tree = ast.parse(file.read_text("utf-8"))
+        tree = parsed(file)
         for imported in _imports(tree, package, nested=whole):
             for mod in _with_parents(imported):
                 if mod in seen:
@@ -182,7 +190,7 @@ def test_the_framework_imports_no_cog(path: Path) -> None:
     not even lazily inside a function: a game is added without editing the framework."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    tree = ast.parse(path.read_text("utf-8"))
+    tree = parsed(path)
     cogs = sorted({m for m in _imports(tree, package, nested=True) if m.split(".")[0] == "cogs"})
     assert cogs == [], f"{name} imports {cogs}"
 
@@ -215,7 +223,7 @@ def _direct_sends(path: Path) -> Iterator[tuple[int, str]]:
     """``interaction.response.send_message(…)``, ``interaction.followup.send(…)``,
     ``channel.send(…)``, ``message.edit(…)`` and the like: calls of a send method on anything but
     the project's own modules (``replies.edit`` is the sanctioned path)."""
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in ast.walk(parsed(path)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
             continue
         if node.func.attr not in SEND_CALLS:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.ruleset import RulesetSpec
+from tests.test_component_ids import check_builder, check_order_views
 from tests.test_ruleset_conformance import (
     WHOLE_GAME_SEEDS,
     WHOLE_GAME_STEPS,
@@ -90,7 +91,10 @@ def test_whole_game_keeps_the_contract(spec: RulesetSpec[Any, Any], seed: int, e
     engine = Checked(spec)
     checks = sampled(f"{spec.key}:{seed}", every)
     steps = check_turns(spec, play(spec, seed, seats, WHOLE_GAME_STEPS, engine))
+    opened: list[Step] = []
     for index, step in enumerate(steps):
+        if step.kind == "opened":
+            opened.append(step)
         check_events(spec, step)
         check_outcome(spec, step, seats)
         private_somewhere |= set(private_parts(spec, step.state, seats)[1])
@@ -108,3 +112,41 @@ def test_whole_game_keeps_the_contract(spec: RulesetSpec[Any, Any], seed: int, e
     outcome = spec.engine.outcome(last.state)
     if outcome.finished:
         check_outcome_text(spec, outcome, last.where, "rules")
+    OPENED.setdefault((spec.key, seed), opened)
+
+
+# The opened steps of each whole game played above, for the component ids' test below: the same
+# games (the same seeds and seats), played once for both.
+OPENED: dict[tuple[str, int], list[Step]] = {}
+
+
+def opened_steps(spec: RulesetSpec[Any, Any], seed: int, seats: Sequence[str]) -> list[Step]:
+    """The opened steps of the whole game ``(spec, seed)``: those kept above, else played now."""
+    key = (spec.key, seed)
+    if key not in OPENED:
+        played = play(spec, seed, seats, WHOLE_GAME_STEPS)
+        OPENED[key] = [step for step in played if step.kind == "opened"]
+    return OPENED[key]
+
+
+@per_ruleset
+@pytest.mark.parametrize("seed", WHOLE_GAME_SEEDS)
+async def test_every_component_id_fits_and_parses_back(
+    spec: RulesetSpec[Any, Any], seed: int
+) -> None:
+    """Every order button and menu of every step of a whole game, and the Apeiron builder's
+    views, fit Discord's limits and read back (``tests/test_component_ids.py``)."""
+    allowed = spec.seats.allowed()
+    seats = seats_for(spec, allowed[seed % len(allowed)])
+    engine = spec.engine
+    checked = 0
+    for step in opened_steps(spec, seed, seats):
+        turn = step.turn
+        for seat in engine.awaiting(step.state):
+            where = f"{spec.key} seed {seed} {step.where} seat {seat}"
+            groups = engine.choices(step.state, seat)
+            has_builder = spec.sheet_builder is not None
+            checked += check_order_views(groups, turn, where, has_builder=has_builder)
+            if spec.key == "apeiron":
+                checked += check_builder(engine.to_json(step.state), turn, seat, where)
+    assert checked, f"{spec.key}: no component was built in a whole game"
