@@ -67,10 +67,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than the cores. The end-to-end tests spend much of their time
-    waiting on the bot's processes and sockets, and a third worker on two cores runs the suite in
-    458 s rather than 543 (README, Development)."""
-    return (os.cpu_count() or 1) + 1
+    """``-n auto``: two workers more than the cores. The end-to-end tests spend much of their time
+    waiting on the bot's processes and sockets; on two cores four workers ran the suite in 376 s,
+    three in 389, two in 543 (README, Development)."""
+    return (os.cpu_count() or 1) + 2
 
 
 class LostTaskErrors(logging.Handler):
