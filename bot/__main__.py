@@ -76,7 +76,7 @@ async def _check_database(url: str) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from bot.demo import DemoError, default_out, play
+    from bot.demo import DemoError, default_out, play, unwritable
 
     lang = args.cli_lang
     out = args.out if args.out is not None else default_out(args.ruleset, args.seed, args.lang)
@@ -102,9 +102,7 @@ def _demo(args: argparse.Namespace) -> int:
         print(t(lang, exc.key, **exc.params), file=sys.stderr)
         return 1
     except OSError as exc:  # no permission, a full disk, a name too long…
-        where = exc.filename or out
-        reason = exc.strerror or type(exc).__name__
-        print(t(lang, "cli.demo.unwritable", path=where, reason=reason), file=sys.stderr)
+        print(unwritable(lang, exc, out), file=sys.stderr)
         return 1
     if result.cleared:
         print(t(lang, "cli.demo.cleared", count=result.cleared, path=out), file=sys.stderr)

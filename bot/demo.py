@@ -87,6 +87,13 @@ def clear_earlier(out: Path) -> int:
     return len(stale)
 
 
+def unwritable(lang: str, exc: OSError, out: Path) -> str:
+    """The one line a demo says when it cannot write its files (no permission, a full disk, a
+    name too long…): where, and the system's reason."""
+    where = exc.filename or out
+    return t(lang, "cli.demo.unwritable", path=where, reason=exc.strerror or type(exc).__name__)
+
+
 @dataclass
 class DemoResult:
     game_id: str
@@ -176,7 +183,7 @@ class FileSink:
         return lines
 
 
-def _entropy(seed: int | None) -> Callable[[int], bytes]:
+def demo_entropy(seed: int | None) -> Callable[[int], bytes]:
     """Seeds and salts for the demo: secret as in a real game, or derived from ``--seed``.
 
     Derived seeds are still committed before use and revealed after, so ``verify`` checks a
@@ -236,7 +243,7 @@ async def play(
         repo = SqliteRepository(db or Path(tmp) / "demo.sqlite3")
         await repo.open()
         try:
-            table = Table(repo, clock=clock, default_language=lang, entropy=_entropy(seed))
+            table = Table(repo, clock=clock, default_language=lang, entropy=demo_entropy(seed))
             sink = FileSink(table, out, lang)
             names = DEMO_PLAYERS.get(lang, DEMO_PLAYERS["en"])
             seated = [Player(1000 + i, names[i % len(names)]) for i in range(len(seats))]

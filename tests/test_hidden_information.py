@@ -21,7 +21,7 @@ import pytest
 
 from bot import dice as dicelib
 from bot import registry
-from bot.demo import _entropy as demo_entropy
+from bot.demo import demo_entropy
 from bot.record import replay, verify
 from bot.storage.base import OutboxRow
 from bot.table import Player, Table

@@ -79,7 +79,7 @@ def _columns(numbers: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...
 COLUMNS = _columns(_NUMBERS)
 _WITHOUT_DP = tuple(c for c in _NUMBERS if c[0] not in _DP_KEYS)
 COLUMNS_WITHOUT_DP = _columns(_WITHOUT_DP)
-FIGURE_WIDTH = 86  # a ruleset's own figure (Apeiron's units and H left), as wide as DP for
+FIGURE_WIDTH = 104  # a ruleset's own figure: room for its name (残りユニット) over its number
 
 
 def _edges(columns: tuple[tuple[str, int], ...] = COLUMNS) -> list[tuple[str, float, float]]:

@@ -34,7 +34,7 @@ from typing import Any
 
 from bot import registry
 from bot.config import cli_language
-from bot.demo import DEMO_PLAYERS, MAX_TURNS, FileSink, _entropy, clear_earlier
+from bot.demo import DEMO_PLAYERS, MAX_TURNS, FileSink, clear_earlier, demo_entropy, unwritable
 from bot.i18n import t
 from bot.leagues import DP
 from bot.record import verify
@@ -162,7 +162,7 @@ async def play_league(
         repo = SqliteRepository(db or Path(tmp) / "league-demo.sqlite3")
         await repo.open()
         try:
-            table = Table(repo, clock=clock, default_language=lang, entropy=_entropy(seed))
+            table = Table(repo, clock=clock, default_language=lang, entropy=demo_entropy(seed))
             svc = LeagueService(repo, table)
             sink = FileSink(table, out, lang)
             names = DEMO_PLAYERS.get(lang, DEMO_PLAYERS["en"])
@@ -480,9 +480,7 @@ def run(args: argparse.Namespace) -> int:
         print("demo league: " + t(lang, exc.key, **exc.params), file=sys.stderr)
         return 1
     except OSError as exc:
-        where = exc.filename or out
-        reason = exc.strerror or type(exc).__name__
-        print(t(lang, "cli.demo.unwritable", path=where, reason=reason), file=sys.stderr)
+        print(unwritable(lang, exc, out), file=sys.stderr)
         return 1
     if result.cleared:
         print(t(lang, "cli.demo.cleared", count=result.cleared, path=out), file=sys.stderr)

@@ -42,7 +42,7 @@ import pytest
 from PIL import ImageDraw
 
 from bot import messages
-from bot.demo import DEMO_PLAYERS, _entropy
+from bot.demo import DEMO_PLAYERS, demo_entropy
 from bot.i18n import catalogue, t
 from bot.record import replay
 from bot.ruleset import EVENT_TO, Event
@@ -133,7 +133,7 @@ async def _play_on(
     repo: SqliteRepository, players: int, lang: str, seed: int, hook: Hook | None
 ) -> Played:
     now = [1_800_000_000.0]
-    table = Table(repo, clock=lambda: now[0], default_language=lang, entropy=_entropy(seed))
+    table = Table(repo, clock=lambda: now[0], default_language=lang, entropy=demo_entropy(seed))
     seated = [Player(1000 + i, DEMO_PLAYERS[lang][i]) for i in range(players)]
     game = await table.challenge(
         "esper", guild_id=None, channel_id=1, players=seated, turn_seconds=None
