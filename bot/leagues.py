@@ -118,11 +118,14 @@ class LeagueResult:
     ``figures``: the tie-break figures each player scored, by name (:data:`DP` for destruction
     points); a ruleset without them gives none. ``points``: standings points per player where
     the ruleset sets them (graded games); None: the league's own for a win, a draw and a loss.
+    ``winners``: who won, where that is more than the first place (Esper's winning side, graded
+    A and B, placed first and second); None: the player placed first alone, if any.
     """
 
     places: Mapping[str, int]
     figures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     points: Mapping[str, int] | None = None
+    winners: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         if len(self.places) < 2:
@@ -130,7 +133,8 @@ class LeagueResult:
         places = self.places.values()
         if any(isinstance(p, bool) or not isinstance(p, int) or p < 1 for p in places):
             raise ValueError(f"places are whole numbers from 1: {dict(self.places)}")
-        strangers = (set(self.figures) | set(self.points or {})) - set(self.places)
+        strangers = set(self.figures) | set(self.points or {}) | set(self.winners or ())
+        strangers -= set(self.places)
         if strangers:
             raise ValueError(f"figures or points of players not placed: {sorted(strangers)}")
 
@@ -139,6 +143,13 @@ class LeagueResult:
         """The one player placed first, alone; None when first place is shared (a draw)."""
         first = [player for player, place in self.places.items() if place == 1]
         return first[0] if len(first) == 1 else None
+
+    @property
+    def won(self) -> frozenset[str]:
+        """Every player who won: ``winners``, else the one placed first alone (none: a draw)."""
+        if self.winners is not None:
+            return self.winners
+        return frozenset() if self.winner is None else frozenset({self.winner})
 
     def figure(self, player: str, name: str) -> int:
         """``player``'s figure ``name`` (0 where the result has none)."""
@@ -150,6 +161,8 @@ class LeagueResult:
             obj["figures"] = {p: dict(f) for p, f in self.figures.items()}
         if self.points is not None:
             obj["points"] = dict(self.points)
+        if self.winners is not None:
+            obj["winners"] = sorted(self.winners)
         return obj
 
 

@@ -789,6 +789,14 @@ class LeagueSupport:
     default), where the rosters need them to reach a match (None: the league's own default).
     ``minutes_option``: the game option that reads the league's minutes per turn (None: the
     table's turn deadline does), set in each match unless the league's options already set it.
+
+    A ruleset whose every seat scores points of its own (``result`` gives
+    :attr:`~bot.leagues.LeagueResult.points`, Esper's grades) says how in ``points_key``, the
+    catalogue key ``/league info`` shows (None: 3 for a win, 1 for a draw). ``season_options``:
+    a :class:`Ref` to ``async (transaction, guild id, users in seat order, the ids of the
+    league's finished games) -> options`` a match takes from its players' earlier games (Esper:
+    the characters each played in the league's season, which its refusal rule reads; loaded by
+    the league's service only, so it may read storage).
     """
 
     rosters: RosterRules | None = None
@@ -800,6 +808,8 @@ class LeagueSupport:
     rosters_of: Callable[[Mapping[str, Any]], RosterRules] | None = None
     draft_rounds: int | None = None
     minutes_option: str | None = None
+    points_key: str | None = None
+    season_options: Ref | None = None
 
     def __post_init__(self) -> None:
         names = [o.name for o in self.options]

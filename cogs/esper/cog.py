@@ -13,7 +13,7 @@ game already started.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,71 +30,17 @@ from bot.table import TableError
 from bot.views import post_challenge
 from cogs.esper import RULESET, rules
 from cogs.esper import pack as packlib
+from cogs.esper.history import build_history, finished_games, sheets_of
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
 
 PER_PAGE = 8  # characters per page: a page's embed stays far inside Discord's 6,000 characters
 MAX_INVITED = max(rules.PLAYER_COUNTS) - 1  # the caller is seat A
-FINISHED = "finished"  # only a finished game's sheets are public (and count for a season)
 COLOUR = 0x3B6FB6
 E_PLAYERS = "esper.cog.players"
 E_SERVER_ONLY = "esper.cog.server_only"
 E_NOT_MEMBER = "esper.cog.not_member"
-
-
-# --- the players' history (pure: game rows in, the game's ``history`` option out) ---------------
-
-
-def sheets_of(game: GameRow) -> dict[int, str]:
-    """Who played which character in ``game``: user id -> sheet id (``rules.to_json``'s shape).
-    A game that ended before its deal was kept (or a state of another shape) gives nothing."""
-    seats = (game.state or {}).get("seats")
-    if not isinstance(seats, Mapping):
-        return {}
-    out: dict[int, str] = {}
-    for seat in game.seats:
-        entry = seats.get(seat.seat)
-        sheet = entry.get("sheet") if isinstance(entry, Mapping) else None
-        if isinstance(sheet, str) and sheet:
-            out[seat.user_id] = sheet
-    return out
-
-
-def finished_games(games: Iterable[GameRow]) -> list[GameRow]:
-    """The finished games, in the order they ended (a finished game is never written again, so
-    ``updated_at`` is when it ended); running, abandoned and lobby games are left out: a running
-    game's sheets are secret, and an abandoned one was not played out."""
-    done = [g for g in games if g.status == FINISHED]
-    return sorted(done, key=lambda g: (g.updated_at, g.created_at, len(g.id), g.id))
-
-
-def build_history(
-    users: Sequence[int], games: Iterable[GameRow], season_start: float | None
-) -> dict[str, dict[str, Any]]:
-    """The ``history`` option of a new game whose seats A, B, … are ``users`` in order.
-
-    ``games``: the server's esper games (any status, any age). Per seat, ``season``: the sheets
-    the player played in finished games created since ``season_start`` (none without a season),
-    each once, in the order played; ``previous``: the sheet of the player's most recently ended
-    finished game, or None.
-    """
-    done = finished_games(games)
-    played = [(g, sheets_of(g)) for g in done]
-    history: dict[str, dict[str, Any]] = {}
-    for seat, user in zip(rules.SEATS, users, strict=False):
-        season: list[str] = []
-        previous: str | None = None
-        for game, sheets in played:
-            sheet = sheets.get(user)
-            if sheet is None:
-                continue
-            previous = sheet
-            in_season = season_start is not None and game.created_at >= season_start
-            if in_season and sheet not in season:
-                season.append(sheet)
-        history[seat] = {"season": season, "previous": previous}
-    return history
 
 
 def start_options(

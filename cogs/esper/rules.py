@@ -391,6 +391,7 @@ OPTION_KEYS = (
     "turn_limit",
     "players",
     "season",
+    "league",  # a league match's league id: read by the league, nothing in play
 )
 
 

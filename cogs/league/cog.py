@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 LEAGUE_OPTION = ls("Which league (default: this channel's)", "cmd.opt.league")
 COLOUR = 0x7A5CC4
 FOOTER_ROOM = 100  # what an embed keeps for the footer that says what was left out
+# /league match's seats after A and B, for a game of more seats (Esper's 5–11).
+MORE_SEATS = ("c", "d", "e", "f", "g", "h", "i", "j", "k")
 
 
 def is_league_moderator(interaction: discord.Interaction[Any], league: League) -> bool:
@@ -381,6 +383,10 @@ class LeagueCog(commands.Cog):
         swiss_rounds=ls("Rounds of a Swiss league", "cmd.opt.swiss_rounds"),
         time_control=ls("Time control of every match", "cmd.opt.time_control"),
         turn_limit=ls("Game turns before the tie-break (0 = none)", "cmd.opt.turn_limit"),
+        objection_minutes=ls(
+            "Minutes to object to a victory declaration", "cmd.opt.objection_minutes"
+        ),
+        reaction_minutes=ls("Minutes for a combat's reactions", "cmd.opt.reaction_minutes"),
     )
     @app_commands.choices(
         ruleset=ruleset_choices(),
@@ -405,6 +411,8 @@ class LeagueCog(commands.Cog):
         swiss_rounds: app_commands.Range[int, 1, season.SWISS_ROUNDS_MAX] | None = None,
         time_control: str | None = None,
         turn_limit: app_commands.Range[int, 0, 99] | None = None,
+        objection_minutes: app_commands.Range[int, 1, 60] | None = None,
+        reaction_minutes: app_commands.Range[int, 1, 60] | None = None,
     ) -> None:
         """The options left out keep their defaults; one the ruleset does not take (the cost
         cap of a game without lineups, the draft of one without rosters) is refused when set.
@@ -423,7 +431,12 @@ class LeagueCog(commands.Cog):
             "pick_minutes": pick_minutes,
             "rounds": rounds if rounds is not None else support(ruleset).draft_rounds,
         }
-        fixed = {"time_control": time_control, "turn_limit": turn_limit}
+        fixed = {
+            "time_control": time_control,
+            "turn_limit": turn_limit,
+            "objection_minutes": objection_minutes,
+            "reaction_minutes": reaction_minutes,
+        }
         options = Options(
             turn_minutes=minutes,
             **{k: v for k, v in given.items() if v is not None},
@@ -598,6 +611,7 @@ class LeagueCog(commands.Cog):
         guild_only=True,
         a=ls("First player (side A)", "cmd.opt.side_a"),
         b=ls("Second player (side B)", "cmd.opt.side_b"),
+        **dict.fromkeys(MORE_SEATS, ls("Another player, for games of more seats", "cmd.opt.seat")),
     )
     async def match(
         self,
@@ -605,12 +619,25 @@ class LeagueCog(commands.Cog):
         a: discord.Member,
         b: discord.Member,
         league: str | None = None,
+        c: discord.Member | None = None,
+        d: discord.Member | None = None,
+        e: discord.Member | None = None,
+        f: discord.Member | None = None,
+        g: discord.Member | None = None,
+        h: discord.Member | None = None,
+        i: discord.Member | None = None,
+        j: discord.Member | None = None,
+        k: discord.Member | None = None,
     ) -> None:
+        """Seats A and B, and C–K for a game of more seats (Esper: 5–11), in the order given:
+        a seat left out closes the gap."""
         found = await self._moderated(interaction, league)
+        rest = [m for m in (c, d, e, f, g, h, i, j, k) if m is not None]
         _, game_id = await self.service.pair(
             found.id,
             Player(a.id, a.display_name),
             Player(b.id, b.display_name),
+            *(Player(m.id, m.display_name) for m in rest),
             by=interaction.user.id,
         )
         await self._say(interaction, "league.match.pair_ack", match=game_id)
@@ -1021,26 +1048,24 @@ def info_embed(league: League, lang: str) -> discord.Embed:
     title = t(lang, "league.info.title", league=league.name, season=league.season)
     embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
     playing = ", ".join(m.id for m in league.playing()) or "—"
-    if support(league.ruleset).rosters is None:  # matches, standings and ratings only
+    declared = support(league.ruleset)
+    if declared.rosters is None:  # matches, standings and ratings only
         plain = t(lang, "league.info.options_plain", minutes=o.turn_minutes or "∞")
-        before = [(t(lang, "league.info.options"), limits.clip(plain, limits.FIELD_VALUE))]
+        plain = t(lang, "league.sep").join([plain, *_fixed_shown(league, lang)])
+        points = t(lang, declared.points_key or "league.info.points_default")
+        before = [
+            (t(lang, "league.info.options"), limits.clip(plain, limits.FIELD_VALUE)),
+            (t(lang, "league.info.points"), limits.clip(points, limits.FIELD_VALUE)),
+        ]
         after = [(t(lang, "league.info.playing"), limits.clip(playing, limits.FIELD_VALUE))]
         return _info_fields(embed, league, lang, before, after)
     yes, no = t(lang, "league.yes"), t(lang, "league.no")
-    declared = support(league.ruleset)
     if declared.option("cost_cap") is None:  # a ruleset's own fixed options, not lineups
-        fixed = declared.fixed(o.to_json())
-        shown = []
-        for option in declared.options:
-            value = fixed[option.name]
-            label = dict(option.choices).get(str(value))
-            text = t(lang, label) if label else str(value)
-            shown.append(t(lang, f"{league.ruleset}.league.fixed.{option.name}", value=text))
         options = t(
             lang,
             "league.info.options_rosters",
             minutes=o.turn_minutes or "∞",
-            fixed=t(lang, "league.sep").join(shown),
+            fixed=t(lang, "league.sep").join(_fixed_shown(league, lang)),
             ante=yes if o.ante else no,
             pick_minutes=o.pick_minutes,
             rounds=o.rounds,
@@ -1083,6 +1108,20 @@ def info_embed(league: League, lang: str) -> discord.Embed:
         (t(lang, "league.info.playing"), limits.clip(playing, limits.FIELD_VALUE)),
     ]
     return _info_fields(embed, league, lang, before, after)
+
+
+def _fixed_shown(league: League, lang: str) -> list[str]:
+    """Each game option the league's ruleset lets it fix, with the league's value, as a phrase
+    (``{ruleset}.league.fixed.{option}``; a choice by its name)."""
+    declared = support(league.ruleset)
+    fixed = declared.fixed(league.options.to_json())
+    shown = []
+    for option in declared.options:
+        value = fixed[option.name]
+        label = dict(option.choices).get(str(value))
+        text = t(lang, label) if label else str(value)
+        shown.append(t(lang, f"{league.ruleset}.league.fixed.{option.name}", value=text))
+    return shown
 
 
 def _info_fields(

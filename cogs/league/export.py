@@ -107,6 +107,13 @@ def league_export(
             "started_at": m.started_at,
             "ended_at": m.ended_at,
             **({"by": m.by} if m.by else {}),
+            # A game of more seats (Esper): every player in seat order; a graded one's result.
+            **({"players": list(m.players())} if m.rest else {}),
+            **(
+                {"places": dict(m.places), "points": dict(m.points), "winners": list(m.winners)}
+                if m.graded
+                else {}
+            ),
         }
         for m in league.matches
     ]
@@ -184,6 +191,17 @@ def check_records(exported: Mapping[str, Any], records: Mapping[str, Mapping[str
             problems.append(f"{game_id}: finished in the league, {result.get('status')} on record")
             continue
         winner = result.get("winner")
+        if "winners" in match:  # graded: the record's winning seats are the league's winners
+            won = (
+                [winner] if isinstance(winner, str) else winner if isinstance(winner, list) else []
+            )
+            players = sorted(str(seats.get(seat)) for seat in won)
+            if players != sorted(match["winners"]):
+                problems.append(
+                    f"{game_id}: the league's winners {sorted(match['winners'])}, "
+                    f"the record's {won!r} ({players})"
+                )
+            continue
         on_record = None if winner == DRAW else seats.get(winner) if isinstance(winner, str) else 0
         if on_record != match["winner"]:
             problems.append(

@@ -23,6 +23,11 @@ def support(ruleset: str) -> LeagueSupport:
     return found
 
 
+def seat_counts(ruleset: str) -> tuple[int, ...]:
+    """How many players a game of ``ruleset`` seats (a league match too): 2, or Esper's 5–11."""
+    return registry.get(ruleset).seats.allowed()
+
+
 def rosters(league: League) -> RosterRules:
     """The rosters of ``league`` (as its stored options fix them: a pack); refused
     (``league.no_rosters``) for one without."""

@@ -11,11 +11,11 @@ Players are Discord user ids as strings (the ledger's ``player``); ``by`` names 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.leagues import DP, AnteChecked, PickChecked, RosterRules
+from bot.leagues import DP, AnteChecked, LeagueResult, PickChecked, RosterRules
 from bot.ruleset import LeagueSupport, RuleError
 from cogs.league import ante as antes
 from cogs.league import cup as cups
@@ -31,7 +31,15 @@ from cogs.league.ledger import (
     roster_at,
 )
 from cogs.league.ratings import Rating, seed_order
-from cogs.league.standings import DRAW_POINTS, WIN_POINTS, Result, Row, standings
+from cogs.league.standings import (
+    DRAW_POINTS,
+    WIN_POINTS,
+    Result,
+    Row,
+    full_result_from_json,
+    full_result_json,
+    standings,
+)
 
 SCHEMA = 1
 # Names typed by a moderator; the slash options carry the same maxima. Short, because they head
@@ -137,6 +145,14 @@ class Master:
 
 @dataclass(frozen=True)
 class Match:
+    """A league match: the game ``id`` of ``a`` (seat A), ``b`` (seat B) and, in a game of more
+    seats (Esper's 5–11), ``rest`` (seats C, D… in order).
+
+    A two-seat match's result is its ``winner`` (None: a draw) and DP. A match whose ruleset
+    grades every seat (:attr:`bot.leagues.LeagueResult.points`) keeps the full result instead:
+    each player's place, points and whether they won (``winners``: a side may win together).
+    """
+
     id: str  # the game's id
     a: str
     b: str
@@ -149,20 +165,35 @@ class Match:
     by: str = ""  # the moderator who recorded a forfeit
     # The ruleset's other tie-break figures (LeagueSupport.figures but DP) each player scored.
     figures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    rest: tuple[str, ...] = ()
+    places: Mapping[str, int] = field(default_factory=dict)
+    points: Mapping[str, int] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
 
-    def players(self) -> tuple[str, str]:
-        return self.a, self.b
+    def players(self) -> tuple[str, ...]:
+        """Every player, in seat order."""
+        return self.a, self.b, *self.rest
+
+    @property
+    def graded(self) -> bool:
+        """Whether the match's result gives every player points of its own (not win-draw-loss)."""
+        return bool(self.points)
 
     def to_json(self) -> dict[str, Any]:
-        """A match without figures is stored as before they came."""
-        out = {k: v for k, v in self.__dict__.items() if k != "figures"}
+        """A two-seat match is stored as before figures and more seats came (no keys added)."""
+        out = {k: v for k, v in self.__dict__.items() if k not in _MATCH_OPTIONAL}
         if self.figures:
             out["figures"] = {p: dict(f) for p, f in self.figures.items()}
-        return out
+        return {**out, **full_result_json(self.rest, self.places, self.points, self.winners)}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Match:
-        return cls(**obj)
+        fields = {k: v for k, v in obj.items() if k not in _MATCH_OPTIONAL}
+        figures = {str(p): dict(f) for p, f in obj.get("figures", {}).items()}
+        return cls(**fields, figures=figures, **full_result_from_json(obj))
+
+
+_MATCH_OPTIONAL = frozenset({"figures", "rest", "places", "points", "winners"})
 
 
 @dataclass(frozen=True)
@@ -225,6 +256,10 @@ class League:
                 m.ended_at or 0.0,
                 m.status == FORFEIT,
                 m.figures,
+                rest=m.rest,
+                places=m.places,
+                points=m.points,
+                winners=m.winners,
             )
             for m in self.matches
             if m.status in (FINISHED, FORFEIT)
@@ -335,9 +370,11 @@ def create(
     at: float,
     format: str = ROUND_ROBIN,
     swiss_rounds: int = 0,
+    counts: Collection[int] = (2,),
 ) -> League:
-    """A new league of ``ruleset`` (``support``: what its spec lets a league do), in ``format``
-    (a Swiss plays ``swiss_rounds`` rounds)."""
+    """A new league of ``ruleset`` (``support``: what its spec lets a league do; ``counts``: how
+    many players its games seat), in ``format`` (a Swiss plays ``swiss_rounds`` rounds; Swiss
+    and cups pair two players, so a game of more seats is played round robin)."""
     name, season = name.strip(), season.strip()
     if not 1 <= len(name) <= NAME_MAX:
         raise LeagueError("league.name.length", max=NAME_MAX)
@@ -345,6 +382,8 @@ def create(
         raise LeagueError("league.season.length", max=SEASON_MAX)
     if format not in FORMATS:
         raise LeagueError("league.format.unknown", format=format)
+    if format != ROUND_ROBIN and set(counts) != {2}:
+        raise LeagueError("league.format.two_seats", format=format, seats=seat_counts(counts))
     if format == SWISS and not 1 <= swiss_rounds <= SWISS_ROUNDS_MAX:
         raise LeagueError("league.format.swiss_rounds", max=SWISS_ROUNDS_MAX)
     if format != SWISS:
@@ -537,21 +576,37 @@ def _reveal_if_ready(league: League, at: float) -> Step:
 # --- matches ------------------------------------------------------------------------------------
 
 
-def check_pairing(league: League, rules: RosterRules | None, a: str, b: str) -> None:
-    """Whether ``a`` and ``b`` may start a league match now (``rules``: the ruleset's rosters;
-    None: a league without, whose players may be paired as soon as they have joined)."""
-    if a == b:
+def check_pairing(
+    league: League,
+    rules: RosterRules | None,
+    players: Sequence[str],
+    counts: Collection[int] = (2,),
+) -> None:
+    """Whether ``players`` (in seat order) may start a league match now (``rules``: the
+    ruleset's rosters; None: a league without, whose players may be paired as soon as they have
+    joined; ``counts``: how many players a game of the ruleset seats)."""
+    if len(set(players)) != len(players):
         raise LeagueError("league.match.same_player")
-    for p in (a, b):
+    if len(players) not in counts:
+        raise LeagueError("league.match.seats", count=len(players), seats=seat_counts(counts))
+    for p in players:
         _require_player(league, p)
     if rules is not None and not league.draft_over:
         raise LeagueError("league.match.draft_not_over")
     if rules is not None and rules.has_masters and not league.masters_revealed:
         raise LeagueError("league.match.masters_not_revealed")
     for m in league.playing():
-        busy = {a, b} & set(m.players())
+        busy = set(players) & set(m.players())
         if busy:
-            raise LeagueError("league.match.busy", player=f"<@{busy.pop()}>", match=m.id)
+            raise LeagueError("league.match.busy", player=f"<@{min(busy)}>", match=m.id)
+
+
+def seat_counts(counts: Collection[int]) -> str:
+    """How many players a game seats, as a person reads it: ``2``, ``5–11``, ``2, 4``."""
+    ordered = sorted(counts)
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]}–{ordered[-1]}"
+    return ", ".join(str(n) for n in ordered)
 
 
 def start_match(
@@ -562,39 +617,56 @@ def start_match(
     b: str,
     match_id: str,
     at: float,
+    *,
+    rest: Sequence[str] = (),
+    counts: Collection[int] = (2,),
 ) -> tuple[Step, dict[str, Any]]:
-    """A league match ``match_id`` between ``a`` and ``b`` starts: the open antes of both settle
-    (their next match is starting), then the game options are made from the league's fixed
-    options and the rosters as they now stand (without rosters: the fixed options alone). The
-    caller creates the game with those options in the same transaction."""
+    """A league match ``match_id`` between ``a``, ``b`` and, in a game of more seats, ``rest``
+    (seats C…) starts: the open antes of its players settle (their next match is starting), then
+    the game options are made from the league's fixed options and the rosters as they now stand
+    (without rosters: the fixed options alone). The caller creates the game with those options
+    in the same transaction."""
     rules = support.rosters_for(league.options.to_json())
-    check_pairing(league, rules, a, b)
+    players = (a, b, *rest)
+    check_pairing(league, rules, players, counts)
     fixed = support.fixed(league.options.to_json())
     if rules is None:
         settled, after, options = list(league.antes), list(ledger), fixed
     else:
-        settled, after = antes.on_match_start(league.antes, ledger, (a, b), match_id, at)
+        settled, after = antes.on_match_start(league.antes, ledger, players, match_id, at)
         rosters = {
             seat: (roster_at(after, p, at), league.masters[p].spec if rules.has_masters else {})
-            for seat, p in (("A", a), ("B", b))
+            for seat, p in zip(SEAT_LETTERS, players, strict=False)
         }
         options = rules.match_options(fixed, rosters)
     minutes = league.options.turn_minutes
     if support.minutes_option is not None and minutes and support.minutes_option not in options:
         options = {**options, support.minutes_option: minutes}
-    started = tell(
-        "league.match.started" if rules is not None else "league.match.started_plain",
-        ref=match_id,
-        league=league.name,
-        a=f"<@{a}>",
-        b=f"<@{b}>",
-        match=match_id,
-    )
+    if rest:
+        started = tell(
+            "league.match.started_many",
+            ref=match_id,
+            league=league.name,
+            players=", ".join(f"<@{p}>" for p in players),
+            match=match_id,
+        )
+    else:
+        started = tell(
+            "league.match.started" if rules is not None else "league.match.started_plain",
+            ref=match_id,
+            league=league.name,
+            a=f"<@{a}>",
+            b=f"<@{b}>",
+            match=match_id,
+        )
     notices = (*_ante_changes(league.antes, settled), started)
-    league = replace(
-        league, antes=tuple(settled), matches=(*league.matches, Match(match_id, a, b, at))
-    )
+    match = Match(match_id, a, b, at, rest=tuple(rest))
+    league = replace(league, antes=tuple(settled), matches=(*league.matches, match))
     return Step(league, tuple(after[len(ledger) :]), notices), options
+
+
+# The seats of a game in order, as the table names them (bot.ruleset.SeatSpec): A, B, C…
+SEAT_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _ante_changes(before: Sequence[antes.Ante], after: Sequence[antes.Ante]) -> list[Notice]:
@@ -629,16 +701,25 @@ def record_result(
     status: str = FINISHED,
     by: str = "",
     figures: Mapping[str, Mapping[str, int]] | None = None,
+    graded: LeagueResult | None = None,
 ) -> Step:
     """A match ends (``winner`` None: a draw; ``status`` ABANDONED records no result;
-    ``figures``: the ruleset's other tie-break figures each player scored). The winner
-    of a match with a winner is offered the ante when the league plays with it (and its ruleset
-    has rosters). The result's post says the DP where the ruleset scores them."""
+    ``figures``: the ruleset's other tie-break figures each player scored; ``graded``: the
+    result of a ruleset that gives every player points of their own, kept whole: places,
+    points and winners). The winner of a match with a winner is offered the ante when the league
+    plays with it (and its ruleset has rosters). The result's post says the DP where the ruleset
+    scores them, or each player's points in a graded game."""
     match = league.match(match_id)
     if match.status != PLAYING:
         raise LeagueError("league.match.already_recorded", match=match_id)
     if winner is not None and winner not in match.players():
         raise LeagueError("league.match.winner_not_playing", match=match_id)
+    if status == FORFEIT and match.rest:  # no one player can take a game of many seats
+        raise LeagueError("league.forfeit.many_seats", match=match_id)
+    if graded is not None and status == FINISHED:
+        if set(graded.places) != set(match.players()) or graded.points is None:
+            raise ValueError(f"a graded result places every player with points: {graded}")
+        return _record_graded(league, match, graded, at)
     ended = replace(
         match,
         status=status,
@@ -697,6 +778,31 @@ def record_result(
             )
         )
     return _with_champion(league, notices)
+
+
+def _record_graded(league: League, match: Match, result: LeagueResult, at: float) -> Step:
+    """A graded game's end (Esper's A–D): every player's place and points kept whole, and one
+    post listing them best first. Such a league has no rosters, so no ante."""
+    points = dict(result.points or {})
+    ended = replace(
+        match,
+        status=FINISHED,
+        ended_at=at,
+        places=dict(result.places),
+        points=points,
+        winners=tuple(p for p in match.players() if p in result.won),
+    )
+    matches = tuple(ended if m.id == match.id else m for m in league.matches)
+    order = sorted(match.players(), key=lambda p: (result.places[p], match.players().index(p)))
+    lines = "\n".join(f"<@{p}> {points.get(p, 0):+d}" for p in order)
+    notice = tell(
+        "league.match.recorded_graded",
+        ref=f"{match.id}:end",
+        league=league.name,
+        match=match.id,
+        points=lines,
+    )
+    return Step(replace(league, matches=matches), notices=(notice,))
 
 
 def _with_champion(league: League, notices: list[Notice]) -> Step:

@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from bot.i18n import normalize_lang, t
-from bot.leagues import DP, RosterRules
+from bot.leagues import DP, LeagueResult, RosterRules
 from bot.lobby import new_game_id
 from bot.posting import outbox_nonce
 from bot.ruleset import LeagueSupport
@@ -27,7 +27,7 @@ from cogs.league import ratings as rating
 from cogs.league import season
 from cogs.league.ledger import Entry, append, history, roster_at
 from cogs.league.ratings import Rating
-from cogs.league.rulesets import rosters, support
+from cogs.league.rulesets import rosters, seat_counts, support
 from cogs.league.season import League, LeagueError, Notice, Options, Step
 
 log = logging.getLogger(__name__)
@@ -113,6 +113,7 @@ class LeagueService:
                 at=now,
                 format=format,
                 swiss_rounds=swiss_rounds,
+                counts=seat_counts(ruleset),
             )
             row = LeagueRow(league.id, guild_id, league.name, league.to_json())
             try:
@@ -161,16 +162,19 @@ class LeagueService:
             rosters_only=True,
         )
 
-    async def pair(self, league_id: str, a: Player, b: Player, *, by: int) -> tuple[League, str]:
-        """Start a league match: settle both players' open antes, then open the game with their
-        rosters as they now stand (where the ruleset has rosters), all in one transaction."""
+    async def pair(
+        self, league_id: str, a: Player, b: Player, *rest: Player, by: int
+    ) -> tuple[League, str]:
+        """Start a league match of ``a``, ``b`` and, in a game of more seats, ``rest``, seated
+        in that order: settle the players' open antes, then open the game with their rosters as
+        they now stand (where the ruleset has rosters), all in one transaction."""
         await self.record_finished()  # a result still unrecorded must offer its ante first
         now = self.clock()
         async with self.repo.transaction() as tx:
             league, ledger, version = await self._load(tx, league_id)
             if league.format != season.ROUND_ROBIN:
                 raise LeagueError("league.pair.by_round", league=league.name)
-            step, game_id = await self._open_match(tx, league, ledger, a, b, by, now)
+            step, game_id = await self._open_match(tx, league, ledger, (a, b, *rest), by, now)
             await self._save(tx, step, ledger, version)
         self.table.outbox_ready()
         return step.league, game_id
@@ -180,25 +184,40 @@ class LeagueService:
         tx: Transaction,
         league: League,
         ledger: Sequence[Entry],
-        a: Player,
-        b: Player,
+        players: Sequence[Player],
         by: int,
         now: float,
     ) -> tuple[Step, str]:
         """One league match inside the caller's transaction: the season's step (antes settled,
-        the match added) and the game opened on the table with ``a`` in the first seat."""
+        the match added) and the game opened on the table, seated in the order given."""
         game_id = await new_game_id(tx)
         found = support(league.ruleset)
+        a, b, *rest = (str(p.user_id) for p in players)
         step, options = season.start_match(
-            league, ledger, found, str(a.user_id), str(b.user_id), game_id, now
+            league,
+            ledger,
+            found,
+            a,
+            b,
+            game_id,
+            now,
+            rest=rest,
+            counts=seat_counts(league.ruleset),
         )
+        if found.season_options is not None:
+            # What the players' earlier games give this one (Esper: the characters each played
+            # in the league's finished games, the season its refusal rule reads).
+            earlier = [m.id for m in league.matches if m.status == season.FINISHED]
+            users = [p.user_id for p in players]
+            hook = found.season_options.load()
+            options = {**options, **await hook(tx, league.guild_id, users, earlier)}
         minutes = league.options.turn_minutes
         game = await self.table.open_in(
             tx,
             league.ruleset,
             guild_id=league.guild_id,
             channel_id=league.channel_id,
-            players=[a, b],
+            players=list(players),
             options={**options, "league": league.id},
             turn_seconds=minutes * 60 or None,
             created_by=by,
@@ -221,8 +240,8 @@ class LeagueService:
             made = season.next_round(league, known)
             current, entries, notices, ids = made.league, list(ledger), [], []
             for first, second in made.pairs:
-                a, b = (Player(int(p), current.names.get(p, p)) for p in (first, second))
-                step, game_id = await self._open_match(tx, current, entries, a, b, by, now)
+                pair = [Player(int(p), current.names.get(p, p)) for p in (first, second)]
+                step, game_id = await self._open_match(tx, current, entries, pair, by, now)
                 current = step.league
                 entries.extend(step.entries)
                 # the round's one post names every pairing: not one post per match
@@ -357,8 +376,9 @@ class LeagueService:
                 others = [n for n in found.figures if n != DP]
                 if others:
                     figures = {p: {n: result.figure(p, n) for n in others} for p in player.values()}
+            graded = result if result is not None and result.points is not None else None
             record = partial(
-                _record_end, game_id, found, winner, dp, game.updated_at, status, figures
+                _record_end, game_id, found, winner, dp, game.updated_at, status, figures, graded
             )
             places = dict(result.places) if result is not None else None
             await self._act(league_id, record, recorded=game_id, rated=places)
@@ -507,13 +527,23 @@ def _record_end(
     at: float,
     status: str,
     figures: Mapping[str, Mapping[str, int]],
+    graded: LeagueResult | None,
     league: League,
     ledger: list[Entry],
 ) -> Step:
     if league.match(game_id).status != season.PLAYING:  # a moderator's forfeit came first
         return Step(league)
     return season.record_result(
-        league, ledger, found, game_id, winner, dp, at, status=status, figures=figures
+        league,
+        ledger,
+        found,
+        game_id,
+        winner,
+        dp,
+        at,
+        status=status,
+        figures=figures,
+        graded=graded,
     )
 
 

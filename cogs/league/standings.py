@@ -1,9 +1,11 @@
 """League standings: played, won, drawn, lost, DP for and against, points and a rating, pure.
 
 The rating comes from OpenSkill's Plackett-Luce model (a Weng-Lin Bayesian rating; a maintained
-library, not a hand-written formula): each result updates both players' ``mu`` and ``sigma`` in the
-order the results were recorded, and the displayed rating is the conservative ordinal
-``mu - 3 * sigma``. The table sorts by points, then rating, then player id.
+library, not a hand-written formula): each result updates its players' ``mu`` and ``sigma`` from the
+game's full ranking (two seats or eleven), in the order the results were recorded, and the
+displayed rating is the conservative ordinal ``mu - 3 * sigma``. A graded game (Esper's A–D) gives
+each player the points its ruleset sets instead of a win, a draw or a loss. The table sorts by
+points, then rating, then player id.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ DRAW_POINTS = 1
 
 @dataclass(frozen=True)
 class Result:
-    """A recorded league match: ``winner`` is None for a draw."""
+    """A recorded league match: ``winner`` is None for a draw. A game of more seats (``rest``)
+    or one its ruleset grades carries its full result: each player's place, points, and who
+    won (:class:`cogs.league.season.Match`)."""
 
     match: str
     a: str
@@ -32,6 +36,22 @@ class Result:
     forfeit: bool = False
     # A ruleset's other tie-break figures (not DP) each player scored, by name.
     figures: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    rest: tuple[str, ...] = ()
+    places: Mapping[str, int] = field(default_factory=dict)
+    points: Mapping[str, int] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
+
+    def players(self) -> tuple[str, ...]:
+        return self.a, self.b, *self.rest
+
+    def ranking(self) -> dict[str, int]:
+        """Each player's place (1 first, equal places tied), as ratings read it: the places
+        kept, else a two-seat game's from its winner."""
+        if self.places:
+            return dict(self.places)
+        if self.winner is None:
+            return {self.a: 1, self.b: 1}
+        return {self.winner: 1, (self.b if self.winner == self.a else self.a): 2}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,6 +64,7 @@ class Result:
             "at": self.at,
             "forfeit": self.forfeit,
             **({"figures": {p: dict(f) for p, f in self.figures.items()}} if self.figures else {}),
+            **full_result_json(self.rest, self.places, self.points, self.winners),
         }
 
     @classmethod
@@ -62,7 +83,39 @@ class Result:
                 str(p): {str(k): int(v) for k, v in f.items()}
                 for p, f in obj.get("figures", {}).items()
             },
+            **full_result_from_json(obj),
         )
+
+
+def full_result_json(
+    rest: Sequence[str],
+    places: Mapping[str, int],
+    points: Mapping[str, int],
+    winners: Sequence[str],
+) -> dict[str, Any]:
+    """The parts of a stored match or result that only a game of more seats or a graded one has
+    (seats C…, places, points, winners), each left out when empty: a two-seat match is stored
+    as before they came."""
+    out: dict[str, Any] = {}
+    if rest:
+        out["rest"] = list(rest)
+    if places:
+        out["places"] = dict(places)
+    if points:
+        out["points"] = dict(points)
+    if winners:
+        out["winners"] = list(winners)
+    return out
+
+
+def full_result_from_json(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """:func:`full_result_json` read back, as keyword arguments (empty where left out)."""
+    return {
+        "rest": tuple(str(p) for p in obj.get("rest", ())),
+        "places": {str(p): int(v) for p, v in obj.get("places", {}).items()},
+        "points": {str(p): int(v) for p, v in obj.get("points", {}).items()},
+        "winners": tuple(str(p) for p in obj.get("winners", ())),
+    }
 
 
 @dataclass(frozen=True)
@@ -106,11 +159,13 @@ def ratings(
     model = model or PlackettLuce()
     current = {p: model.rating(name=p) for p in players}
     for r in sorted(results, key=lambda r: r.at):
-        for p in (r.a, r.b):
+        ranking = r.ranking()
+        seats = list(r.players())
+        for p in seats:
             current.setdefault(p, model.rating(name=p))
-        ranks = [1, 1] if r.winner is None else [1, 2] if r.winner == r.a else [2, 1]
-        [[a], [b]] = model.rate([[current[r.a]], [current[r.b]]], ranks=ranks)
-        current[r.a], current[r.b] = a, b
+        rated = model.rate([[current[p]] for p in seats], ranks=[ranking[p] for p in seats])
+        for p, [after] in zip(seats, rated, strict=True):
+            current[p] = after
     return {p: (float(x.mu), float(x.sigma)) for p, x in current.items()}
 
 
@@ -132,6 +187,13 @@ def standings(
     for p in players:
         row(p)
     for r in results:
+        if r.points:  # graded: each player's own points, won or lost with their side
+            for me in r.players():
+                t = row(me)
+                t["played"] += 1
+                t["points"] += r.points.get(me, 0)
+                t["won" if me in r.winners else "lost"] += 1
+            continue
         for me, dp_me, dp_them in ((r.a, r.dp_a, r.dp_b), (r.b, r.dp_b, r.dp_a)):
             t = row(me)
             t["played"] += 1
