@@ -26,7 +26,7 @@ import random
 import re
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,6 +54,9 @@ GUILD, CHANNEL, MODERATOR = 1, 10, 999
 FIRST_USER = 1000
 LEAGUE_FILES = ("standings-*.png", "ratings-*.png", "bracket-*.png", "league-*.json")
 MAX_ROUNDS = 64  # a cup of 64 players has 6; a round robin of them 63
+# A league of many-seat games (Esper) plays two rounds unless asked: the second's refusals read
+# the first's characters (the league's season).
+MANY_SEAT_ROUNDS = 2
 
 
 class LeagueDemoError(RuleError):
@@ -111,20 +114,38 @@ def round_robin(players: list[str]) -> list[list[tuple[str, str]]]:
     return rounds
 
 
+def tables(players: list[str], counts: Collection[int], number: int) -> list[list[str]]:
+    """Round ``number``'s games (0 first) of a league whose games seat more than two: the field
+    turned by ``number`` (so seats and tablemates change from round to round), split into as few
+    games as the largest allows, as even as possible. Refused when no split seats everyone."""
+    n = len(players)
+    games = math.ceil(n / max(counts))
+    sizes = [n // games + (1 if i < n % games else 0) for i in range(games)]
+    if any(size not in counts for size in sizes):
+        raise LeagueDemoError("league.demo.tables", players=n, seats=season.seat_counts(counts))
+    turned = players[number % n :] + players[: number % n]
+    starts = [sum(sizes[:i]) for i in range(games)]
+    return [turned[start : start + size] for start, size in zip(starts, sizes, strict=True)]
+
+
 def check_request(ruleset: str, players: int, fmt: str) -> None:
-    """Refuse, before anything is played, a ruleset without leagues or demo players, a league
-    of many-seat games (none exist yet) and a field the format cannot take."""
+    """Refuse, before anything is played, a ruleset without leagues or demo players, a format
+    its games cannot be paired in (Swiss and cups pair two) and a field it cannot take."""
     spec = registry.get(ruleset)
-    if 2 not in spec.seats.allowed():
-        raise LeagueDemoError("league.demo.many_seats", ruleset=ruleset)
+    counts = spec.seats.allowed()
     if spec.league is None:
         raise LeagueDemoError("league.demo.no_league", ruleset=ruleset)
     if spec.demo_player is None:
         raise LeagueDemoError("league.demo.no_players", ruleset=ruleset)
-    if not 2 <= players <= MAX_ROUNDS:
-        raise LeagueDemoError("league.demo.players", players=players, low=2, high=MAX_ROUNDS)
     if fmt not in season.FORMATS:
         raise LeagueDemoError("league.demo.format", format=fmt)
+    if fmt != season.ROUND_ROBIN and set(counts) != {2}:
+        raise LeagueDemoError(
+            "league.format.two_seats", format=fmt, seats=season.seat_counts(counts)
+        )
+    low = min(counts)
+    if not low <= players <= MAX_ROUNDS:
+        raise LeagueDemoError("league.demo.players", players=players, low=low, high=MAX_ROUNDS)
 
 
 async def play_league(
@@ -140,7 +161,8 @@ async def play_league(
 ) -> LeagueDemoResult:
     """Play a whole season and write its files to ``out``; ``rounds``: a Swiss's rounds (default:
     enough to find a winner, ceil(log2 players)) or how many rounds of a round robin (default:
-    all of them); a cup plays until its final."""
+    all of them; of many-seat games, :data:`MANY_SEAT_ROUNDS`, each seating the whole field); a
+    cup plays until its final."""
     check_request(ruleset, players, fmt)
     spec = registry.get(ruleset)
     assert spec.league is not None and spec.demo_player is not None
@@ -222,7 +244,19 @@ async def play_league(
                 await _play_match(svc, game_id, ai, rng, clock_now, sink)
 
             played = 0
-            if fmt == season.ROUND_ROBIN:
+            counts = spec.seats.allowed()
+            if set(counts) != {2}:  # games of many seats: every round seats the whole field
+                by_id = {str(p.user_id): p for p in people}
+                for number in range(rounds or MANY_SEAT_ROUNDS):
+                    played += 1
+                    for seated in tables([str(p.user_id) for p in people], counts, number):
+                        league, game_id = await svc.pair(
+                            league.id, *(by_id[p] for p in seated), by=0
+                        )
+                        await sink.drain()
+                        await play(game_id)
+                        await _antes(svc, league.id, rng, sink)
+            elif fmt == season.ROUND_ROBIN:
                 schedule = round_robin([str(p.user_id) for p in people])
                 by_id = {str(p.user_id): p for p in people}
                 for pairs in schedule[: rounds or len(schedule)]:
@@ -353,7 +387,7 @@ async def _play_match(
     clock_now: list[float],
     sink: FileSink,
 ) -> None:
-    """Both seats play the ruleset's demo AI until the game ends."""
+    """Every seat plays the ruleset's demo AI until the game ends."""
     table = svc.table
     for _ in range(MAX_TURNS):
         game = await table.game(game_id)

@@ -103,7 +103,7 @@ def league_export(
             "seats": dict(seats.get(m.id, {})),
             "status": m.status,
             "winner": m.winner,
-            "dp": {m.a: m.dp_a, m.b: m.dp_b},
+            **({} if m.graded else {"dp": {m.a: m.dp_a, m.b: m.dp_b}}),
             "started_at": m.started_at,
             "ended_at": m.ended_at,
             **({"by": m.by} if m.by else {}),

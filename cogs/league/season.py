@@ -794,7 +794,7 @@ def _record_graded(league: League, match: Match, result: LeagueResult, at: float
     )
     matches = tuple(ended if m.id == match.id else m for m in league.matches)
     order = sorted(match.players(), key=lambda p: (result.places[p], match.players().index(p)))
-    lines = "\n".join(f"<@{p}> {points.get(p, 0):+d}" for p in order)
+    lines = "\n".join(f"<@{p}>: {points.get(p, 0)}" for p in order)
     notice = tell(
         "league.match.recorded_graded",
         ref=f"{match.id}:end",

@@ -68,7 +68,7 @@ def test_a_graded_game_gives_each_player_their_points_and_rates_the_whole_rankin
     assert match.points == {"1": 3, "2": 0, "3": 2, "4": 1, "5": 0}
     assert match.winners == ("1", "3") and match.winner is None
     assert step.notices[0].key == "league.match.recorded_graded"
-    assert step.notices[0].params["points"].splitlines()[0] == "<@1> +3", "best first"
+    assert step.notices[0].params["points"].splitlines()[0] == "<@1>: 3", "best first"
     rows = {r.player: r for r in step.league.standings()}
     assert (rows["1"].points, rows["1"].won, rows["1"].lost) == (3, 1, 0)
     assert (rows["3"].points, rows["3"].won) == (2, 1), "a dead winner still won"

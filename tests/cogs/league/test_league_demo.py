@@ -21,7 +21,15 @@ from PIL import Image
 from bot.demo import shared_demos
 from bot.record import verify
 from cogs.league import season
-from cogs.league.demo import LeagueDemoError, LeagueDemoResult, play_league, round_robin, run
+from cogs.league.demo import (
+    LeagueDemoError,
+    LeagueDemoResult,
+    check_request,
+    play_league,
+    round_robin,
+    run,
+    tables,
+)
 from cogs.league.export import ExportMismatch, check_records
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -130,20 +138,60 @@ def test_the_league_demo_is_a_shared_demo_and_refuses_leagues_that_do_not_exist(
 ) -> None:
     assert "league" in shared_demos()
     args = argparse.Namespace(
-        ruleset="esper",
-        players=6,
+        ruleset="dungeon",
+        players=4,
         fmt=season.ROUND_ROBIN,
         rounds=None,
-        out=tmp_path / "esper",
+        out=tmp_path / "dungeon",
         seed=None,
         lang="en",
         cli_lang="ja",
     )
     assert run(args) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err and "esper" in err
+    assert err.count("\n") == 1 and "Traceback" not in err and "dungeon" in err
     assert "ない" in err or "ありません" in err, "in the operator's language"
-    assert not (tmp_path / "esper").exists(), "refused before anything is written"
+    assert not (tmp_path / "dungeon").exists(), "refused before anything is written"
+    with pytest.raises(LeagueDemoError) as refused:
+        check_request("esper", 6, season.SWISS)
+    assert (
+        refused.value.key == "league.format.two_seats" and refused.value.params["seats"] == "5–11"
+    )
+    with pytest.raises(LeagueDemoError) as few:
+        check_request("esper", 4, season.ROUND_ROBIN)
+    assert few.value.key == "league.demo.players" and few.value.params["low"] == 5
+
+
+def test_many_seat_rounds_seat_everyone_in_even_games_and_turn_the_seats() -> None:
+    field = [str(n) for n in range(12)]
+    first, second = tables(field, range(5, 12), 0), tables(field, range(5, 12), 1)
+    assert [len(g) for g in first] == [6, 6]
+    assert sorted(p for g in first for p in g) == sorted(field)
+    assert second[0][0] == "1" and sorted(p for g in second for p in g) == sorted(field)
+    assert [len(g) for g in tables(field[:11], range(5, 12), 0)] == [11]
+    with pytest.raises(LeagueDemoError) as refused:
+        tables(field[:9], (4,), 0)  # 9 players cannot sit at games of exactly four
+    assert refused.value.key == "league.demo.tables"
+
+
+async def test_an_esper_league_seats_everyone_and_reads_its_own_season(tmp_path: Path) -> None:
+    result = await play_league("esper", players=5, fmt=season.ROUND_ROBIN, out=tmp_path, seed=1)
+    exported = check_season(result, matches=2)
+    first, second = exported["matches"]
+    assert first["players"] == list(first["seats"].values()) and len(first["players"]) == 5
+    assert second["players"] == [*first["players"][1:], first["players"][0]], "seats turn"
+    assert sorted(first["points"].values()) != [0] * 5 and "dp" not in first
+    history = records_of(result)[second["game_id"]]["options"]["history"]
+    assert first["game_id"] not in records_of(result)[first["game_id"]]["options"]["history"]
+    for seat in second["seats"]:
+        season_, previous = history[seat]["season"], history[seat]["previous"]
+        assert season_ == [previous], "the league's first match is its season and the last game"
+    assert len({h["previous"] for h in history.values()}) == 5, "five characters were dealt"
+    standings = {p["player"]: p for p in exported["standings"]}
+    assert all(row["played"] == 2 for row in standings.values())
+    assert sum(row["points"] for row in standings.values()) == sum(
+        sum(m["points"].values()) for m in exported["matches"]
+    )
 
 
 def test_the_command_line_plays_an_arena_swiss_season(tmp_path: Path) -> None:
