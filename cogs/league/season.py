@@ -102,8 +102,9 @@ class Options:
 
     def check_for(self, support: LeagueSupport) -> None:
         """Refuse what the ruleset does not take: a value its fixed options refuse, a game
-        option it does not let a league fix, a roster option without rosters (each set to
-        anything but its default), a draft shorter than its rosters need."""
+        option it does not let a league fix, a roster option without rosters, master approval
+        without masters (each set to anything but its default), a draft shorter than its
+        rosters need."""
         support.fixed(self.to_json())
         if support.rosters is not None and self.rounds < (support.draft_rounds or 1):
             raise LeagueError(
@@ -112,6 +113,8 @@ class Options:
         unused = [name for name in GAME_OPTIONS if support.option(name) is None]
         if support.rosters is None:
             unused += ROSTER_OPTIONS
+        elif not support.rosters.has_masters:  # Apeiron's collections: nothing to approve
+            unused.append("master_approval")
         default = Options()
         for name in unused:
             if getattr(self, name) != getattr(default, name):

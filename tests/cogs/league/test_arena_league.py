@@ -175,6 +175,18 @@ async def test_options_the_ruleset_does_not_take_are_refused(service):
         ("tactics", Options(tie_break="coin"), "tactics.option.tie_break", {"value": "coin"}),
         ("tactics", Options(cost_cap=61), "tactics.option.cap", {"value": 61}),
         ("dungeon", Options(), "league.ruleset.none", {"ruleset": "dungeon"}),
+        (
+            "apeiron",
+            Options(master_approval=True, rounds=16),
+            "league.option.not_in_ruleset",
+            {"option": "master_approval"},
+        ),
+        (
+            "esper",
+            Options(game={"objection_minutes": 61}),
+            "esper.league.option.objection_minutes",
+            {"value": 61},
+        ),
     ]
     for ruleset, options, key, params in refusals:
         with pytest.raises(RuleError) as refused:
