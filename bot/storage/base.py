@@ -21,6 +21,10 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.storage.absences_store import AbsenceStore
+from bot.storage.handovers_store import HandoverStore
+from bot.storage.reminders_store import ReminderStore
+
 ACTIVE_STATUSES = ("setup", "active", "paused")
 
 
@@ -489,12 +493,16 @@ class Transaction(
     SeasonStore,
     PreferenceStore,
     ClaimStore,
+    ReminderStore,
+    AbsenceStore,
+    HandoverStore,
 ):
     """The operations available inside one database transaction: one part per aggregate.
 
     Callers keep writing ``tx.method(...)``. Both backends implement every part with the same
     SQL (``sql.py``: games, orders, dice, outbox, preferences, packs and seasons; ``leagues.py``:
-    leagues) over their own primitives (``sqlite.py``, ``postgres.py``).
+    leagues; ``reminders_sql.py``, ``absences_sql.py``, ``handovers_sql.py``: the parts of long
+    games with real people) over their own primitives (``sqlite.py``, ``postgres.py``).
     """
 
 

@@ -32,9 +32,12 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type information
 
 from bot.ratebudget import SLOT_SECONDS, LocalSlots
+from bot.storage.absences_sql import SqlAbsences
 from bot.storage.base import DatabaseUnavailable, Repository, StorageError, Transaction
 from bot.storage.claims import SqlClaims
+from bot.storage.handovers_sql import SqlHandovers
 from bot.storage.leagues import SqlLeagues
+from bot.storage.reminders_sql import SqlReminders
 from bot.storage.sql import (
     Row,
     SqlDice,
@@ -74,6 +77,9 @@ def numbered(sql: str) -> str:
 
 class PostgresTransaction(
     SqlClaims,
+    SqlReminders,
+    SqlAbsences,
+    SqlHandovers,
     SqlGames,
     SqlOrders,
     SqlDice,

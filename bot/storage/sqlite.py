@@ -25,9 +25,12 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.absences_sql import SqlAbsences
 from bot.storage.base import DatabaseUnavailable, Repository, StorageError, Transaction
 from bot.storage.claims import SqlClaims
+from bot.storage.handovers_sql import SqlHandovers
 from bot.storage.leagues import SqlLeagues
+from bot.storage.reminders_sql import SqlReminders
 from bot.storage.sql import (
     Row,
     SqlDice,
@@ -85,6 +88,9 @@ async def apply_migrations(conn: aiosqlite.Connection) -> None:
 
 class SqliteTransaction(
     SqlClaims,
+    SqlReminders,
+    SqlAbsences,
+    SqlHandovers,
     SqlGames,
     SqlOrders,
     SqlDice,
