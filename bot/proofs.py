@@ -61,11 +61,16 @@ class Proofs:
 
 
 def step_proofs(
-    game: GameRow, streams: Sequence[StreamRow], orders: Mapping[str, OrderRow], turn: int
+    game: GameRow,
+    streams: Sequence[StreamRow],
+    orders: Mapping[str, OrderRow],
+    turn: int,
+    players: Mapping[str, str] | None = None,
 ) -> Proofs:
     """The proofs of step ``turn`` (0: the setup) and the commitments of the step after it, from
     the game's stream rows (all of them, or at least the secret one and those of ``turn`` and
-    ``turn + 1``) and the orders of ``turn``."""
+    ``turn + 1``) and the orders of ``turn``. ``players``: the seating the first post bound (the
+    game's seats now, unless a seat was handed to a substitute since)."""
     secret = next((s for s in streams if s.phase == dicelib.SECRET), None)
     own = [s for s in streams if s.turn == turn and s.phase != dicelib.SECRET]
     after = [s for s in streams if s.turn == turn + 1 and s.phase != dicelib.SECRET]
@@ -83,7 +88,8 @@ def step_proofs(
             return OrderProof(row.seat, row.receipt)
         return OrderProof(row.seat, row.receipt, row.text, row.salt, row.defaulted)
 
-    players = {s.seat: s.name for s in game.seats}
+    if players is None:
+        players = {s.seat: s.name for s in game.seats}
     return Proofs(
         game_id=game.id,
         turn=turn,

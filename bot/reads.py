@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.proofs import Proofs, step_proofs
-from bot.record import build_record
+from bot.record import build_record, original_players
 from bot.ruleset import RuleError
 from bot.storage import ACTIVE_STATUSES
 
@@ -22,6 +22,17 @@ if TYPE_CHECKING:
 
 class TableError(RuleError):
     """A request the table refuses (not your game, not running, not a moderator…)."""
+
+
+async def not_seated(tx: Transaction, game: GameRow, user_id: int) -> TableError:
+    """Why ``user_id`` may not act for a seat of ``game``: their seat was handed to a substitute
+    (said so, with who holds it now), or they never sat there."""
+    handed = await tx.handed_away(game.id, user_id)
+    if handed is None:
+        return TableError("table.not_your_game", game=game.id)
+    return TableError(
+        "handover.not_yours_now", game=game.id, seat=handed.seat, user=f"<@{handed.to_user}>"
+    )
 
 
 async def require(tx: Transaction, game_id: str) -> GameRow:
@@ -53,10 +64,11 @@ class Reads:
 
         Refuses a stranger, a game that is not running, and buttons of an earlier turn.
         """
-        game = await self.game(game_id)
-        seat = game.seat_of(user_id)
-        if seat is None:
-            raise TableError("table.not_your_game", game=game_id)
+        async with self.repo.read() as tx:
+            game = await require(tx, game_id)
+            seat = game.seat_of(user_id)
+            if seat is None:
+                raise await not_seated(tx, game, user_id)
         if game.status not in ("active", "paused"):
             raise TableError("table.not_running", game=game_id)
         if game.step != turn:
@@ -86,7 +98,8 @@ class Reads:
             game = await require(tx, game_id)
             streams = await tx.streams(game_id)
             orders = await tx.orders_for_turn(game_id, turn) if turn > 0 else {}
-        return step_proofs(game, streams, orders, turn)
+            handovers = await tx.handovers(game_id) if turn == 0 else []
+        return step_proofs(game, streams, orders, turn, original_players(game, handovers))
 
     async def export(self, game_id: str) -> dict[str, Any]:
         """The match record (``shared/spec/match-record.md``) with seeds, commitments, receipts."""
@@ -94,7 +107,8 @@ class Reads:
             game = await require(tx, game_id)
             orders = await tx.all_orders(game_id)
             streams = await tx.streams(game_id)
-        return build_record(game, orders, streams)
+            handovers = await tx.handovers(game_id)
+        return build_record(game, orders, streams, handovers)
 
     async def games_awaiting(self, user_id: int) -> list[GameRow]:
         """Running games where this user owes (or may still replace) an order."""

@@ -23,13 +23,14 @@ from typing import Any
 from bot import dice as dicelib
 from bot import faults
 from bot.deadlines import Deadlines, worker_name
+from bot.handovers import Substitutes
 from bot.languages import Languages
 from bot.loaded import LoadedGame, StateCache
 from bot.lobby import Player as Player  # the cogs import it from here
 from bot.lobby import insert_game
 from bot.posting import Posting
 from bot.priority import Foreground
-from bot.reads import Reads, require
+from bot.reads import Reads, not_seated, require
 from bot.reads import TableError as TableError  # the cogs import it from here
 from bot.ruleset import Event, Order, OrderRejected, Outcome
 from bot.steps import Steps, check_text
@@ -92,6 +93,14 @@ class Table:
             posting=self.posting,
             clock=clock,
             worker=self.worker,
+            notify=self.outbox_ready,
+        )
+        # Seats handed to substitutes mid-game, and seats offered for one (issue 34).
+        self.substitutes = Substitutes(
+            repo,
+            states=self.states,
+            languages=self.languages,
+            clock=clock,
             notify=self.outbox_ready,
         )
         # The parts' calls the cogs and the client make on the table, under the names they have
@@ -255,8 +264,8 @@ class Table:
             loaded = await self.reads.load(tx, game_id)
             game = loaded.game
             seat = game.seat_of(user_id)
-            if seat is None:
-                raise TableError("table.not_your_game", game=game_id)
+            if seat is None:  # a former player (handed to a substitute) is told so
+                raise await not_seated(tx, game, user_id)
             if game.status not in ("active", "paused"):
                 raise TableError("table.not_running", game=game_id)
             if turn is not None and game.step != turn:

@@ -9,6 +9,7 @@ only the ones listed before it:
   :class:`RecordError`, the record's frame and the ruleset's check of its options);
 - :mod:`bot.record.audit`: the checks that need no playing (commitments, receipts, orders
   digests, players);
+- :mod:`bot.record.handovers`: seats handed to substitutes, checked against the seating;
 - :mod:`bot.record.replayer`: :func:`replay`, and the checks only playing can make;
 - :mod:`bot.record.verifier`: :func:`verify`, every check as a line.
 
@@ -26,8 +27,10 @@ from bot.record.export import (
     STATUSES,
     WITHHELD_KEY,
     build_record,
+    original_players,
     players_digest,
 )
+from bot.record.handovers import handover_digest
 from bot.record.read import MAX_RECORD_BYTES, RecordError, WithheldError, load_record, where
 from bot.record.replayer import Replay, replay
 from bot.record.verifier import verify
@@ -43,7 +46,9 @@ __all__ = [
     "Replay",
     "WithheldError",
     "build_record",
+    "handover_digest",
     "load_record",
+    "original_players",
     "players_digest",
     "replay",
     "verify",

@@ -6,7 +6,9 @@ Beyond the spec's example, an export carries: ``turns[i].step`` (the ruleset's l
 resigns them there), a top-level ``secret`` block (``commitment``; once the game is over also
 ``seed``, ``drawn`` and ``blocks``), a withheld order as ``{"receipt": hex}`` in ``inputs``
 (its salt left out of ``salts``), ``players`` (seat → display name) with ``players_digest``
-(:func:`players_digest`: what binds them to the seats), and ``result`` (``status``, ``winner``,
+(:func:`players_digest`: what binds them to the seats; the players the game started with, as its
+first post bound them), ``handovers`` (seats handed to substitutes since, chained to that digest:
+:mod:`bot.record.handovers`), and ``result`` (``status``, ``winner``,
 ``end_reason``, ``turns_resolved``): ``verify`` compares the result with the game the record
 replays to, so a forged winner or a record cut short (``truncated``) fails.
 """
@@ -23,6 +25,7 @@ from bot.ruleset import DRAW, Outcome
 
 if TYPE_CHECKING:
     from bot.storage.base import GameRow, OrderRow, StreamRow
+    from bot.storage.handovers_store import HandoverRow
 
 FORMAT = "pbp-match/1"
 WITHHELD_KEY = "receipt"  # a withheld input is exported as {"receipt": hex}, nothing more
@@ -43,8 +46,23 @@ def players_digest(game_id: str, seats: Sequence[str], players: Mapping[str, Any
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def original_players(game: GameRow, handovers: Iterable[HandoverRow] = ()) -> dict[str, str]:
+    """Seat → the name of the player the game started with (what its first post bound): the
+    seat's player now, unless a handover took the seat from someone (its first one says who)."""
+    players = {s.seat: s.name for s in game.seats}
+    handed: set[str] = set()
+    for h in handovers:
+        if h.seat not in handed:
+            handed.add(h.seat)
+            players[h.seat] = h.from_name
+    return players
+
+
 def build_record(
-    game: GameRow, orders: Iterable[OrderRow], streams: Iterable[StreamRow]
+    game: GameRow,
+    orders: Iterable[OrderRow],
+    streams: Iterable[StreamRow],
+    handovers: Sequence[HandoverRow] = (),
 ) -> dict[str, Any]:
     """The record of everything resolved so far. Secrets of the running turn are never included,
     nor the secret stream's seed before the end, nor a withheld order's text and salt."""
@@ -102,7 +120,7 @@ def build_record(
         if (resolve := phases.get(dicelib.RESOLVE)) and resolve.orders_digest:
             entry["orders_digest"] = resolve.orders_digest
         turns.append(entry)
-    players = {s.seat: s.name for s in game.seats}
+    players = original_players(game, handovers)
     record: dict[str, Any] = {
         "format": FORMAT,
         "game_id": game.id,
@@ -114,6 +132,12 @@ def build_record(
         "players_digest": players_digest(game.id, game.seat_order, players),
         "setup": setup,
     }
+    if handovers:
+        record["handovers"] = [
+            {"step": h.step, "seat": h.seat, "from": h.from_name, "to": h.to_name}
+            | {"digest": h.digest}
+            for h in handovers
+        ]
     if secret is not None:
         # Its commitment is public from the first post; its seed and rolls only at the end.
         record["secret"] = {"commitment": secret.commitment}

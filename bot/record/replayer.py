@@ -20,6 +20,7 @@ from bot import dice as dicelib
 from bot import registry
 from bot.record.audit import Audit, check_before, check_players
 from bot.record.export import STATUSES
+from bot.record.handovers import check_handovers
 from bot.record.read import (
     Halted,
     Record,
@@ -475,6 +476,8 @@ def _replay(record: Mapping[str, Any]) -> Replay:
     if (refused := audit.first(deferred)) is not None:
         raise refused
     if (refused := check_players(record, rec, audit)) is not None:
+        raise refused
+    if (refused := check_handovers(record, rec, audit)) is not None:
         raise refused
     out = Replay(rec.spec.key, None, 0)
     try:

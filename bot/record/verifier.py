@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.record.audit import Audit, Check, check_before, check_players
+from bot.record.handovers import check_handovers
 from bot.record.read import (
     Halted,
     RecordError,
@@ -41,6 +42,7 @@ def _verify(record: Mapping[str, Any]) -> list[Check]:
     audit = Audit(strict=False)
     deferred = check_before(rec, audit)
     check_players(record, rec, audit)
+    check_handovers(record, rec, audit)
     out = Replay(rec.spec.key, None, 0)
     complete, replayed = False, "stopped"
     try:

@@ -21,7 +21,7 @@ from bot.i18n.translator import localized_params, ls
 from bot.record import MAX_RECORD_BYTES, RecordError, load_record, verify
 from bot.ruleset import RuleError
 from bot.storage import ACTIVE_STATUSES, GameRow
-from bot.table import TableError
+from bot.table import Player, Table, TableError
 
 if TYPE_CHECKING:
     from bot.client import RefereeBot
@@ -55,7 +55,7 @@ class GameCog(commands.Cog):
         self.bot = bot
 
     @property
-    def table(self):
+    def table(self) -> Table:
         return self.bot.table
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
@@ -74,7 +74,7 @@ class GameCog(commands.Cog):
                 # The very refusal an unknown id gets: an id tried from elsewhere learns nothing.
                 raise TableError("table.no_such_game", game=game_id)
             if player and game.seat_of(interaction.user.id) is None:
-                raise TableError("table.not_your_game", game=game.id)
+                raise await self.table.substitutes.refusal(game, interaction.user.id)
             return game
         candidates: list[GameRow] = []
         if interaction.channel_id is not None and interaction.guild_id is not None:
@@ -82,7 +82,10 @@ class GameCog(commands.Cog):
                 interaction.channel_id, ("lobby", *ACTIVE_STATUSES)
             )
             if player:
-                candidates = [g for g in candidates if g.seat_of(interaction.user.id)]
+                seated = [g for g in candidates if g.seat_of(interaction.user.id)]
+                if not seated and len(candidates) == 1:  # a former player is told why
+                    raise await self.table.substitutes.refusal(candidates[0], interaction.user.id)
+                candidates = seated
         elif player:
             candidates = [g for g, _seat, _order in await self.table.orders_of(interaction.user.id)]
         if not candidates:
@@ -143,6 +146,8 @@ class GameCog(commands.Cog):
         )
         for seat in row.seats:
             embed.add_field(name=seat.seat, value=f"<@{seat.user_id}>", inline=True)
+        for name, value in await self._handover_fields(row, lang):
+            embed.add_field(name=name, value=value, inline=False)
         files: list[discord.File] = []
         if loaded.state is not None:
             view = loaded.view(None)
@@ -314,7 +319,101 @@ class GameCog(commands.Cog):
             interaction, t(reader_lang(interaction), "mod.adjudicated", game=row.id), ephemeral=True
         )
 
-    for _command in (status, resign, export, pause, resume, extend, abandon, adjudicate):
+    @game.command(
+        name=ls("substitute", "cmd.game.substitute"),
+        description=ls(
+            "Moderators: hand a seat to another member mid-game", "cmd.game.substitute.desc"
+        ),
+    )
+    @app_commands.describe(
+        seat=ls("The seat to hand over (A, B, …)", "cmd.opt.handover_seat"),
+        new_player=ls("The member who takes the seat", "cmd.opt.new_player"),
+        game=ls("Game id (default: the game in this channel)", "cmd.opt.game"),
+    )
+    @localized_params
+    async def substitute(
+        self,
+        interaction: discord.Interaction[Any],
+        seat: app_commands.Range[str, 1, 8],
+        new_player: discord.Member | discord.User,
+        game: str | None = None,
+    ) -> None:
+        row = await self._pick(interaction, game, player=False)
+        if row.guild_id is None or row.guild_id != interaction.guild_id:
+            raise TableError("table.not_this_server", game=row.id)
+        # In a league match the league's own moderator role may do it too.
+        role = await self.table.substitutes.league_role(row)
+        if not is_moderator(interaction, roles=[role]):
+            key = "handover.league_moderators_only" if role else "table.moderators_only"
+            raise TableError(key, game=row.id)
+        if new_player.bot:
+            raise TableError("handover.bot")
+        if not isinstance(new_player, discord.Member):  # not (or no longer) in this server
+            raise TableError("handover.not_member")
+        newcomer = Player(new_player.id, new_player.display_name)
+        done = await self.table.substitutes.substitute(
+            row.id, seat, newcomer, by=interaction.user.id
+        )
+        text = t(
+            reader_lang(interaction),
+            "handover.done",
+            game=row.id,
+            seat=done.seat,
+            user=f"<@{new_player.id}>",
+        )
+        await replies.respond(interaction, text, ephemeral=True)
+
+    @game.command(
+        name=ls("replace-me", "cmd.game.replace_me"),
+        description=ls(
+            "Offer your seat for a moderator to give to a substitute", "cmd.game.replace_me.desc"
+        ),
+    )
+    @app_commands.describe(game=ls("Game id (default: the game in this channel)", "cmd.opt.game"))
+    @localized_params
+    async def replace_me(
+        self, interaction: discord.Interaction[Any], game: str | None = None
+    ) -> None:
+        row = await self._pick(interaction, game, player=True)
+        seat = await self.table.substitutes.offer(row.id, interaction.user.id)
+        text = t(reader_lang(interaction), "handover.offer_done", game=row.id, seat=seat)
+        await replies.respond(interaction, text, ephemeral=True)
+
+    async def _handover_fields(self, row: GameRow, lang: str) -> list[tuple[str, str]]:
+        """``/game status``: the seats offered for a substitute, and the handovers so far."""
+        fields = []
+        offers = await self.table.substitutes.offers(row.id)
+        if offers:
+            seats = ", ".join(f"{o.seat} <@{o.user_id}>" for o in offers)
+            fields.append((t(lang, "handover.status.offered"), seats))
+        handed = await self.table.substitutes.of_game(row.id)
+        if handed:
+            lines = [
+                t(
+                    lang,
+                    "handover.line",
+                    seat=h.seat,
+                    step=h.step,
+                    old=f"<@{h.from_user}>",
+                    new=f"<@{h.to_user}>",
+                )
+                for h in handed
+            ]
+            fields.append((t(lang, "handover.status.handed"), limits.clip("\n".join(lines), 1000)))
+        return fields
+
+    for _command in (
+        status,
+        resign,
+        export,
+        pause,
+        resume,
+        extend,
+        abandon,
+        adjudicate,
+        substitute,
+        replace_me,
+    ):
         _command.autocomplete("game")(game_autocomplete)
     del _command
 
@@ -351,6 +450,18 @@ class GameCog(commands.Cog):
         async with self.table.foreground.serving():
             lang = normalize_lang(await self._dm_locale(message.author.id))
             games = await self.table.games_awaiting(message.author.id)
+            handed = [] if games else await self.table.substitutes.handed_away(message.author.id)
+            if handed:
+                last = handed[-1]  # their seat went to a substitute: say so, not "no game"
+                why = t(
+                    lang,
+                    "handover.not_yours_now",
+                    game=last.game_id,
+                    seat=last.seat,
+                    user=f"<@{last.to_user}>",
+                )
+                await replies.answer_dm(message, "⚠️ " + why)
+                return
             if len(games) != 1:
                 text = (
                     t(lang, "dm.several_games", games=", ".join(g.id for g in games))
