@@ -465,7 +465,27 @@ class LeagueCog(commands.Cog):
     @subcommand("info", "A league's options, players, draft and matches")
     async def info(self, interaction: discord.Interaction[Any], league: str | None = None) -> None:
         found = await self._find(interaction, league)
-        embed = info_embed(found, reader_lang(interaction))
+        lang = reader_lang(interaction)
+        embed = info_embed(found, lang)
+        # Seats of its matches handed to substitutes (issue 34): a line each, where room is left.
+        handed = await self.bot.table.substitutes.of_games([m.id for m in found.matches])
+        lines = [
+            t(
+                lang,
+                "handover.league.line",
+                game=h.game_id,
+                seat=h.seat,
+                step=h.step,
+                old=f"<@{h.from_user}>",
+                new=f"<@{h.to_user}>",
+            )
+            for h in handed
+        ]
+        value = limits.clip("\n".join(lines), limits.FIELD_VALUE)
+        name = t(lang, "handover.league.field")
+        room = limits.EMBED_TOTAL - len(embed) - FOOTER_ROOM
+        if lines and len(embed.fields) < limits.EMBED_FIELDS and len(name) + len(value) <= room:
+            embed.add_field(name=name, value=value, inline=False)
         await replies.respond(interaction, embed=embed, ephemeral=True)
 
     @subcommand("join", "Join a league (before its draft)", guild_only=True)

@@ -377,8 +377,19 @@ class LeagueService:
                 if others:
                     figures = {p: {n: result.figure(p, n) for n in others} for p in player.values()}
             graded = result if result is not None and result.points is not None else None
+            # seat order, as the match lists its players (a handed seat: its final player)
+            seated = [(str(s.user_id), s.name) for s in game.seats]
             record = partial(
-                _record_end, game_id, found, winner, dp, game.updated_at, status, figures, graded
+                _record_end,
+                game_id,
+                found,
+                winner,
+                dp,
+                game.updated_at,
+                status,
+                figures,
+                graded,
+                seated=seated,
             )
             places = dict(result.places) if result is not None else None
             await self._act(league_id, record, recorded=game_id, rated=places)
@@ -530,9 +541,12 @@ def _record_end(
     graded: LeagueResult | None,
     league: League,
     ledger: list[Entry],
+    *,
+    seated: Sequence[tuple[str, str]] = (),
 ) -> Step:
     if league.match(game_id).status != season.PLAYING:  # a moderator's forfeit came first
         return Step(league)
+    league = _reseated(league, game_id, seated)
     return season.record_result(
         league,
         ledger,
@@ -545,6 +559,21 @@ def _record_end(
         figures=figures,
         graded=graded,
     )
+
+
+def _reseated(league: League, game_id: str, seated: Sequence[tuple[str, str]]) -> League:
+    """The match as its game ended: each seat's final player, (id, name) in seat order. A seat
+    handed to a substitute mid-game (``/game substitute``, issue 34) is credited to the
+    substitute, who is named in the league (the standings count anyone in a result) but joins
+    none of its later pairings; the original player's standing and rating are untouched."""
+    match = league.match(game_id)
+    final = tuple(player for player, _ in seated)
+    if len(final) < 2 or final == match.players():
+        return league
+    moved = replace(match, a=final[0], b=final[1], rest=final[2:])
+    names = {**league.names, **{p: n for p, n in seated if p not in league.names}}
+    matches = tuple(moved if m.id == game_id else m for m in league.matches)
+    return replace(league, names=names, matches=matches)
 
 
 def _rosters_or_none(league: League) -> RosterRules | None:
