@@ -84,7 +84,9 @@ class GameCog(commands.Cog):
             if player:
                 seated = [g for g in candidates if g.seat_of(interaction.user.id)]
                 if not seated and len(candidates) == 1:  # a former player is told why
-                    raise await self.table.substitutes.refusal(candidates[0], interaction.user.id)
+                    why = await self.table.substitutes.refusal(candidates[0], interaction.user.id)
+                    if why.key == "handover.not_yours_now":
+                        raise why
                 candidates = seated
         elif player:
             candidates = [g for g, _seat, _order in await self.table.orders_of(interaction.user.id)]
