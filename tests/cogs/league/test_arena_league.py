@@ -2,8 +2,9 @@
 ratings only. A moderator creates it, players join and are paired at once (no draft, no masters,
 no ante), the match is an arena game played to its end, and its result reaches the standings and
 the ratings exactly once; a new service on the same database (a restart) reads the same table.
-Roster actions are refused with ``league.no_rosters``. Every test runs on SQLite and on
-PostgreSQL (``tests/storage/backends.py``)."""
+(That every roster action is refused with ``league.no_rosters`` is tested for every ruleset without
+rosters in ``test_every_ruleset.py``.) Every test runs on SQLite and on PostgreSQL
+(``tests/storage/backends.py``)."""
 
 from __future__ import annotations
 
@@ -135,34 +136,6 @@ async def test_a_restart_reads_the_same_standings_and_plays_on(service):
     assert after.matches == before.matches and after.to_json() == before.to_json()
     _, third = await again.pair(league_id, ALICE, BOB, by=1)
     assert (await again.table.game(third)).ruleset == "arena"
-
-
-async def test_roster_actions_are_refused_in_a_league_without_rosters(service):
-    svc, _, _ = service
-    league_id = await arena_league(svc)
-    _, game_id = await svc.pair(league_id, ALICE, BOB, by=1)
-    actions = {
-        "draft": svc.start_draft(league_id),
-        "pick": svc.draft_pick(league_id, ALICE.user_id, "knight", 1),
-        "master": svc.submit_master(league_id, ALICE.user_id, {"preset": "warlord"}),
-        "approve": svc.decide_master(league_id, ALICE.user_id, approve=True, by=1),
-        "roster edit": svc.edit_roster(league_id, ALICE.user_id, "knight", add=True, by=1),
-        "ante": svc.declare_ante(league_id, game_id, ALICE.user_id, "knight"),
-        "ante extend": svc.extend_ante(league_id, game_id, 0.0, by=1),
-        "ante void": svc.void_ante(league_id, game_id, "no", by=1),
-    }
-    for what, action in actions.items():
-        with pytest.raises(RuleError) as refused:
-            await action
-        assert refused.value.key == "league.no_rosters", what
-        assert refused.value.params == {"league": "Sand Pit", "ruleset": "arena"}
-    en, ja = (
-        t(lang, "league.no_rosters", league="Sand Pit", ruleset="Arena") for lang in ["en", "ja"]
-    )
-    assert "Sand Pit" in en and "Sand Pit" in ja and en != ja and "ドラフト" in ja
-    league = await svc.league(league_id)
-    assert league.draft is None and league.masters == {} and len(league.matches) == 1
-    assert await svc.ledger(league_id) == []
 
 
 async def test_options_the_ruleset_does_not_take_are_refused(service):
