@@ -8,7 +8,8 @@ and table over the same database) ends where an uninterrupted league does.
 
 The rulesets come from the registry, so a new one with league support joins by itself; what the
 suite cannot read from its spec is in its driver (``tests/cogs/league/drivers.py``), and a league
-ruleset without one fails here. A match ends by resignation (a real outcome, cheap to reach).
+ruleset without one fails here. A match ends by resignation (a real outcome, cheap to reach), or
+where a game plays on without the resigned (Esper) by a moderator's ruling after them.
 """
 
 from __future__ import annotations
