@@ -172,7 +172,7 @@ async def played(run: Run, d: Driver, game_id: str, *, restart: bool = False) ->
     if restart:
         await run.restart()
     game = await run.svc.table.game(game_id)
-    assert game.status == "active", "one step does not end a match"
+    assert game.status == "active", "the first steps do not end a match"
     places = await d.finish(run.svc.table, game, seated(d))
     assert (await run.svc.table.game(game_id)).status == "finished"
     return places
