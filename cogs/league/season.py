@@ -172,10 +172,21 @@ class Match:
     places: Mapping[str, int] = field(default_factory=dict)
     points: Mapping[str, int] = field(default_factory=dict)
     winners: tuple[str, ...] = ()
+    # The league's players the match was paired with, in seat order, kept only when a seat was
+    # handed to a substitute (issue 34): the result is the final players', but a Swiss or a cup
+    # goes on with its own field.
+    entrants: tuple[str, ...] = ()
 
     def players(self) -> tuple[str, ...]:
         """Every player, in seat order."""
         return self.a, self.b, *self.rest
+
+    def entrant(self, player: str) -> str:
+        """The league player who was paired in ``player``'s seat (``player`` itself unless the
+        seat was handed to a substitute)."""
+        if not self.entrants or player not in self.players():
+            return player
+        return self.entrants[self.players().index(player)]
 
     @property
     def graded(self) -> bool:
@@ -187,16 +198,19 @@ class Match:
         out = {k: v for k, v in self.__dict__.items() if k not in _MATCH_OPTIONAL}
         if self.figures:
             out["figures"] = {p: dict(f) for p, f in self.figures.items()}
+        if self.entrants:
+            out["entrants"] = list(self.entrants)
         return {**out, **full_result_json(self.rest, self.places, self.points, self.winners)}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Match:
         fields = {k: v for k, v in obj.items() if k not in _MATCH_OPTIONAL}
         figures = {str(p): dict(f) for p, f in obj.get("figures", {}).items()}
-        return cls(**fields, figures=figures, **full_result_from_json(obj))
+        entrants = tuple(str(p) for p in obj.get("entrants", ()))
+        return cls(**fields, figures=figures, entrants=entrants, **full_result_from_json(obj))
 
 
-_MATCH_OPTIONAL = frozenset({"figures", "rest", "places", "points", "winners"})
+_MATCH_OPTIONAL = frozenset({"figures", "rest", "places", "points", "winners", "entrants"})
 
 
 @dataclass(frozen=True)
@@ -885,8 +899,13 @@ def round_notice(step: Round, match_ids: Sequence[str]) -> Notice:
 def _advance(league: League, match: Match, winner: str | None, status: str) -> League:
     """A Swiss or cup game's end steps the format: the Swiss records it in its round (an
     abandoned game as forfeited by both); the cup's tie goes to the winner (by a walkover on a
-    forfeit). A drawn or abandoned cup game leaves the tie open: the next round replays it."""
-    a, b = match.players()
+    forfeit). A drawn or abandoned cup game leaves the tie open: the next round replays it. A
+    seat handed to a substitute counts for the league player paired in it (the format's field).
+    A game of more seats is in neither (round robin only)."""
+    if match.rest:
+        return league
+    a, b = match.entrant(match.a), match.entrant(match.b)
+    winner = None if winner is None else match.entrant(winner)
     if league.swiss is not None and league.swiss.rounds:
         last = league.swiss.rounds[-1]
         if any(g.second is not None and {g.first, g.second} == {a, b} for g in last):

@@ -570,7 +570,8 @@ def _reseated(league: League, game_id: str, seated: Sequence[tuple[str, str]]) -
     final = tuple(player for player, _ in seated)
     if len(final) < 2 or final == match.players():
         return league
-    moved = replace(match, a=final[0], b=final[1], rest=final[2:])
+    entrants = match.entrants or match.players()
+    moved = replace(match, a=final[0], b=final[1], rest=final[2:], entrants=entrants)
     names = {**league.names, **{p: n for p, n in seated if p not in league.names}}
     matches = tuple(moved if m.id == game_id else m for m in league.matches)
     return replace(league, names=names, matches=matches)

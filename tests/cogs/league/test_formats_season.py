@@ -5,6 +5,8 @@ and an old one reads as round robin."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot import registry
@@ -93,3 +95,43 @@ def test_an_abandoned_swiss_game_closes_the_round_for_neither() -> None:
     with pytest.raises(RuleError) as done:
         season.next_round(league, {})
     assert done.value.key == "league.round.done"
+
+
+def test_a_substituted_seat_steps_the_swiss_and_the_cup_for_its_entrant() -> None:
+    """A seat handed to a substitute (issue 34): the result is the final players', but the Swiss
+    records the game for the league players it paired and the cup's tie goes to the entrant."""
+    for fmt in (SWISS, CUP):
+        made = season.next_round(league_of(fmt, rounds=2), {})
+        league, (g1, g2) = start(made.league, made, 1.0)
+        first = league.match(g1)
+        handed = replace(first, b="sub", entrants=first.players())
+        league = replace(league, matches=(handed, league.match(g2)))
+        assert League.from_json(league.to_json()) == league
+        league = season.record_result(league, [], ARENA, g1, "sub", {}, 2.0).league
+        league = season.record_result(league, [], ARENA, g2, league.match(g2).a, {}, 2.0).league
+        assert league.match(g1).winner == "sub", "the result is the final player's"
+        if fmt == SWISS:
+            assert league.swiss is not None and not swisses.round_open(league.swiss)
+            assert "sub" not in season.next_round(league, {}).league.swiss.players
+        else:
+            assert league.cup is not None
+            assert first.b in {t.winner for t in league.cup.rounds[0]}, "the entrant goes on"
+            assert "sub" not in {p for *_, t in cups.ready(league.cup) for p in t.players()}
+
+
+def test_an_abandoned_game_of_many_seats_is_recorded() -> None:
+    esper = registry.get("esper").league
+    assert esper is not None
+    league = season.create(
+        "L9", guild_id=1, channel_id=10, name="Espers", ruleset="esper", support=esper,
+        season="S1", options=Options(turn_minutes=0), by="9", at=0.0,
+        counts=registry.get("esper").seats.allowed(),
+    )  # fmt: skip
+    for p in (*PLAYERS, "5"):
+        league = season.join(league, p, f"P{p}")
+    step, _ = season.start_match(
+        league, [], esper, "1", "2", "g-1", 1.0, rest=("3", "4", "5"), counts=range(5, 12)
+    )
+    ended = season.record_result(step.league, [], esper, "g-1", None, {}, 2.0, status=ABANDONED)
+    assert ended.league.match("g-1").status == ABANDONED
+    assert ended.notices[0].key == "league.match.abandoned"
