@@ -769,7 +769,10 @@ def record_result(
     notices = [Notice(key if winner else drawn, params, ref=f"{match_id}:end")]
     rules = support.rosters_for(league.options.to_json())
     if winner is not None and league.options.ante and rules is not None:
-        loser = match.b if winner == match.a else match.a
+        # Rosters are the league players': a seat handed to a substitute played its entrant's
+        # roster, so the ante moves between the entrants.
+        loser = match.entrant(match.b if winner == match.a else match.a)
+        winner = match.entrant(winner)
         spare = rules.can_lose if isinstance(rules, AnteChecked) else None
         offer = antes.offer(ledger, league.id, match_id, winner, loser, at, spare=spare)
         if not offer.candidates:  # nothing the loser can spare: no ante, and the channel hears

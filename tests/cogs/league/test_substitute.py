@@ -61,6 +61,12 @@ async def test_a_substituted_league_match_is_credited_to_the_final_player(
         ratings = await tx.ratings(1, "tactics")
     assert ratings[str(CAROL.user_id)]["games"] == 1 and ratings[str(ALICE.user_id)]["games"] == 1
     assert str(BOB.user_id) not in ratings, "the original player's rating is untouched"
+    entrant = {"A": str(ALICE.user_id), "B": str(BOB.user_id)}
+    assert match.entrants == (entrant["A"], entrant["B"])
+    assert game.outcome in entrant, "this seed's game has a winner"
+    (ante,) = league.antes  # it moves between the rosters the seats played with
+    loser = "B" if game.outcome == "A" else "A"
+    assert (ante.winner, ante.loser) == (entrant[game.outcome], entrant[loser])
 
     (handover,) = await svc.table.substitutes.of_games([m.id for m in league.matches])
     assert (handover.game_id, handover.seat, handover.from_user, handover.to_user) == (
