@@ -150,10 +150,14 @@ class BotProcess:
         )
         for task in pending:
             task.cancel()
+        # Dead already, READY or not (a crash point just after READY): ``_watch`` has cleared
+        # ``up``, and setting it now would leave a dead bot up, which nobody restarts.
+        if self.died.is_set():
+            return
         if ready in done:
             self.generation += 1
             self.up.set()
-        elif died not in done:
+        else:
             raise TimeoutError(f"the bot did not connect in {timeout} s; see {self.log_path}")
 
     async def _watch(self, proc: asyncio.subprocess.Process) -> None:
@@ -377,7 +381,12 @@ class Table:
 
     async def _until_up(self) -> int:
         """Wait until the bot is connected; returns a token for :meth:`_or_death`."""
-        await asyncio.wait_for(self.bot.up.wait(), self.timeout)
+        # Up when this task reads the deaths, not only when it was woken: a death in between
+        # (``up`` cleared, ``died`` set) would count in the token, and :meth:`_generation_over`
+        # would spin on that ``died`` without ever yielding, hanging the whole test.
+        async with asyncio.timeout(self.timeout):
+            while not self.bot.up.is_set():
+                await self.bot.up.wait()
         return self.bot.deaths
 
     async def _or_death(self, awaitable: Any, generation: int, timeout: float) -> Any:
