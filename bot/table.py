@@ -22,6 +22,7 @@ from typing import Any
 
 from bot import dice as dicelib
 from bot import faults
+from bot.away import Absences
 from bot.deadlines import Deadlines, worker_name
 from bot.handovers import Substitutes
 from bot.languages import Languages
@@ -86,8 +87,17 @@ class Table:
         self.posting = Posting(
             repo, clock=clock, languages=self.languages, notify=self.outbox_ready
         )
+        # Absences (/away) and missed deadlines (issue 34): the deadline worker asks it first.
+        self.absences = Absences(
+            repo,
+            states=self.states,
+            languages=self.languages,
+            clock=clock,
+            notify=self.outbox_ready,
+        )
         self.deadlines = Deadlines(
             repo,
+            absences=self.absences,
             resolver=self,
             states=self.states,
             posting=self.posting,
@@ -319,6 +329,7 @@ class Table:
             missing = [s for s in awaited if s not in orders]
             if (not awaited and not left) or (missing and not fill_defaults):
                 return False
+            await self.absences.missed(tx, game, missing)  # each miss stored once, excused or not
             for seat in missing:
                 default = loaded.engine.default_order(loaded.state, seat).canonical()
                 sealed = self.steps.seal(game, seat, default, user_id=None)
