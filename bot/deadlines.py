@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from bot.away import Absences
     from bot.loaded import StateCache
     from bot.posting import Posting
     from bot.storage.base import Repository
@@ -55,8 +56,10 @@ class Deadlines:
         clock: Callable[[], float],
         worker: str,
         notify: Callable[[], None],
+        absences: Absences | None = None,
     ) -> None:
         self.repo = repo
+        self.absences = absences  # a step whose seat's player is away may wait (issue 34)
         self.resolver = resolver
         self.states = states
         self.posting = posting
@@ -79,7 +82,9 @@ class Deadlines:
             for game in due:
                 assert game.deadline_at is not None and game.step_seconds is not None
                 if now >= game.deadline_at:
-                    if await self.resolver.resolve_if_ready(game.id, fill_defaults=True):
+                    if (
+                        self.absences is not None and await self.absences.wait_if_away(game.id)
+                    ) or await self.resolver.resolve_if_ready(game.id, fill_defaults=True):
                         done += 1
                     continue
                 step = game.reminders_sent
