@@ -151,12 +151,15 @@ def part_nonce(key: str, index: int, count: int) -> str:
 def allowed_mentions(payload: dict[str, Any]) -> discord.AllowedMentions:
     """Who a post may ping: the users its payload names in ``mentions`` (a game's players), no one
     else. ``@everyone``, ``@here`` and role mentions in the text (a player's order, a league's
-    name) never ping; nor does a ``<@id>`` the payload does not name."""
+    name) never ping; nor does a ``<@id>`` the payload does not name. A role pings only when the
+    payload names it in ``mention_roles``."""
     users = limits.mention_users(payload.get("mentions") or [])
+    # A league's moderator role, named by the bot's own notice (a miss limit reached): only it.
+    roles = [discord.Object(int(r)) for r in payload.get("mention_roles") or []]
     return discord.AllowedMentions(
         everyone=False,
         users=[discord.Object(u) for u in users],
-        roles=False,
+        roles=roles or False,
         replied_user=False,
     )
 
