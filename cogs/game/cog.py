@@ -150,6 +150,8 @@ class GameCog(commands.Cog):
             embed.add_field(name=seat.seat, value=f"<@{seat.user_id}>", inline=True)
         for name, value in await self._handover_fields(row, lang):
             embed.add_field(name=name, value=value, inline=False)
+        for name, value in await self._absence_fields(row, lang):
+            embed.add_field(name=name, value=value, inline=False)
         files: list[discord.File] = []
         if loaded.state is not None:
             view = loaded.view(None)
@@ -402,6 +404,24 @@ class GameCog(commands.Cog):
                 for h in handed
             ]
             fields.append((t(lang, "handover.status.handed"), limits.clip("\n".join(lines), 1000)))
+        return fields
+
+    async def _absence_fields(self, row: GameRow, lang: str) -> list[tuple[str, str]]:
+        """``/game status``: the seats the open step waits for (an absence: the seat and the
+        date, nothing else), and each seat's missed deadlines in this game (issue 34)."""
+        found = await self.table.absences.of_game(row)
+        fields = []
+        if found.waiting and row.status in ACTIVE_STATUSES:
+            lines = [
+                t(lang, "away.status.wait_line", seat=s, until=int(u)) for s, u in found.waiting
+            ]
+            fields.append((t(lang, "away.status.waiting"), "\n".join(lines)))
+        if found.misses:
+            lines = [
+                t(lang, "away.status.miss_line", seat=s, total=total, unexcused=unexcused)
+                for s, (total, unexcused) in sorted(found.misses.items())
+            ]
+            fields.append((t(lang, "away.status.misses"), limits.clip("\n".join(lines), 1000)))
         return fields
 
     for _command in (
