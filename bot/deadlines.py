@@ -1,12 +1,13 @@
 """The deadline worker: reminders before a step's deadline, default orders after it.
 
-A step with a deadline (``GameRow.deadline_at``; ``step_seconds`` long) reminds the seats that
-have not ordered when half and when a tenth of its time is left, and resolves with their default
-orders when it is up. :meth:`Deadlines.tick` runs from the bot's maintenance loop and claims the
-due games first (``bot.storage.claims``), so that of several processes one handles each game; a
-resolution itself is the table's (:meth:`bot.table.Table.resolve_if_ready`), exactly once
-whoever calls it. :meth:`Deadlines.recover` catches up after a start on the steps whose orders
-were all stored before a crash.
+A step with a deadline (``GameRow.deadline_at``; ``step_seconds`` long) reminds each player who
+has not ordered at their own times (``/reminders``; by default when half and when a tenth of its
+time is left: ``bot.reminding``), and resolves with their default orders when it is up.
+:meth:`Deadlines.tick` runs from the bot's maintenance loop and claims the due games first
+(``bot.storage.claims``), so that of several processes one handles each game; a resolution itself
+is the table's (:meth:`bot.table.Table.resolve_if_ready`), exactly once whoever calls it.
+:meth:`Deadlines.recover` catches up after a start on the steps whose orders were all stored
+before a crash.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import secrets
 import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
+
+from bot.reminding import ReminderWorker
 
 if TYPE_CHECKING:
     from bot.away import Absences
@@ -27,7 +30,6 @@ if TYPE_CHECKING:
 # over after it); a live holder releases them at the end of its tick.
 DEADLINE_LEASE_SECONDS = 60.0
 DUE_GAMES_PER_TICK = 1000
-REMINDER_FRACTIONS = (0.5, 0.1)  # reminders when half and when a tenth of the time is left
 
 
 def worker_name() -> str:
@@ -66,6 +68,7 @@ class Deadlines:
         self.clock = clock
         self.worker = worker
         self.notify = notify
+        self.reminders = ReminderWorker(repo, states=states, posting=posting, notify=notify)
 
     async def tick(self) -> int:
         """Send due reminders and resolve expired turns with default orders. Returns work done."""
@@ -87,48 +90,24 @@ class Deadlines:
                     ) or await self.resolver.resolve_if_ready(game.id, fill_defaults=True):
                         done += 1
                     continue
-                step = game.reminders_sent
-                # Only the latest reminder that is due: after a stall, one ping, not one a tick.
-                due_steps = [
-                    i
-                    for i in range(step, len(REMINDER_FRACTIONS))
-                    if now >= game.deadline_at - game.step_seconds * REMINDER_FRACTIONS[i]
-                ]
-                if due_steps and await self._remind(game.id, game.version, step, due_steps[-1]):
+                # Each player's reminders that are due (the latest of each: after a stall, one
+                # reminder, not one a tick), and when the game's next one comes.
+                if await self.reminders.game(game, now):
                     done += 1
         finally:
             if due:
                 async with self.repo.transaction() as tx:
                     await tx.release_games(self.worker, [g.id for g in due])
+        # The daily digests are per player, not per game: compare-and-set, not claimed.
+        done += await self.reminders.digests(now)
         return done
-
-    async def _remind(self, game_id: str, version: int, step: int, last: int) -> bool:
-        async with self.repo.transaction() as tx:
-            game = await tx.get_game(game_id)
-            if game is None or game.version != version or game.reminders_sent != step:
-                return False
-            loaded = self.states.load(game)
-            orders = await tx.orders_for_turn(game.id, game.step)
-            missing = [s for s in loaded.awaiting() if s not in orders]
-            # Skip reminders that are no longer due (a later one may already be due).
-            game.reminders_sent = last + 1
-            await tx.update_game(game, expect_version=version)
-            if missing and game.deadline_at is not None:
-                await self.posting.reminder(tx, loaded, missing, last)
-        self.notify()
-        return True
 
     async def next_wakeup(self) -> float | None:
         """When the deadline worker next has something to do (None: nothing scheduled)."""
         async with self.repo.read() as tx:
             games = await tx.games_with_status(("active",))
-        times: list[float] = []
-        for g in games:
-            if g.deadline_at is None or g.step_seconds is None:
-                continue
-            fractions = REMINDER_FRACTIONS[g.reminders_sent :]
-            times.extend(g.deadline_at - g.step_seconds * f for f in fractions)
-            times.append(g.deadline_at)
+        times = [g.deadline_at for g in games if g.deadline_at is not None]
+        times.extend(await self.reminders.wakeups(games))  # each player's, and the digests
         return min(times) if times else None
 
     async def recover(self) -> int:

@@ -400,7 +400,7 @@ def seat_dm(
         *present.private_lines(view, seat, lang),
     ]
     if game.deadline_at is not None:
-        lines.append(t(lang, "dm.deadline", deadline=f"<t:{int(game.deadline_at)}:R>"))
+        lines.append(t(lang, "dm.deadline", deadline=when(game.deadline_at)))
     lines.append(present.order_help(lang))
     groups = _groups(loaded, seat, lang)
     payload: dict[str, Any] = {
@@ -428,9 +428,17 @@ def seat_dm(
     return payload
 
 
+def when(at: float) -> str:
+    """A moment in Discord's timestamp markup, date and time and how far off (``<t:…:f>
+    (<t:…:R>)``): every reader sees it in their own time zone and language."""
+    return f"<t:{int(at)}:f> (<t:{int(at)}:R>)"
+
+
 def reminder(loaded: LoadedGame, missing: list[str], *, lang: str) -> dict[str, Any]:
+    """A ping in the game's channel to the ``missing`` seats' players (those whose reminders
+    come that way and are due now)."""
     game = loaded.game
-    users = [game.user_of(s) for s in missing]
+    users = list(dict.fromkeys(game.user_of(s) for s in missing))
     return {
         "lang": lang,
         "content": t(
@@ -439,15 +447,51 @@ def reminder(loaded: LoadedGame, missing: list[str], *, lang: str) -> dict[str, 
             users=" ".join(f"<@{u}>" for u in users),
             game=game.id,
             step=step_name(loaded, lang),
-            deadline=f"<t:{int(game.deadline_at or 0)}:R>",
+            deadline=when(game.deadline_at or 0),
         ),
         "mentions": users,
     }
 
 
+def reminder_dm(loaded: LoadedGame, *, lang: str, final: bool) -> dict[str, Any]:
+    """A reminder by DM (the player's choice, ``/reminders``); ``final``: the step's last."""
+    game = loaded.game
+    return {
+        "lang": lang,
+        "content": t(
+            lang,
+            "reminders.dm_final" if final else "reminders.dm",
+            ruleset=loaded.presenter.title(lang),
+            game=game.id,
+            step=step_name(loaded, lang),
+            channel=f"<#{game.channel_id}>" if game.channel_id else "",
+            deadline=when(game.deadline_at or 0),
+        ),
+    }
+
+
+def digest(games: list[LoadedGame], *, lang: str) -> dict[str, Any]:
+    """The daily digest DM: the games awaiting the player's order, the nearest deadline first."""
+    lines = [t(lang, "reminders.digest", count=len(games))]
+    for loaded in sorted(games, key=lambda g: (g.game.deadline_at or 0, g.game.id)):
+        game = loaded.game
+        lines.append(
+            t(
+                lang,
+                "reminders.digest_line",
+                ruleset=loaded.presenter.title(lang),
+                game=game.id,
+                step=step_name(loaded, lang),
+                channel=f"<#{game.channel_id}>" if game.channel_id else "",
+                deadline=when(game.deadline_at or 0),
+            )
+        )
+    return {"lang": lang, "content": "\n".join(lines)}
+
+
 def notice(game: GameRow, key: str, *, lang: str, **params: Any) -> dict[str, Any]:
     if "deadline" in params and params["deadline"] is not None:
-        params["deadline"] = f"<t:{int(params['deadline'])}:R>"
+        params["deadline"] = when(params["deadline"])
     return {"lang": lang, "content": t(lang, key, game=game.id, **params)}
 
 

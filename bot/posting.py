@@ -160,13 +160,46 @@ class Posting:
         await self._channel(tx, game, payload, outbox_nonce(game.id, key, game.updated_at))
 
     async def reminder(
-        self, tx: Transaction, loaded: LoadedGame, missing: list[str], last: int
+        self, tx: Transaction, loaded: LoadedGame, missing: list[str], tag: str
     ) -> None:
-        """Remind the ``missing`` seats of the step's deadline (``last``: which reminder)."""
+        """Remind the ``missing`` seats of the step's deadline in the game's channel (``tag``:
+        which reminders, e.g. ``"50%"``, so that the same reminder is enqueued once)."""
         game = loaded.game
         lang = await self.languages.of_guild(tx, game.guild_id)
         payload = messages.reminder(loaded, missing, lang=lang)
-        await self._channel(tx, game, payload, outbox_nonce(game.id, game.step, "remind", last))
+        await self._channel(tx, game, payload, outbox_nonce(game.id, game.step, "remind", tag))
+
+    async def reminder_dm(
+        self, tx: Transaction, loaded: LoadedGame, user_id: int, slot: str, *, final: bool
+    ) -> None:
+        """Remind a player of the step's deadline by DM (their choice: ``/reminders``)."""
+        game = loaded.game
+        lang = await self.languages.of_user(
+            tx, user_id, await self.languages.of_guild(tx, game.guild_id)
+        )
+        await tx.enqueue(
+            game_id=game.id,
+            kind="dm",
+            target_id=user_id,
+            payload=messages.reminder_dm(loaded, lang=lang, final=final),
+            nonce=outbox_nonce(game.id, game.step, "remind", user_id, slot),
+            now=self.clock(),
+        )
+
+    async def digest(
+        self, tx: Transaction, user_id: int, games: list[LoadedGame], day: float
+    ) -> None:
+        """A player's daily digest DM (``day``: when it was due, its key)."""
+        guild = games[0].game.guild_id if games else None
+        lang = await self.languages.of_user(tx, user_id, await self.languages.of_guild(tx, guild))
+        await tx.enqueue(
+            game_id=None,
+            kind="dm",
+            target_id=user_id,
+            payload=messages.digest(games, lang=lang),
+            nonce=outbox_nonce("digest", user_id, int(day)),
+            now=self.clock(),
+        )
 
     async def _channel(
         self,

@@ -15,9 +15,14 @@ from collections.abc import Sequence
 from bot.storage.base import ClaimStore, GameRow, OutboxRow
 from bot.storage.sql import SqlGames, SqlOutbox
 
+# A game is due when its deadline has passed or its next reminder is due (``reminder_plans``:
+# each player's own reminders, bot/reminders.py); a game whose open step has no plan yet is due
+# from the step's start, so the first tick after a step opens plans it (the plan of an earlier
+# step, or one dropped by a player's new settings, counts as none).
 DUE = (
     "status = 'active' AND deadline_at IS NOT NULL AND step_seconds IS NOT NULL "
-    "AND deadline_at - step_seconds * 0.5 <= ?"
+    "AND (deadline_at <= ? OR COALESCE((SELECT p.next_at FROM reminder_plans p "
+    "WHERE p.game_id = games.id AND p.turn = games.turn), deadline_at - step_seconds) <= ?)"
 )
 
 
@@ -65,7 +70,7 @@ class SqlClaims(SqlGames, SqlOutbox, ClaimStore):
             f"SELECT id FROM games WHERE {DUE} "
             "AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?) "
             f"ORDER BY deadline_at LIMIT ?{self._skip_locked()}) RETURNING id",
-            (holder, lease_until, now, now, holder, limit),
+            (holder, lease_until, now, now, now, holder, limit),
         )
         ids = [r["id"] for r in rows]
         if not ids:

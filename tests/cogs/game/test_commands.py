@@ -313,7 +313,8 @@ async def test_moderator_pauses_extends_resumes(duel, permissions):
     game = await table.game(duel.game_id)
     assert game.deadline_at == pytest.approx(now + 8980 + 5400, abs=1)
     notice = notices(duel, "⏳")[-1]
-    assert notice.content.endswith(f"it now ends <t:{int(game.deadline_at)}:R>.")
+    deadline = int(game.deadline_at)
+    assert notice.content.endswith(f"it now ends <t:{deadline}:f> (<t:{deadline}:R>).")
     assert game.step == started.step and len(turn_posts(duel)) == 1
 
 
