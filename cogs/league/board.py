@@ -80,6 +80,7 @@ COLUMNS = _columns(_NUMBERS)
 _WITHOUT_DP = tuple(c for c in _NUMBERS if c[0] not in _DP_KEYS)
 COLUMNS_WITHOUT_DP = _columns(_WITHOUT_DP)
 FIGURE_WIDTH = 104  # a ruleset's own figure: room for its name (残りユニット) over its number
+MISSES = ("league.table.misses", 64)  # unexcused missed deadlines (issue 34)
 
 
 def _edges(columns: tuple[tuple[str, int], ...] = COLUMNS) -> list[tuple[str, float, float]]:
@@ -118,20 +119,22 @@ def _cells(row: Row) -> dict[str, str]:
         "league.table.dp_diff": _signed(row.dp_for - row.dp_against),
         "league.table.points": _integer(row.points),
         "league.table.rating": decimal(row.rating),
+        MISSES[0]: _integer(row.misses),
     }
 
 
 Edges = list[tuple[str, float, float]]
 
 
-def edges_for(dp: bool, figures: Sequence[tuple[str, str]] = ()) -> Edges:
-    """The columns' edges: with or without DP, and a column per figure (its name, the catalogue
-    key of its label) before the points, in the same width."""
-    if not figures:
+def edges_for(dp: bool, figures: Sequence[tuple[str, str]] = (), misses: bool = False) -> Edges:
+    """The columns' edges: with or without DP, a column per figure (its name, the catalogue
+    key of its label) and (``misses``) the unexcused missed deadlines before the points, in the
+    same width."""
+    if not figures and not misses:
         return EDGES if dp else EDGES_WITHOUT_DP
     numbers = list(_NUMBERS if dp else _WITHOUT_DP)
     at = next(i for i, (key, _) in enumerate(numbers) if key == "league.table.points")
-    numbers[at:at] = [(key, FIGURE_WIDTH) for _, key in figures]
+    numbers[at:at] = [(key, FIGURE_WIDTH) for _, key in figures] + ([MISSES] if misses else [])
     return _edges(_columns(tuple(numbers)))
 
 
@@ -184,6 +187,7 @@ def render_standings(
     subtitle: str = "",
     dp: bool = True,
     figures: Sequence[tuple[str, str]] = (),
+    misses: bool = False,
 ) -> bytes:
     """PNG bytes (``WIDTH`` × ``height(len(rows))``) of the standings ``rows`` in ``lang``.
 
@@ -192,8 +196,10 @@ def render_standings(
     the header, ``subtitle`` (season, date) on its right. ``dp``: the DP columns (for, against,
     difference), for a ruleset that scores DP. ``figures``: a ruleset's other figures, each
     (its name in :attr:`Row.figures`, the catalogue key of its column), drawn before the points.
+    ``misses``: a column of each player's unexcused missed deadlines (:attr:`Row.misses`), after
+    the figures.
     """
-    edges = edges_for(dp, figures)
+    edges = edges_for(dp, figures, misses)
     img = CANVAS.new_board(WIDTH, height(len(rows)), HEADER_H)
     d = ImageDraw.Draw(img)
     header(d, title, subtitle, WIDTH)

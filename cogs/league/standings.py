@@ -131,6 +131,9 @@ class Row:
     mu: float = 0.0
     sigma: float = 0.0
     figures: Mapping[str, int] = field(default_factory=dict)  # totals of a ruleset's figures
+    # Deadlines the player let pass unexcused in the league's matches (issue 34): read from the
+    # stored misses, not from the results (the caller fills it in; not part of the standing).
+    misses: int = 0
 
     @property
     def rating(self) -> float:

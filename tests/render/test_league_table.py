@@ -82,7 +82,7 @@ def test_height_grows_with_the_rows() -> None:
 
 
 def test_column_names_exist_in_both_languages_and_draw_whole() -> None:
-    used = [key for key, _ in board.COLUMNS] + ["league.table.empty"]
+    used = [key for key, _ in board.COLUMNS] + [board.MISSES[0], "league.table.empty"]
     keys = assert_keys_in_both_languages(used, "league.table.")
     assert keys == set(used)
     for lang in ("en", "ja"):
