@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot import absences as away
 from bot.leagues import DP, AnteChecked, LeagueResult, PickChecked, RosterRules
 from bot.ruleset import LeagueSupport, RuleError
 from cogs.league import ante as antes
@@ -73,6 +74,14 @@ class Options:
     ante: bool = True
     pick_minutes: int = 720  # per draft pick
     rounds: int = drafts.DEFAULT_ROUNDS
+    # Absences and missed deadlines (issue 34; bot.absences reads them by these names): whether
+    # a deadline inside a player's absence waits or plays the defaults, the most days one absence
+    # and a season's absences may last, and the unexcused misses after which the moderators are
+    # told (0: no limit).
+    absences: str = away.WAIT
+    away_days: int = away.DEFAULT_MAX_DAYS
+    away_season_days: int = away.DEFAULT_SEASON_DAYS
+    miss_limit: int = 0
     # The ruleset's own fixed options (named by its FixedOptions) and what it fixed at the
     # league's creation (LeagueSupport.at_creation: a pack); stored beside the others.
     game: Mapping[str, Any] = field(default_factory=dict)
@@ -84,6 +93,7 @@ class Options:
             raise LeagueError("league.option.pick_minutes", value=self.pick_minutes)
         if not 1 <= self.rounds <= ROUNDS_MAX:
             raise LeagueError("league.option.rounds", value=self.rounds, max=ROUNDS_MAX)
+        away.Policy(self.away_days, self.absences, self.away_season_days, self.miss_limit)
         clash = set(self.game) & set(self.__dataclass_fields__)
         if clash:
             raise ValueError(f"game options named as the league's own: {sorted(clash)}")
@@ -92,6 +102,11 @@ class Options:
         """One flat object: the league's options, then the ruleset's (a league without any
         stores what it stored before they came)."""
         own = {k: v for k, v in self.__dict__.items() if k != "game"}
+        # Absence options at their defaults are left out: a league stores what it stored before
+        # they came.
+        for name in AWAY_OPTIONS:
+            if own[name] == Options.__dataclass_fields__[name].default:
+                del own[name]
         return {**own, **self.game}
 
     @classmethod
@@ -125,6 +140,7 @@ class Options:
 # and those only a league with rosters has.
 GAME_OPTIONS = ("cost_cap", "tie_break")
 ROSTER_OPTIONS = ("master_approval", "ante", "pick_minutes", "rounds")
+AWAY_OPTIONS = away.LEAGUE_KEYS
 
 
 @dataclass(frozen=True)
