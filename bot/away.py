@@ -234,6 +234,16 @@ class Absences:
             rows = await tx.absences_of([user_id], now)
         return next((a for a in reversed(rows) if a.starts_at <= now < a.end), None)
 
+    async def zone_name(self, user_id: int) -> str | None:
+        """The player's time zone (an IANA name) as ``/reminders`` stored it; None: none."""
+        async with self.repo.read() as tx:
+            # The reminders part of the storage (issue 34) keeps it, where that part is present.
+            read = getattr(tx, "reminder_settings", None)
+            rows = await read([user_id]) if read is not None else {}
+        row = rows.get(user_id)
+        zone = getattr(row, "zone", None)
+        return str(zone) if zone else None
+
     async def bounds(self, tx: Transaction, user_id: int, guild_id: int | None) -> list[Any]:
         """Every bound an absence set now must keep: the server's (where it is set), and each
         league the player has a running match in (per absence, and what its season has left)."""
@@ -317,6 +327,11 @@ class Absences:
         async with self.repo.transaction() as tx:
             await tx.set_away_setting(setting, self.clock())
         return setting
+
+    async def league_misses(self, league_id: str) -> dict[int, int]:
+        """Each player's unexcused missed deadlines in a league's matches (its standings)."""
+        async with self.repo.read() as tx:
+            return await tx.unexcused_in_league(league_id)
 
     # --- /game status -------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import absences as away
 from bot import limits, replies
 from bot.checks import is_moderator, reader_lang
 from bot.i18n import has, t
@@ -387,8 +389,18 @@ class LeagueCog(commands.Cog):
             "Minutes to object to a victory declaration", "cmd.opt.objection_minutes"
         ),
         reaction_minutes=ls("Minutes for a combat's reactions", "cmd.opt.reaction_minutes"),
+        absences=ls("A deadline in a player's absence: wait, or play defaults", "cmd.opt.absences"),
+        away_days=ls("Most days one absence may last", "cmd.opt.away_days"),
+        away_season_days=ls("Most days of absence a season", "cmd.opt.away_season_days"),
+        miss_limit=ls(
+            "Unexcused missed deadlines before moderators are told", "cmd.opt.miss_limit"
+        ),
     )
     @app_commands.choices(
+        absences=[
+            app_commands.Choice(name=ls("wait", "away.mode.wait"), value=away.WAIT),
+            app_commands.Choice(name=ls("defaults", "away.mode.defaults"), value=away.DEFAULTS),
+        ],
         ruleset=ruleset_choices(),
         format=format_choices(),
         **fixed_choices("tie_break"),
@@ -413,6 +425,10 @@ class LeagueCog(commands.Cog):
         turn_limit: app_commands.Range[int, 0, 99] | None = None,
         objection_minutes: app_commands.Range[int, 1, 60] | None = None,
         reaction_minutes: app_commands.Range[int, 1, 60] | None = None,
+        absences: str | None = None,
+        away_days: app_commands.Range[int, 1, away.MAX_DAYS_BOUND] | None = None,
+        away_season_days: app_commands.Range[int, 1, away.MAX_DAYS_BOUND] | None = None,
+        miss_limit: app_commands.Range[int, 0, away.MISS_LIMIT_BOUND] | None = None,
     ) -> None:
         """The options left out keep their defaults; one the ruleset does not take (the cost
         cap of a game without lineups, the draft of one without rosters) is refused when set.
@@ -423,13 +439,17 @@ class LeagueCog(commands.Cog):
         if not is_moderator(interaction):
             raise LeagueError("league.moderators_only")
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        given = {
+        given: dict[str, Any] = {
             "cost_cap": cost_cap,
             "tie_break": tie_break,
             "master_approval": master_approval,
             "ante": ante,
             "pick_minutes": pick_minutes,
             "rounds": rounds if rounds is not None else support(ruleset).draft_rounds,
+            "absences": absences,
+            "away_days": away_days,
+            "away_season_days": away_season_days,
+            "miss_limit": miss_limit,
         }
         fixed = {
             "time_control": time_control,
@@ -836,7 +856,9 @@ class LeagueCog(commands.Cog):
     ) -> None:
         found = await self._find(interaction, league)
         lang = reader_lang(interaction)
-        rows = found.standings()
+        # Each player's unexcused missed deadlines in the league's matches (issue 34).
+        missed = await self.bot.table.absences.league_misses(found.id)
+        rows = [replace(r, misses=missed.get(int(r.player), 0)) for r in found.standings()]
         title = t(lang, "league.standings.title", league=found.name, season=found.season)
         embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
         # DP for and against where the ruleset scores them; its other figures' totals
@@ -870,6 +892,7 @@ class LeagueCog(commands.Cog):
                 points=r.points,
                 rating=f"{r.rating:.1f}",
             )
+            + (t(lang, "league.standings.misses", count=r.misses) if r.misses else "")
             for i, r in enumerate(rows, start=1)
         ]
         embed.description = head(
@@ -884,6 +907,7 @@ class LeagueCog(commands.Cog):
             title=title,
             dp=dp,
             figures=[(n, f"{found.ruleset}.league.figure.{n}") for n in others],
+            misses=True,
         )
         await replies.respond(
             interaction,
