@@ -9,6 +9,7 @@ python -m bot demo RULESET [--out DIR] [--seed N] [--lang en|ja] [--record FILE]
 python -m bot demo NAME …             a shared cog's demo (``demo league``: a whole season)
 python -m bot replay FILE [--events]
 python -m bot verify FILE
+python -m bot view FILE [-o FILE] [--lang en|ja]
 python -m bot migrate-db --from URL --to URL [--force]
 python -m bot <command> …             a ruleset's own tools (``--help`` lists them)
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import logging
 import stat
@@ -30,6 +32,7 @@ from bot.config import Config, ConfigError, cli_language
 from bot.i18n import t
 from bot.record import MAX_RECORD_BYTES, RecordError, load_record, replay, verify
 from bot.storage import DatabaseUnavailable, open_repository
+from bot.viewer import cli as viewer_cli
 
 
 def _run_bot(lang: str) -> int:
@@ -272,6 +275,7 @@ def build_parser(
     rep.add_argument("--events", action="store_true", help=t(lang, "cli.help.replay.events"))
     ver = sub.add_parser("verify", help=t(lang, "cli.help.verify"))
     ver.add_argument("file", type=Path, help=t(lang, "cli.help.record_file"))
+    viewer_cli.add_arguments(sub.add_parser("view", help=t(lang, "viewer.cli.help")), lang)
     mig = sub.add_parser("migrate-db", help=t(lang, "cli.help.migrate_db"))
     mig.add_argument(
         "--from",
@@ -288,6 +292,7 @@ def build_parser(
         "demo": _demo,
         "replay": _replay,
         "verify": _verify,
+        "view": functools.partial(viewer_cli.run, load=_load_record, refused=_refused),
         "migrate-db": _migrate_db,
     }
     # Each ruleset may add tools of its own (the dungeon's monster-AI solver).
