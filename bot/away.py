@@ -237,12 +237,8 @@ class Absences:
     async def zone_name(self, user_id: int) -> str | None:
         """The player's time zone (an IANA name) as ``/reminders`` stored it; None: none."""
         async with self.repo.read() as tx:
-            # The reminders part of the storage (issue 34) keeps it, where that part is present.
-            read = getattr(tx, "reminder_settings", None)
-            rows = await read([user_id]) if read is not None else {}
-        row = rows.get(user_id)
-        zone = getattr(row, "zone", None)
-        return str(zone) if zone else None
+            row = (await tx.reminder_settings([user_id])).get(user_id)
+        return row.zone if row is not None and row.zone else None
 
     async def bounds(self, tx: Transaction, user_id: int, guild_id: int | None) -> list[Any]:
         """Every bound an absence set now must keep: the server's (where it is set), and each
