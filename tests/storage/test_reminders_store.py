@@ -186,7 +186,10 @@ async def test_two_workers_remind_each_player_at_their_own_times_once(
         async with one.read() as tx:
             return reminders(await tx.outbox_for_game(game.id))
 
+    # Before the first tick the open step is unplanned: the worker wakes at once.
+    assert await tables[0].deadlines.next_wakeup() == start
     assert await at(1) == []
+    assert await tables[1].deadlines.next_wakeup() == start + 24, "A's 80 %, the next one"
     async with one.transaction() as tx:
         assert await tx.claim_due_games("p9", start + 10, start + 20) == [], "planned: not due"
     (dm,) = await at(25)  # A's 80 %: 96 s before the deadline
