@@ -179,7 +179,9 @@ class ReminderWorker:
             seats = [s for s in missing if game.user_of(s) == user_id]
             if not seats or last.slot not in fresh:
                 continue  # nothing awaited of them, or another process sent it
-            if settings[user_id].via == "dm":
+            # A player whose DMs are known closed is pinged in the channel instead.
+            closed = any(s.dm_open is False for s in game.seats if s.user_id == user_id)
+            if settings[user_id].via == "dm" and not closed:
                 await self.posting.reminder_dm(tx, loaded, user_id, last.slot, final=last.final)
             else:
                 pinged.extend(seats)

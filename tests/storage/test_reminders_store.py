@@ -201,3 +201,28 @@ async def test_two_workers_remind_each_player_at_their_own_times_once(
     dm, half, last = await at(109)  # a tenth left: the final one, for B, C and D in one post
     assert last.kind == "channel" and last.payload["mentions"] == [USERS[s] for s in "BCD"]
     assert len(await at(119)) == 3
+
+
+async def test_a_player_whose_dms_are_closed_is_pinged_in_the_channel_instead(
+    registered: None, backend: Backend
+) -> None:
+    repo = await backend.open()
+    clock = Clock()
+    table = Table(repo, clock=clock, entropy=entropy())
+    await change_settings(repo, USERS["A"], Changes(times="1m", via="dm"), clock.now)
+    players = [Player(USERS[s], f"player {s}") for s in SEATS]
+    game = await table.challenge(
+        "bids", guild_id=GUILD, channel_id=CHANNEL, players=players, turn_seconds=600
+    )
+    for seat in SEATS[1:]:
+        game = await table.accept(game.id, USERS[seat])
+    async with repo.transaction() as tx:
+        await tx.set_dm_open(game.id, "A", False)  # a DM to A failed earlier
+    assert game.deadline_at is not None
+    clock.now = game.deadline_at - 59
+    await table.tick()
+    async with repo.read() as tx:
+        rows = reminders(await tx.outbox_for_game(game.id))
+    # One post: A's final reminder, and the others' (all theirs came due at this first tick).
+    (ping,) = rows
+    assert ping.kind == "channel" and ping.payload["mentions"] == [USERS[s] for s in SEATS]
