@@ -93,6 +93,15 @@ class Absences:
         """The step's deadline has passed: wait for an absent seat (True) or leave the step to
         the table's defaults (False)."""
         now = self.clock()
+        # Almost always nobody in the game is away: a read says so without taking the writer's
+        # lock (the deadline worker meets every expired step here first).
+        async with self.repo.read() as tx:
+            game = await tx.get_game(game_id)
+            if game is None or game.deadline_at is None:
+                return False
+            seated = sorted({seat.user_id for seat in game.seats})
+            if not await tx.absences_of(seated, game.deadline_at):
+                return False
         async with self.repo.transaction() as tx:
             game = await tx.get_game(game_id)
             if game is None or game.status != "active" or game.state is None:
