@@ -1176,11 +1176,20 @@ def _info_fields(
     after: list[tuple[str, str]],
 ) -> discord.Embed:
     """``embed`` with the fields ``before`` the players, the players, and those ``after``
-    (a Swiss or cup league's format first)."""
+    (a Swiss or cup league's format first, its absences and missed deadlines last)."""
     if league.format != season.ROUND_ROBIN:
         played = len(league.swiss.rounds) if league.swiss else 0
         shown = t(lang, f"league.format.{league.format}", rounds=league.swiss_rounds, played=played)
         before = [(t(lang, "league.info.format"), limits.clip(shown, limits.FIELD_VALUE)), *before]
+    o = league.options
+    away = t(
+        lang,
+        f"league.info.away_{o.absences}",
+        days=o.away_days,
+        season_days=o.away_season_days,
+        limit=o.miss_limit or t(lang, "league.info.no_miss_limit"),
+    )
+    before = [*before, (t(lang, "league.info.away"), limits.clip(away, limits.FIELD_VALUE))]
     used = len(embed.title or "") + sum(len(n) + len(v) for n, v in [*before, *after])
     players = _player_fields(
         league.players,

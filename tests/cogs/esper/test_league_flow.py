@@ -134,6 +134,7 @@ async def test_an_esper_league_grades_rates_and_feeds_its_seasons_refusals(
     assert "Objection window: 20 min" in fields["Options"]
     assert "Combat reactions: 3 min" in fields["Options"]
     assert fields["Points"] == t("en", "esper.league.points")
+    assert "waits for them; at most 14 days an absence" in fields["Absences and missed deadlines"]
     refused = await club.mod.slash(
         club.channel, "league create", name="Swiss", season_name="S1", ruleset="esper",
         format="swiss", swiss_rounds=3,
