@@ -150,7 +150,7 @@ class ReminderWorker:
                     marks.setdefault(u, set()).update(r.slot for r in reminders)
             upcoming = [plan.next_at(schedules[u], marks.get(u, set()), now) for u in users]
             next_at = min((at for at in upcoming if at is not None), default=deadline)
-            await tx.plan_reminders(game.id, game.step, next_at)
+            await tx.plan_reminders(game.id, game.step, next_at, now)
         if sent:
             self.notify()
         return sent

@@ -18,11 +18,13 @@ from bot.storage.sql import SqlGames, SqlOutbox
 # A game is due when its deadline has passed or its next reminder is due (``reminder_plans``:
 # each player's own reminders, bot/reminders.py); a game whose open step has no plan yet is due
 # from the step's start, so the first tick after a step opens plans it (the plan of an earlier
-# step, or one dropped by a player's new settings, counts as none).
+# step, one dropped by a player's new settings, or one made before a seat was handed to a
+# substitute, who has settings of their own, counts as none).
 DUE = (
     "status = 'active' AND deadline_at IS NOT NULL AND step_seconds IS NOT NULL "
     "AND (deadline_at <= ? OR COALESCE((SELECT p.next_at FROM reminder_plans p "
-    "WHERE p.game_id = games.id AND p.turn = games.turn), deadline_at - step_seconds) <= ?)"
+    "WHERE p.game_id = games.id AND p.turn = games.turn AND NOT EXISTS (SELECT 1 FROM handovers h "
+    "WHERE h.game_id = p.game_id AND h.at >= p.planned_at)), deadline_at - step_seconds) <= ?)"
 )
 
 

@@ -91,11 +91,12 @@ class SqlReminders(SqlPrimitives, ReminderStore):
             "DELETE FROM reminder_marks WHERE game_id = ? AND turn = ?", (game_id, step)
         )
 
-    async def plan_reminders(self, game_id: str, step: int, next_at: float) -> None:
+    async def plan_reminders(self, game_id: str, step: int, next_at: float, now: float) -> None:
         await self._exec(
-            "INSERT INTO reminder_plans (game_id, turn, next_at) VALUES (?,?,?) "
-            "ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, next_at = excluded.next_at",
-            (game_id, step, next_at),
+            "INSERT INTO reminder_plans (game_id, turn, next_at, planned_at) VALUES (?,?,?,?) "
+            "ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, "
+            "next_at = excluded.next_at, planned_at = excluded.planned_at",
+            (game_id, step, next_at, now),
         )
         await self._exec(
             "DELETE FROM reminder_marks WHERE game_id = ? AND turn < ?", (game_id, step)

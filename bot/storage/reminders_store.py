@@ -67,9 +67,9 @@ class ReminderStore(ABC):
         """Forget the reminders sent in ``step`` (its deadline moved: they start again)."""
 
     @abstractmethod
-    async def plan_reminders(self, game_id: str, step: int, next_at: float) -> None:
+    async def plan_reminders(self, game_id: str, step: int, next_at: float, now: float) -> None:
         """Store when ``step``'s next reminder of the game is due (its deadline when none is
-        left), and forget the marks of its earlier steps."""
+        left), planned at ``now``, and forget the marks of its earlier steps."""
 
     @abstractmethod
     async def reminder_plans(self) -> dict[str, tuple[int, float]]:

@@ -69,7 +69,7 @@ async def test_settings_are_stored_and_a_change_drops_the_plans_of_the_players_g
     await insert_game(repo, "g-1")
     async with repo.transaction() as tx:
         assert await tx.reminder_settings([USERS["A"]]) == {}
-        await tx.plan_reminders("g-1", 1, NOW + 300)
+        await tx.plan_reminders("g-1", 1, NOW + 300, NOW)
     settings = await change_settings(
         repo,
         USERS["A"],
@@ -107,7 +107,7 @@ async def test_a_reminder_is_marked_sent_by_one_process_only(backend: Backend) -
     async with one.transaction() as tx:
         assert await tx.reminder_marks("g-1", 1) == {USERS["A"]: {"50%", "10%"}}
         # Planning the next step forgets the marks of the earlier ones.
-        await tx.plan_reminders("g-1", 2, NOW + 900)
+        await tx.plan_reminders("g-1", 2, NOW + 900, NOW)
         assert await tx.reminder_marks("g-1", 1) == {}
         await tx.mark_reminders("g-1", 2, USERS["A"], ["10%"], NOW)
         await tx.forget_reminders("g-1", 2)
@@ -136,12 +136,18 @@ async def test_the_claim_finds_a_game_when_its_step_is_unplanned_or_its_next_rem
     backend: Backend,
 ) -> None:
     repo = await backend.open()
-    for game_id in ("g-unplanned", "g-later", "g-due", "g-old-plan"):
+    for game_id in ("g-unplanned", "g-later", "g-due", "g-old-plan", "g-handed"):
         await insert_game(repo, game_id, step=2)
     async with repo.transaction() as tx:
-        await tx.plan_reminders("g-later", 2, NOW + 300)
-        await tx.plan_reminders("g-due", 2, NOW + 30)
-        await tx.plan_reminders("g-old-plan", 1, NOW + 300)  # the step before's plan
+        await tx.plan_reminders("g-later", 2, NOW + 300, NOW)
+        # Planned, then a seat handed to a substitute: planned again for the newcomer.
+        await tx.plan_reminders("g-handed", 2, NOW + 300, NOW)
+        await tx.hand_seat(
+            game_id="g-handed", step=2, seat="B", from_user=USERS["B"], from_name="b",
+            to_user=USERS["C"], to_name="c", by_user=None, digest="d", now=NOW + 5,
+        )  # fmt: skip
+        await tx.plan_reminders("g-due", 2, NOW + 30, NOW)
+        await tx.plan_reminders("g-old-plan", 1, NOW + 300, NOW)  # the step before's plan
 
     async def claim(now: float) -> list[str]:
         async with repo.transaction() as tx:
@@ -150,9 +156,12 @@ async def test_the_claim_finds_a_game_when_its_step_is_unplanned_or_its_next_rem
         return sorted(g.id for g in claimed)
 
     assert await claim(NOW - 1) == [], "no step has begun yet"
-    assert await claim(NOW + 10) == ["g-old-plan", "g-unplanned"]
-    assert await claim(NOW + 30) == ["g-due", "g-old-plan", "g-unplanned"]
-    assert await claim(NOW + 600) == ["g-due", "g-later", "g-old-plan", "g-unplanned"]
+    assert await claim(NOW + 10) == ["g-handed", "g-old-plan", "g-unplanned"]
+    assert await claim(NOW + 30) == ["g-due", "g-handed", "g-old-plan", "g-unplanned"]
+    assert await claim(NOW + 600) == ["g-due", "g-handed", "g-later", "g-old-plan", "g-unplanned"]
+    async with repo.transaction() as tx:
+        await tx.plan_reminders("g-handed", 2, NOW + 300, NOW + 20)
+    assert "g-handed" not in await claim(NOW + 30), "planned after the handover"
 
 
 def reminders(rows: list[OutboxRow]) -> list[OutboxRow]:

@@ -30,12 +30,14 @@ CREATE TABLE IF NOT EXISTS reminder_marks (
     PRIMARY KEY (game_id, turn, user_id, slot)
 );
 
--- Per game, the step whose reminders were planned and when the next one is due (the deadline
--- when none is left). A game whose open step has no plan is due at once (bot/storage/claims.py),
--- so each step is planned by the first tick after it opens; a player's new settings drop the
--- plans of their games.
+-- Per game, the step whose reminders were planned, when (``planned_at``) and when the next one
+-- is due (the deadline when none is left). A game whose open step has no plan is due at once
+-- (bot/storage/claims.py), so each step is planned by the first tick after it opens; a player's
+-- new settings drop the plans of their games, and a seat handed over since ``planned_at``
+-- (``handovers.at``) makes the plan count as none (the newcomer has settings of their own).
 CREATE TABLE IF NOT EXISTS reminder_plans (
-    game_id TEXT    PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-    turn    INTEGER NOT NULL,
-    next_at REAL    NOT NULL
+    game_id    TEXT    PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    turn       INTEGER NOT NULL,
+    next_at    REAL    NOT NULL,
+    planned_at REAL    NOT NULL
 );
