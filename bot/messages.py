@@ -166,7 +166,7 @@ def turn_message(
         fields.append(
             {
                 "name": t(lang, "game.field.deadline"),
-                "value": f"<t:{deadline}:f> (<t:{deadline}:R>)",
+                "value": when(deadline),
             }
         )
     title_key = "game.title.finished" if finished else "game.title.turn"

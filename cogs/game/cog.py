@@ -18,6 +18,7 @@ from bot import limits, registry, replies, rollexpr
 from bot.checks import can_read, is_moderator, reader_lang
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
+from bot.messages import when
 from bot.record import MAX_RECORD_BYTES, RecordError, load_record, verify
 from bot.ruleset import RuleError
 from bot.storage import ACTIVE_STATUSES, GameRow
@@ -172,9 +173,7 @@ class GameCog(commands.Cog):
                     inline=False,
                 )
             if row.deadline_at is not None:
-                embed.add_field(
-                    name=t(lang, "game.field.deadline"), value=f"<t:{int(row.deadline_at)}:R>"
-                )
+                embed.add_field(name=t(lang, "game.field.deadline"), value=when(row.deadline_at))
             png = await self.bot.loop.run_in_executor(
                 None, present.render_board, view, lang, row.names
             )

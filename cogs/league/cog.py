@@ -29,6 +29,7 @@ from bot.checks import is_moderator, reader_lang
 from bot.i18n import has, t
 from bot.i18n.translator import localized_params, ls
 from bot.leagues import DP
+from bot.messages import when
 from bot.ruleset import RuleError
 from bot.table import Player
 from bot.views import VIEW_KINDS, build_view, out_of_date
@@ -755,9 +756,7 @@ class LeagueCog(commands.Cog):
                 )
                 for line in a.log
             ]
-            deadline = (
-                f"<t:{int(a.deadline)}:R>" if a.deadline else t(lang, "league.antes.next_match")
-            )
+            deadline = when(a.deadline) if a.deadline else t(lang, "league.antes.next_match")
             embed.add_field(
                 name=t(lang, "league.antes.field", match=a.match),
                 value=t(
@@ -797,9 +796,7 @@ class LeagueCog(commands.Cog):
         found = await self._moderated(interaction, league)
         until = self.bot.table.clock() + hours * 3600
         await self.service.extend_ante(found.id, match.strip(), until, by=interaction.user.id)
-        await self._say(
-            interaction, "league.ante.extend_ack", match=match, deadline=f"<t:{int(until)}:R>"
-        )
+        await self._say(interaction, "league.ante.extend_ack", match=match, deadline=when(until))
 
     @subcommand(
         "ante-void",
@@ -1189,7 +1186,7 @@ def _info_fields(
         season_days=o.away_season_days,
         limit=o.miss_limit or t(lang, "league.info.no_miss_limit"),
     )
-    before = [*before, (t(lang, "league.info.away"), limits.clip(away, limits.FIELD_VALUE))]
+    after = [*after, (t(lang, "league.info.away"), limits.clip(away, limits.FIELD_VALUE))]
     used = len(embed.title or "") + sum(len(n) + len(v) for n, v in [*before, *after])
     players = _player_fields(
         league.players,

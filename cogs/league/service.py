@@ -18,6 +18,7 @@ from typing import Any
 from bot.i18n import normalize_lang, t
 from bot.leagues import DP, LeagueResult, RosterRules
 from bot.lobby import new_game_id
+from bot.messages import when
 from bot.posting import outbox_nonce
 from bot.ruleset import LeagueSupport
 from bot.storage import LeagueRow, Repository, VersionConflict
@@ -600,7 +601,7 @@ def _params(params: Mapping[str, Any], rules: RosterRules | None, lang: str) -> 
     if rules is not None and shown.get("unit"):
         shown["unit"] = rules.unit_name(str(shown["unit"]), lang)
     if shown.get("deadline") is not None:
-        shown["deadline"] = f"<t:{int(shown['deadline'])}:R>"
+        shown["deadline"] = when(float(shown["deadline"]))
     return shown
 
 

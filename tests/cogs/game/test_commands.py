@@ -72,7 +72,8 @@ async def test_status_shows_the_turn_the_players_and_who_has_ordered(duel):
     progress = field(reply, "Orders in: 1/2")
     assert progress is not None and progress.value == "✅ A · ⌛ B"
     game = await duel.bot.table.game(duel.game_id)
-    assert field(reply, "Deadline").value == f"<t:{int(game.deadline_at)}:R>"
+    at = int(game.deadline_at)
+    assert field(reply, "Deadline").value == f"<t:{at}:f> (<t:{at}:R>)", "each reader's own time"
     assert [a.filename for a in reply.attachments] == ["board.png"]
     # Nothing of the sealed order leaks: not its text, not its receipt.
     sealed = (await duel.bot.table.current_orders(duel.game_id))["A"]
