@@ -70,6 +70,7 @@ KEYWORDS = {
     "召喚": "summon",
     "roster": "roster",
     "ロスター": "roster",
+    "デッキ": "roster",  # the seed's word (敗者の敗退時点のデッキ); ロスター kept for old habits
 }
 _JA_SUFFIXES = ("待機", "攻撃", "能力", "特技")
 

@@ -26,6 +26,8 @@ def roster_state():
         ("覇王、剣士・弓兵,僧侶", "roster warlord knight archer cleric"),
         ("ｗａｒｌｏｒｄ　ｋｎｉｇｈｔ", "roster warlord knight"),
         ("roster warlord knight", "roster warlord knight"),
+        ("デッキ 覇王 剣士", "roster warlord knight"),  # the seed's word (glossary)
+        ("ロスター 覇王 剣士", "roster warlord knight"),
     ],
 )
 def test_rosters_in_both_languages(text, canonical):
