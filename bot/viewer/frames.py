@@ -28,8 +28,12 @@ from bot.viewer.play import Played, Step
 
 # Boards are flat colours and text: a 64-colour palette drawn losslessly keeps them sharp at a
 # third of a PNG's size (an Esper board: 93 KB as PNG, 23 KB so), which keeps a 200-step game's
-# page under 8 MiB. WebP where this Pillow writes it, else a palette PNG.
+# page under 8 MiB. WebP where this Pillow writes it, else a palette PNG. A page whose pictures
+# pass IMAGE_BUDGET (bytes of data URIs) draws them again with SMALL_PALETTE colours: a long
+# Esper game (240 steps) stays near 7 MB, its colours a little less exact.
 PALETTE_COLOURS = 64
+SMALL_PALETTE = 32
+IMAGE_BUDGET = 6 * 1024 * 1024
 _MENTION = re.compile(r"<@(\d+)>")
 _MARKUP = re.compile(r"\*\*|__|`")
 
@@ -37,10 +41,12 @@ _MARKUP = re.compile(r"\*\*|__|`")
 @dataclass
 class Images:
     """The page's pictures, each stored once (a board that did not change is not stored again):
-    ``ids`` maps a picture's id to its data URI."""
+    ``uris`` maps a picture's id to its data URI."""
 
     webp: bool = True
+    colours: int = PALETTE_COLOURS
     uris: dict[str, str] = field(default_factory=dict)
+    _png: dict[str, bytes] = field(default_factory=dict)
     _by_view: dict[str, str] = field(default_factory=dict)
 
     def board(self, presenter: Presenter, view: Any, lang: str, names: Mapping[str, str]) -> str:
@@ -50,15 +56,25 @@ class Images:
         ).hexdigest()
         if key not in self._by_view:
             png = presenter.render_board(view, lang, names)
-            data = self.encode(png)
-            digest = hashlib.sha256(data.encode()).hexdigest()[:16]
-            self.uris.setdefault(digest, data)
+            digest = hashlib.sha256(png).hexdigest()[:16]
+            if digest not in self.uris:
+                self._png[digest] = png
+                self.uris[digest] = self.encode(png)
             self._by_view[key] = digest
         return self._by_view[key]
 
+    @property
+    def size(self) -> int:
+        return sum(map(len, self.uris.values()))
+
+    def shrink(self, colours: int) -> None:
+        """Draw every picture again with a smaller palette (a very long game's page)."""
+        self.colours = colours
+        self.uris = {digest: self.encode(png) for digest, png in self._png.items()}
+
     def encode(self, png: bytes) -> str:
         image = Image.open(io.BytesIO(png)).convert("RGB")
-        small = image.quantize(PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
+        small = image.quantize(self.colours, method=Image.Quantize.FASTOCTREE)
         out = io.BytesIO()
         if self.webp:
             small.save(out, "WEBP", lossless=True, method=4)
@@ -112,7 +128,17 @@ class FrameMaker:
 
     def frames(self) -> list[dict[str, Any]]:
         turns = self.played.rec.turns
-        return [self.frame(k) for k in range(len(turns) + 1)]
+        frames = [self.frame(k) for k in range(len(turns) + 1)]
+        # A seat's private view that did not change since an earlier frame is that frame's
+        # number (a seat's sheet and hand stay the same for many steps): the page looks it up.
+        seen: dict[str, tuple[int, Any]] = {}
+        for k, frame in enumerate(frames):
+            for seat, private in frame["private"].items():
+                if seat in seen and seen[seat][1] == private:
+                    frame["private"][seat] = seen[seat][0]
+                else:
+                    seen[seat] = (k, private)
+        return frames
 
     def _step(self, k: int) -> Step | None:
         steps = self.played.steps

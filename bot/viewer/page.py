@@ -26,7 +26,7 @@ from PIL import features
 
 from bot.i18n import catalogue, t
 from bot.record.export import STATUSES
-from bot.viewer.frames import FrameMaker, Images, names_at
+from bot.viewer.frames import IMAGE_BUDGET, SMALL_PALETTE, FrameMaker, Images, names_at
 from bot.viewer.play import Played, play
 
 ENDED = ("finished", "abandoned")
@@ -98,6 +98,8 @@ def build(record: Any, lang: str) -> Page:
     private = shows_private(record, played)
     images = Images(webp=bool(features.check("webp")))
     frames = FrameMaker(played, record, lang, private, images).frames()
+    if images.size > IMAGE_BUDGET:
+        images.shrink(SMALL_PALETTE)
     result = record.get("result")
     status = result.get("status") if isinstance(result, Mapping) else None
     final = played.final

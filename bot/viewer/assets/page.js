@@ -303,8 +303,9 @@
     const esc = String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     return esc.replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>").replace(/`([^`]+)`/g, "<code>$1</code>").replace(/__(.+?)__/g, "<u>$1</u>");
   };
+  // The posts' lines start with their own bullet; the list draws one already.
   const listInto = (el, lines) => {
-    el.replaceChildren(...lines.map((line) => { const li = document.createElement("li"); li.innerHTML = markup(line); return li; }));
+    el.replaceChildren(...lines.map((line) => { const li = document.createElement("li"); li.innerHTML = markup(String(line).replace(/^• /, "")); return li; }));
   };
   const stepName = (k) => (k === 0 ? tr("setup") : tr("step_name", { n: k, name: frames[k].name }));
   const nameOf = (seat) => (D.names && D.names[seat] ? `${seat} ${D.names[seat]}` : seat);
@@ -364,7 +365,8 @@
     if (!D.private) return;
     document.querySelectorAll("#private-seats button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.seat === (seatShown ?? ""))));
     const box = $("private-view");
-    const p = seatShown && frames[current].private ? frames[current].private[seatShown] : null;
+    let p = seatShown && frames[current].private ? frames[current].private[seatShown] : null;
+    if (typeof p === "number") p = frames[p].private[seatShown]; // unchanged since that step
     if (!seatShown) { box.replaceChildren(); return; }
     const parts = [];
     const h = document.createElement("h3");
