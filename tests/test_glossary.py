@@ -29,10 +29,6 @@ RULESETS = ("apeiron", "arena", "dungeon", "esper", "tactics")
 # typography and one-name checks once settled. Names relative to the repository.
 NOT_YET = frozenset(
     {
-        "cogs/game/locales/substitute.ja.json",
-        "cogs/reminders/locales/reminders.ja.json",
-        "cogs/away/locales/away.ja.json",
-        "cogs/league/locales/absences.ja.json",
         "bot/i18n/locales/viewer.ja.json",
     }
 )
