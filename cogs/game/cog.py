@@ -4,6 +4,7 @@ orders by DM text, /roll, /verify and /config. Thin: each handler is one Table c
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -14,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import dice as dicelib
-from bot import limits, registry, replies, rollexpr
+from bot import limits, registry, replies, rollexpr, viewer
 from bot.checks import can_read, is_moderator, reader_lang
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from bot.client import RefereeBot
 
 log = logging.getLogger(__name__)
+# Discord's limit on one message's attachments (bytes): the record and its viewer together.
+ATTACHMENT_LIMIT = 10 * 1024 * 1024
 
 
 def _game_titles(lang: str) -> str:
@@ -239,14 +242,23 @@ class GameCog(commands.Cog):
     async def export(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         lang = reader_lang(interaction)
         row = await self._pick(interaction, game, player=False)
+        # Drawing every step's board for the viewer takes seconds: answer within Discord's 3.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         record = await self.table.export(row.id)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode()
-        await replies.respond(
-            interaction,
-            t(lang, "export.done", game=row.id, turns=len(record["turns"])),
-            files=[discord.File(io.BytesIO(data), filename=f"{row.id}.json")],
-            ephemeral=True,
-        )
+        name = f"{row.id}.json"
+        files = [discord.File(io.BytesIO(data), filename=name)]
+        # The viewer beside the record (bot/viewer), off the event loop, when both fit one
+        # message's attachments; otherwise the way to make it from the record.
+        page = (await asyncio.to_thread(viewer.build, record, lang)).html.encode()
+        if len(page) + len(data) <= ATTACHMENT_LIMIT:
+            viewed = f"{row.id}.html"
+            files.append(discord.File(io.BytesIO(page), filename=viewed))
+            note = t(lang, "viewer.export.attached", file=viewed)
+        else:
+            note = t(lang, "viewer.export.too_big", size=f"{len(page) / 2**20:.1f}", file=name)
+        done = t(lang, "export.done", game=row.id, turns=len(record["turns"]))
+        await replies.respond(interaction, f"{done}\n{note}", files=files, ephemeral=True)
 
     @game.command(
         name=ls("pause", "cmd.game.pause"),

@@ -172,8 +172,10 @@ async def test_export_attaches_a_record_that_replays_the_game(duel, tmp_path, ca
     result = await duel.bob.slash(duel.channel, "game export")
     assert result.ephemeral
     assert result.response.content.startswith("Match record of g-0001 (resolved turns: 2).")
-    (attachment,) = result.response.attachments
-    assert attachment.filename == "g-0001.json"
+    # the record, and the match viewer beside it (bot/viewer)
+    attachment, viewer = result.response.attachments
+    assert attachment.filename == "g-0001.json" and viewer.filename == "g-0001.html"
+    assert (await viewer.read()).startswith(b"<!DOCTYPE html>")
     data = await attachment.read()
     record = json.loads(data)
     assert record["game_id"] == "g-0001" and len(record["turns"]) == 2
