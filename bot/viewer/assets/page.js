@@ -305,7 +305,7 @@
   };
   // The posts' lines start with their own bullet; the list draws one already.
   const listInto = (el, lines) => {
-    el.replaceChildren(...lines.map((line) => { const li = document.createElement("li"); li.innerHTML = markup(String(line).replace(/^• /, "")); return li; }));
+    el.replaceChildren(...lines.filter((line) => String(line).replace(/^• /, "").trim()).map((line) => { const li = document.createElement("li"); li.innerHTML = markup(String(line).replace(/^• /, "")); return li; }));
   };
   const stepName = (k) => (k === 0 ? tr("setup") : tr("step_name", { n: k, name: frames[k].name }));
   const nameOf = (seat) => (D.names && D.names[seat] ? `${seat} ${D.names[seat]}` : seat);
@@ -436,7 +436,7 @@
     $("tallies-heading").textContent = tr("tallies");
     $("checks-heading").textContent = tr("checks");
     $("verify-heading").textContent = tr("verify.title");
-    $("verify-local").textContent = tr("verify.local");
+    $("verify-local").innerHTML = markup(tr("verify.local"));
     $("verify-trust").textContent = tr("verify.trust");
     $("verify-again").textContent = tr("verify.button");
     if (D.private) {
