@@ -10,6 +10,7 @@ no other's internals (:mod:`cogs.esper.rules` is the entry point over them all).
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -115,8 +116,35 @@ E_PLAYERS = "esper.error.players"
 # --- state ---------------------------------------------------------------------------------------
 
 
+def _copied(value: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of a state's value: JSON's own types copied directly, anything else (the pack,
+    a seat, the combat) by ``copy.deepcopy``."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copied(v, memo) for k, v in value.items()}
+    if kind is list:
+        return [_copied(v, memo) for v in value]
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    return copy.deepcopy(value, memo)
+
+
+class JsonCopied:
+    """``copy.deepcopy`` of a state, a seat or a combat, several times faster than its generic
+    way: every step copies the whole state (a trial of each order sent, a step opened and
+    closed), and an AI game spent some 40% of its time in ``copy.deepcopy``. Their values are
+    JSON's (what :func:`cogs.esper.rules.to_json` stores) but for the pack, which copies as
+    itself; a value shared by two fields is not shared in the copy, as after a step stored and
+    loaded again."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        new = object.__new__(type(self))
+        new.__dict__.update({name: _copied(v, memo) for name, v in self.__dict__.items()})
+        return new
+
+
 @dataclass
-class SeatState:
+class SeatState(JsonCopied):
     """One player's character. Private: ``sheet``, ``alignment``, ``card``, ``hand``, ``seen``,
     ``bonus``, ``mind_lost``; the rest is public (``summary``)."""
 
@@ -156,7 +184,7 @@ class SeatState:
 
 
 @dataclass
-class Combat:
+class Combat(JsonCopied):
     """A combat in progress. Public but for what ``hands`` and the orders keep private."""
 
     spot: str
@@ -190,7 +218,7 @@ class Combat:
 
 
 @dataclass
-class EsperState:
+class EsperState(JsonCopied):
     game_id: str
     pack: Pack
     options: dict[str, Any]
