@@ -14,6 +14,7 @@ the secret stream in reading order. Its framework steps (``state.step``):
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -57,9 +58,13 @@ R_INSIDE = "esper.reject.inside"
 # --- geometry ------------------------------------------------------------------------------------
 
 
-def spots() -> list[str]:
+# spots() and neighbours() are made once (neighbours() of at most 256 spots, whatever a caller
+# passes): the base's AI charts the whole map for every order it weighs, hundreds of thousands of
+# calls in an AI game.
+@functools.cache
+def spots() -> tuple[str, ...]:
     """The 36 spots in reading order: A1 … F1, A2 … F6."""
-    return [f"{c}{r}" for r in range(1, ROWS + 1) for c in COLUMNS]
+    return tuple(f"{c}{r}" for r in range(1, ROWS + 1) for c in COLUMNS)
 
 
 def coords(spot: str) -> tuple[int, int] | None:
@@ -86,16 +91,17 @@ def outer_spots() -> list[str]:
     return [s for s in spots() if outer(s)]
 
 
-def neighbours(spot: str) -> list[str]:
+@functools.lru_cache(maxsize=256)
+def neighbours(spot: str) -> tuple[str, ...]:
     xy = coords(spot)
     if xy is None:
-        return []
+        return ()
     out = []
     for dx, dy in OFFSETS.values():
         other = spot_at(xy[0] + dx, xy[1] + dy)
         if other is not None:
             out.append(other)
-    return out
+    return tuple(out)
 
 
 def path_ok(start: str, path: Sequence[str]) -> bool:

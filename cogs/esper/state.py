@@ -116,15 +116,19 @@ E_PLAYERS = "esper.error.players"
 # --- state ---------------------------------------------------------------------------------------
 
 
+_ATOMIC = frozenset({str, int, bool, float, type(None)})
+
+
 def _copied(value: Any, memo: dict[int, Any]) -> Any:
-    """A deep copy of a state's value: JSON's own types copied directly, anything else (the pack,
-    a seat, the combat) by ``copy.deepcopy``."""
+    """A deep copy of a state's value: JSON's own types copied directly (the immutable ones
+    kept, without a call for each), anything else (the pack, a seat, the combat) by
+    ``copy.deepcopy``."""
     kind = type(value)
     if kind is dict:
-        return {k: _copied(v, memo) for k, v in value.items()}
+        return {k: v if type(v) in _ATOMIC else _copied(v, memo) for k, v in value.items()}
     if kind is list:
-        return [_copied(v, memo) for v in value]
-    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return [v if type(v) in _ATOMIC else _copied(v, memo) for v in value]
+    if kind in _ATOMIC:
         return value
     return copy.deepcopy(value, memo)
 
@@ -139,7 +143,7 @@ class JsonCopied:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         new = object.__new__(type(self))
-        new.__dict__.update({name: _copied(v, memo) for name, v in self.__dict__.items()})
+        new.__dict__.update(_copied(self.__dict__, memo))
         return new
 
 

@@ -47,7 +47,7 @@ def based(
 
 
 def test_the_base_is_six_by_six_with_twenty_outer_spots() -> None:
-    assert base_stage.spots()[:7] == ["A1", "B1", "C1", "D1", "E1", "F1", "A2"]
+    assert base_stage.spots()[:7] == ("A1", "B1", "C1", "D1", "E1", "F1", "A2")
     assert len(base_stage.outer_spots()) == 20 and "C3" not in base_stage.outer_spots()
     assert sorted(base_stage.neighbours("A1")) == ["A2", "B1"]
     assert base_stage.path_ok("C3", ["C4", "D4", "D3", "C3"])  # a loop of four is allowed
