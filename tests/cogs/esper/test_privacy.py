@@ -99,7 +99,10 @@ class Moment:
     export: dict[str, Any] | None = None
 
 
-@dataclass
+# No generated repr: on Python 3.11 ``asyncio.run`` formats its result's repr when it restores the
+# SIGINT handler (signal.getsignal builds a ValueError message from the handler, a partial holding
+# the main task), and a whole game's repr is 17 MB, some 0.6 s of each game played.
+@dataclass(repr=False)
 class Played:
     players: int
     lang: str
