@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,11 +27,10 @@ from bot.i18n import t
 from bot.posting import outbox_nonce
 from bot.storage import ACTIVE_STATUSES
 from bot.storage.absences_store import AbsenceRow, AwaySetting, MissRow
+from bot.tablepart import TablePart
 
 if TYPE_CHECKING:
-    from bot.languages import Languages
-    from bot.loaded import StateCache
-    from bot.storage.base import GameRow, LeagueRow, Repository, Transaction
+    from bot.storage.base import GameRow, LeagueRow, Transaction
 
 
 def server_policy(setting: AwaySetting | None) -> rules.Policy:
@@ -54,23 +53,8 @@ class GameAbsences:
     misses: dict[str, tuple[int, int]]
 
 
-class Absences:
+class Absences(TablePart):
     """The table's absences and missed deadlines (``Table.absences``)."""
-
-    def __init__(
-        self,
-        repo: Repository,
-        *,
-        states: StateCache,
-        languages: Languages,
-        clock: Callable[[], float],
-        notify: Callable[[], None],
-    ) -> None:
-        self.repo = repo
-        self.states = states
-        self.languages = languages
-        self.clock = clock
-        self.notify = notify
 
     # --- policies ---------------------------------------------------------------------------
 

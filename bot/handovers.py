@@ -24,7 +24,7 @@ it: engines know seats, not players, so a handover changes no state and replays 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot import messages
@@ -34,32 +34,17 @@ from bot.reads import TableError, not_seated, require
 from bot.record import handover_digest, original_players, players_digest
 from bot.ruleset import addressees
 from bot.storage import ACTIVE_STATUSES
+from bot.tablepart import TablePart
 
 if TYPE_CHECKING:
-    from bot.languages import Languages
-    from bot.loaded import LoadedGame, StateCache
+    from bot.loaded import LoadedGame
     from bot.lobby import Player
-    from bot.storage.base import GameRow, Repository, Transaction
+    from bot.storage.base import GameRow, Transaction
     from bot.storage.handovers_store import HandoverRow, SeatOffer
 
 
-class Substitutes:
+class Substitutes(TablePart):
     """The table's handovers and seat offers (``Table.substitutes``)."""
-
-    def __init__(
-        self,
-        repo: Repository,
-        *,
-        states: StateCache,
-        languages: Languages,
-        clock: Callable[[], float],
-        notify: Callable[[], None],
-    ) -> None:
-        self.repo = repo
-        self.states = states
-        self.languages = languages
-        self.clock = clock
-        self.notify = notify
 
     # --- the handover ---------------------------------------------------------------------
 

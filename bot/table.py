@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import dice as dicelib
 from bot import faults
@@ -38,6 +38,7 @@ from bot.steps import Steps, check_text
 from bot.storage import ACTIVE_STATUSES, GameRow, OrderRow, Repository
 from bot.storage.base import Transaction
 from bot.streams import RollStream, roll_stream
+from bot.tablepart import TablePart
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class SubmitResult:
     awaited: int
     resolved: bool  # resolved inside submit (``resolve=True``)
     complete: bool  # every awaited order is in: the turn resolves now (or already has)
+
+
+PartT = TypeVar("PartT", bound=TablePart)  # a part the table builds (_part)
 
 
 class Table:
@@ -88,13 +92,7 @@ class Table:
             repo, clock=clock, languages=self.languages, notify=self.outbox_ready
         )
         # Absences (/away) and missed deadlines (issue 34): the deadline worker asks it first.
-        self.absences = Absences(
-            repo,
-            states=self.states,
-            languages=self.languages,
-            clock=clock,
-            notify=self.outbox_ready,
-        )
+        self.absences = self._part(Absences)
         self.deadlines = Deadlines(
             repo,
             absences=self.absences,
@@ -106,13 +104,7 @@ class Table:
             notify=self.outbox_ready,
         )
         # Seats handed to substitutes mid-game, and seats offered for one (issue 34).
-        self.substitutes = Substitutes(
-            repo,
-            states=self.states,
-            languages=self.languages,
-            clock=clock,
-            notify=self.outbox_ready,
-        )
+        self.substitutes = self._part(Substitutes)
         # The parts' calls the cogs and the client make on the table, under the names they have
         # always had: the same bound methods (a test may still replace one on the table).
         self.tick = self.deadlines.tick
@@ -125,6 +117,16 @@ class Table:
         self.games_awaiting = self.reads.games_awaiting
         self.orders_of = self.reads.orders_of
         self.export = self.reads.export
+
+    def _part(self, kind: type[PartT]) -> PartT:
+        """A part that reads games and posts about them, built alike (:mod:`bot.tablepart`)."""
+        return kind(
+            self.repo,
+            states=self.states,
+            languages=self.languages,
+            clock=self.clock,
+            notify=self.outbox_ready,
+        )
 
     def _draw(self, size: int, key: str) -> bytes:
         """Fresh secret bytes for a seed or a salt; ``key`` names what they are for."""
