@@ -15,7 +15,8 @@ from bot import registry
 from bot.config import Config
 from bot.http import PacingTrace
 from bot.i18n.translator import CatalogueTranslator
-from bot.outbox import BoardRenderer, OutboxSender
+from bot.outbox import OutboxSender
+from bot.rendering import BoardRenderer
 from bot.storage import Repository, open_repository
 from bot.table import Table
 from bot.tree import RefereeTree

@@ -26,17 +26,12 @@ import contextlib
 import hashlib
 import io
 import logging
-import multiprocessing
-import os
-import threading
-import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot import faults, limits, messages, registry
+from bot.rendering import BoardRenderer
 from bot.storage import OutboxRow, Repository
 
 if TYPE_CHECKING:
@@ -56,74 +51,6 @@ LEASE_SECONDS = 15.0
 CLAIM_BATCH = 20
 # How long a closing bot lets the post in flight finish before cancelling it.
 STOP_GRACE_SECONDS = 10.0
-
-
-def render_board(ruleset: str, view: dict[str, Any], lang: str, names: dict[str, str]) -> bytes:
-    """The board PNG of a view (the public one, or a seat's for its own DM)."""
-    return registry.get(ruleset).presenter.render_board(view, lang, names)
-
-
-def _render_process_init(parent: int) -> None:
-    """In a render process: yield the CPU to the bot, and exit when the bot is gone."""
-    # Rendering is throughput work and an order's acknowledgement is latency work: on a busy
-    # machine every hop of the ack between the event loop and the SQLite thread waits for the
-    # scheduler, and a renderer at the same priority takes a whole core's turn first.
-    with contextlib.suppress(OSError):
-        os.nice(10)
-    # A SIGKILLed bot cannot shut its pool down. Its pid comes as an argument: a worker that
-    # read its parent itself while still starting up could read init's, and never leave.
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-class BoardRenderer:
-    """Renders boards off the event loop: in worker processes, or (``processes=0``) a thread.
-
-    A thread keeps rendering off the loop but not off the GIL: a ~40 ms render holds it in 5 ms
-    slices, and every hop between the loop and the SQLite thread waits for a slice. With several
-    boards rendering at once an order's acknowledgement (some twenty hops) waited hundreds of
-    milliseconds. A process has its own GIL.
-    """
-
-    def __init__(self, processes: int = 0) -> None:
-        self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                # spawn: forking a process that runs threads (aiosqlite's) is unsafe.
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_render_process_init,
-                initargs=(os.getpid(),),
-            )
-        return self._pool
-
-    async def render(
-        self, ruleset: str, view: dict[str, Any], lang: str, names: dict[str, str]
-    ) -> bytes:
-        args = (ruleset, view, lang, names)
-        if not self.processes:
-            return await asyncio.to_thread(render_board, *args)
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor(), render_board, *args)
-        except BrokenProcessPool:
-            # A worker died (OOM-killed…): start a fresh pool and try once more.
-            log.warning("board renderer process died; starting a new one")
-            self.close()
-            return await loop.run_in_executor(self._executor(), render_board, *args)
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
 
 
 class OriginalNotSentYet(Exception):

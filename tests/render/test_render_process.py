@@ -1,5 +1,6 @@
-"""Boards rendered in a worker process (``python -m bot``): the same PNG as in-process, and a
-worker that outlives a SIGKILLed bot leaves by itself instead of lingering as an orphan."""
+"""Boards rendered in a worker process (``python -m bot``): the same PNG as in-process, a worker
+that outlives a SIGKILLed bot leaves by itself instead of lingering as an orphan, and what a
+worker imports to render leaves discord.py out."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import time
 from pathlib import Path
 
 from bot.dice import ScriptedDice
-from bot.outbox import BoardRenderer, render_board
+from bot.rendering import BoardRenderer, render_board
 from cogs.arena import rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +42,7 @@ def test_the_worker_leaves_when_the_bot_is_killed() -> None:
     script = textwrap.dedent(
         """
         import asyncio, multiprocessing
-        from bot.outbox import BoardRenderer
+        from bot.rendering import BoardRenderer
         from tests.render.test_render_process import NAMES, arena_view
 
         async def main():
@@ -80,3 +81,19 @@ def _zombie(pid: int) -> bool:
         return " Z " in Path(f"/proc/{pid}/stat").read_text().split(")", 1)[1][:4]
     except FileNotFoundError:
         return True
+
+
+def test_what_a_worker_imports_to_render_leaves_discord_out() -> None:
+    """A worker imports bot.rendering to run render_board (and renders through the registry):
+    discord.py and aiohttp, a third of a worker's start, stay out."""
+    script = (
+        "import sys\n"
+        "from bot.rendering import render_board\n"
+        "from tests.render.test_render_process import NAMES, arena_view\n"
+        "render_board('arena', arena_view(), 'en', NAMES)\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'discord', 'aiohttp'}))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
