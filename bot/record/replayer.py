@@ -72,6 +72,9 @@ class Replay:
     # How the replayed game ended, as a record's ``result.end_reason`` says it: "rules" (a
     # step's resolution), "resign" or "adjudicated"; None while it goes on.
     ended_by: str | None = None
+    # Every step as it was played, kept only when a caller asks (``[]``: the match viewer draws
+    # each step's board from them); replay and verify keep none.
+    steps: list[PlayedStep] | None = None
 
     def result(self) -> dict[str, Any]:
         engine = registry.get(self.ruleset).engine
@@ -83,6 +86,49 @@ class Replay:
             "winner": outcome.winner,
             "summary": engine.summary(self.state),
         }
+
+
+class SidedDice:
+    """A stream's dice that also keep each die's number of sides, in draw order: a stream's
+    rolls can be recomputed from its seed only when the sizes are known, and the rules choose
+    them (the match viewer checks the dice in the browser so)."""
+
+    def __init__(self, inner: dicelib.Dice) -> None:
+        self.inner = inner
+        self.sides: list[int] = []
+
+    @property
+    def rolls(self) -> list[int]:
+        return self.inner.rolls
+
+    @rolls.setter
+    def rolls(self, value: list[int]) -> None:
+        self.inner.rolls = value
+
+    def roll(self, sides: int) -> int:
+        value = self.inner.roll(sides)
+        self.sides.append(sides)  # after the draw: a refused die is not part of the stream
+        return value
+
+
+@dataclass
+class PlayedStep:
+    """One step as :func:`play` played it (0: the setup, ``k``: ``turns[k - 1]``), kept in
+    :attr:`Replay.steps` when asked. A step the replay stopped in keeps what it reached (its
+    ``state`` None). Engines are pure: every state kept stays as it was."""
+
+    index: int
+    turn: int = 0  # the turn in its streams' labels (``game:turn:phase``)
+    opened: Any = None  # the state once the step opened (None: the setup)
+    ordered: Any = None  # the state the orders were taken in (after the step's departures)
+    state: Any = None  # the state once it resolved
+    awaited: list[str] = field(default_factory=list)
+    canonical: dict[str, str] = field(default_factory=dict)  # each order played, as sealed
+    started: list[Event] = field(default_factory=list)  # the events of opening the step
+    resolved: list[Event] = field(default_factory=list)  # departures, then the resolution
+    sides: dict[str, list[int]] = field(default_factory=dict)  # per phase: each die's sides
+    rolls: dict[str, list[int]] = field(default_factory=dict)  # per phase: the rolls drawn
+    secret_sides: list[int] = field(default_factory=list)  # this step's secret draws
 
 
 def _check_drawn(
@@ -135,6 +181,25 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
     secret = rec.secret_dice()
     recorded_secret = rec.secret_drawn()
     counted = [0]  # secret rolls checked so far
+    keep = out.steps is not None
+    # What the rules draw from: the same dice, counting each die's sides when steps are kept (an
+    # unrevealed secret stream is passed as it is: it must refuse a draw as itself).
+    drawn_from: Any = (
+        SidedDice(secret) if keep and isinstance(secret, dicelib.DiceStream) else secret
+    )
+
+    def sided(dice: dicelib.Dice) -> dicelib.Dice:
+        return SidedDice(dice) if keep else dice
+
+    def kept(index: int) -> PlayedStep:
+        step = PlayedStep(index)
+        if out.steps is not None:
+            out.steps.append(step)
+        return step
+
+    def secret_since(step: PlayedStep, start: int) -> None:
+        if isinstance(drawn_from, SidedDice):
+            step.secret_sides = drawn_from.sides[start:]
 
     def check_secret(index: int, label: str | None, named: str | None) -> None:
         """The record's secret rolls of this step against the ones its seed gives."""
@@ -159,12 +224,14 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
 
     label = label_of(rec.setup)
     audit.enter(0)
-    setup_dice = scripted_dice(rec.setup, 0) or dice_for(
+    setup_given = scripted_dice(rec.setup, 0) or dice_for(
         rec.setup, rec.game_id, 0, dicelib.PRE, None, 0
     )
+    setup_dice = sided(setup_given)
+    setup_step = kept(0)
     rec.check_options()  # before anything reads them: the new game, then every step
     try:
-        state = rules.new_game(rec.game_id, rec.seats, rec.options, setup_dice, secret)
+        state = rules.new_game(rec.game_id, rec.seats, rec.options, setup_dice, drawn_from)
     except SecretDraw:
         raise WithheldError(WITHHELD_SECRET, turn=0, step=label) from None
     except (RuleError, dicelib.DiceError) as exc:
@@ -176,9 +243,14 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
     out.state = state
     out.setup_drawn = (
         {"rolls": list(setup_dice.rolls)}
-        if isinstance(setup_dice, dicelib.ScriptedDice) and "rolls" in rec.setup
+        if isinstance(setup_given, dicelib.ScriptedDice) and "rolls" in rec.setup
         else {dicelib.PRE: list(setup_dice.rolls)}
     )
+    setup_step.state = state
+    setup_step.rolls = out.setup_drawn
+    if isinstance(setup_dice, SidedDice):
+        setup_step.sides = {next(iter(out.setup_drawn)): setup_dice.sides}
+    secret_since(setup_step, 0)
     _check_drawn(audit, rec.setup, out.setup_drawn, 0, label)
     check_secret(0, label, label)
 
@@ -204,10 +276,13 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
         pending = deferred.get(index, {})
         seat: str | None = None
         named = label  # the record's label, else the ruleset's own once the step is open
+        step = kept(index)
+        secret_before = len(drawn_from.sides) if isinstance(drawn_from, SidedDice) else 0
         try:
-            turn = rules.step_number(state) + 1
-            pre = scripted or dice_for(block, rec.game_id, turn, dicelib.PRE, None, index)
-            state, started = rules.start_step(state, pre, secret)
+            step.turn = turn = rules.step_number(state) + 1
+            pre = sided(scripted or dice_for(block, rec.game_id, turn, dicelib.PRE, None, index))
+            state, started = rules.start_step(state, pre, drawn_from)
+            step.opened, step.started = state, started
             named = label or rules.step_label(state)
             for seat, given in sorted(inputs.items()):
                 if is_withheld(given):
@@ -225,11 +300,13 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
             for seat in _left(block, rec.seats, index, named):
                 state, departed = rules.resign(state, seat)
                 out.events.extend((turn, e) for e in departed)
+                step.resolved.extend(departed)
                 if out.ended_by is None and rules.outcome(state).finished:
                     out.ended_by = "resign"
             seat = None
             orders: dict[str, Order] = {}
-            for seat in rules.awaiting(state):
+            step.ordered, step.awaited = state, list(rules.awaiting(state))
+            for seat in step.awaited:
                 given = inputs.get(seat)
                 if given is None:
                     orders[seat] = rules.default_order(state, seat)
@@ -262,23 +339,30 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
                 what = f"{where(index, label)} seat {sealed} receipt"
                 audit.during(actual == receipts.get(sealed), what, index, 1, error)
                 audit.done.add((index, sealed))
-            resolve = scripted or dice_for(
-                block,
-                rec.game_id,
-                turn,
-                dicelib.RESOLVE,
-                block_orders_digest(block, rec.seats),
-                index,
+            step.canonical = {s: o.canonical() for s, o in orders.items()}
+            resolve = sided(
+                scripted
+                or dice_for(
+                    block,
+                    rec.game_id,
+                    turn,
+                    dicelib.RESOLVE,
+                    block_orders_digest(block, rec.seats),
+                    index,
+                )
             )
-            state, events = rules.resolve(state, orders, resolve, secret)
+            state, events = rules.resolve(state, orders, resolve, drawn_from)
             out.events.extend((turn, e) for e in events)
+            step.resolved.extend(events)
             if out.ended_by is None and rules.outcome(state).finished:
                 out.ended_by = "rules"
         except SecretDraw:
             raise WithheldError(WITHHELD_SECRET, turn=index, step=named) from None
         except (RuleError, dicelib.DiceError) as exc:
             raise RecordError(reason_of(exc), turn=index, seat=seat, step=named) from None
-        out.state = state
+        finally:
+            secret_since(step, secret_before)
+        out.state = step.state = state
         if scripted is not None and scripted.remaining:
             raise RecordError(f"{scripted.remaining} roll(s) left unused", turn=index, step=named)
         recomputed = (
@@ -287,6 +371,13 @@ def play(rec: Record, audit: Audit, deferred: Mapping[int, Mapping[str, str]], o
             else {"rolls": list(scripted.rolls)}
         )
         out.drawn.append(recomputed)
+        step.rolls = recomputed
+        if isinstance(pre, SidedDice) and isinstance(resolve, SidedDice):
+            step.sides = (
+                {dicelib.PRE: pre.sides, dicelib.RESOLVE: resolve.sides}
+                if scripted is None
+                else {"rolls": [*pre.sides, *resolve.sides]}
+            )
         _check_drawn(audit, block, recomputed, index, named)
         check_secret(index, label, named)
         out.orders.append({s: o.canonical() for s, o in orders.items()})
