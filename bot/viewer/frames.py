@@ -167,7 +167,7 @@ class FrameMaker:
         frame: dict[str, Any] = {"n": k, "label": block.get("step") if k else None}
         if step is not None and step.opened is not None:
             opened = rules.view(step.opened, None)
-            frame["name"] = plain(present.step_name(opened, lang, step.stream_turn))
+            frame["name"] = plain(present.step_name(opened, lang, step.turn))
         else:
             frame["name"] = t(lang, "viewer.setup") if k == 0 else str(block.get("step") or k)
         events: list[Event] = []
@@ -254,7 +254,7 @@ class FrameMaker:
                 entry.update(kind="withheld", receipt=str(given["receipt"])[:12])
             else:
                 text = self.presenter.order_text(order_text(given), lang)
-                kept = step is not None and seat in step.withheld
+                kept = step is not None and seat in self.played.withheld(step)
                 entry.update(kind="kept" if kept else "given", text=text)
             shown.append(entry)
         return shown
@@ -266,7 +266,7 @@ class FrameMaker:
             return {"played": False}
         return {
             "played": True,
-            "turn": step.stream_turn,
+            "turn": step.turn,
             "sides": step.sides,
             "rolls": step.rolls,
             "secret": step.secret_sides,
