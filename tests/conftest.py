@@ -49,13 +49,12 @@ RUN_SLOW = "PBP_RUN_SLOW"
 # others sit idle; the rest follow in collection order. A stale figure costs only balance.
 LONGEST_FILES = {
     "tests/e2e/test_faults.py": 86,
-    "tests/test_cli.py": 79,
     "tests/test_ruleset_whole_games.py": 75,
     "tests/e2e/test_shards.py": 65,
+    "tests/test_cli.py": 57,
     "tests/e2e/test_discord_faults.py": 57,
-    "tests/cogs/esper/test_privacy.py": 53,
     "tests/test_ruleset_conformance.py": 48,
-    "tests/cogs/esper/test_ai.py": 42,
+    "tests/cogs/esper/test_privacy.py": 41,
     "tests/e2e/test_load.py": 38,
     "tests/test_migrate_db.py": 33,
     "tests/cogs/apeiron/test_flow.py": 32,
@@ -65,6 +64,7 @@ LONGEST_FILES = {
     "tests/cogs/apeiron/test_server_pack.py": 23,
     "tests/test_post_length.py": 22,
     "tests/cogs/league/test_flow.py": 21,
+    "tests/cogs/esper/test_ai.py": 20,
     "tests/test_purity.py": 20,
     "tests/test_limits.py": 20,
 }
