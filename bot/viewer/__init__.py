@@ -6,6 +6,7 @@ exactly as ``shared/spec/dice-and-receipts.md`` says. Pure (the rules, the prese
 Pillow): no discord, no storage. One module a job, each importing only those before it:
 
 - :mod:`bot.viewer.play`: the record played step by step (states, die sizes, orders);
+- :mod:`bot.viewer.pictures`: the boards, in one palette, a board as a patch of the one before;
 - :mod:`bot.viewer.frames`: what the page shows of each step, in the reader's language;
 - :mod:`bot.viewer.page`: the HTML file (``assets/page.*``: its template, style and script);
 - :mod:`bot.viewer.cli`: the command line's ``view``.

@@ -10,82 +10,19 @@ play (or a mid-game export's withheld part) keeps its record's facts and says wh
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import io
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image
-
 from bot.i18n import t
 from bot.record.read import is_withheld, order_text
 from bot.ruleset import Event, Presenter
+from bot.viewer.pictures import Images
 from bot.viewer.play import Played, Step
 
-# Boards are flat colours and text: a 64-colour palette drawn losslessly keeps them sharp at a
-# third of a PNG's size (an Esper board: 93 KB as PNG, 23 KB so), which keeps a 200-step game's
-# page under 8 MiB. WebP where this Pillow writes it, else a palette PNG. A page whose pictures
-# pass IMAGE_BUDGET (bytes of data URIs) draws them again with SMALL_PALETTE colours: a long
-# Esper game (240 steps) stays near 7 MB, its colours a little less exact.
-PALETTE_COLOURS = 64
-SMALL_PALETTE = 32
-IMAGE_BUDGET = 6 * 1024 * 1024
 _MENTION = re.compile(r"<@(\d+)>")
 _MARKUP = re.compile(r"\*\*|__|`")
-
-
-@dataclass
-class Images:
-    """The page's pictures, each stored once (a board that did not change is not stored again):
-    ``uris`` maps a picture's id to its data URI."""
-
-    webp: bool = True
-    colours: int = PALETTE_COLOURS
-    uris: dict[str, str] = field(default_factory=dict)
-    _png: dict[str, bytes] = field(default_factory=dict)
-    _by_view: dict[str, str] = field(default_factory=dict)
-
-    def board(self, presenter: Presenter, view: Any, lang: str, names: Mapping[str, str]) -> str:
-        """The id of the board drawn from ``view`` (drawn once per distinct view)."""
-        key = hashlib.sha256(
-            json.dumps([view, dict(names)], sort_keys=True, default=str).encode()
-        ).hexdigest()
-        if key not in self._by_view:
-            png = presenter.render_board(view, lang, names)
-            digest = hashlib.sha256(png).hexdigest()[:16]
-            if digest not in self.uris:
-                self._png[digest] = png
-                self.uris[digest] = self.encode(png)
-            self._by_view[key] = digest
-        return self._by_view[key]
-
-    @property
-    def size(self) -> int:
-        return sum(map(len, self.uris.values()))
-
-    def shrink(self, colours: int) -> None:
-        """Draw every picture again with a smaller palette (a very long game's page)."""
-        self.colours = colours
-        self.uris = {digest: self.encode(png) for digest, png in self._png.items()}
-
-    def encode(self, png: bytes) -> str:
-        image = Image.open(io.BytesIO(png)).convert("RGB")
-        small = image.quantize(self.colours, method=Image.Quantize.FASTOCTREE)
-        out = io.BytesIO()
-        if self.webp:
-            small.save(out, "WEBP", lossless=True, method=4)
-            kind = "webp"
-        else:
-            small.save(out, "PNG", optimize=True)
-            kind = "png"
-        data = out.getvalue()
-        if len(data) >= len(png):  # a board the palette does not help: the presenter's own PNG
-            data, kind = png, "png"
-        return f"data:image/{kind};base64," + base64.b64encode(data).decode("ascii")
 
 
 def plain(text: str) -> str:
@@ -197,7 +134,7 @@ class FrameMaker:
         now = plain(present.step_name(view, lang, rules.step_number(state)))
         facts = "; ".join(f"{n}: {plain(v)}" for n, v in tallies)
         frame.update(
-            board=self.images.board(present, view, lang, names),
+            board=self.images.board(present, view, lang, names, self.played.rec.spec.key),
             alt=t(lang, "viewer.alt", step=now, facts=facts or "—"),
             now=now,
             log=log,
@@ -286,7 +223,7 @@ class FrameMaker:
                 present, [e for e in events if e.to is not None and seat in e.to], lang, names
             )
             board = (
-                self.images.board(present, view, lang, names)
+                self.images.board(present, view, lang, names, self.played.rec.spec.key, False)
                 if present.private_board(view, seat)
                 else None
             )

@@ -26,7 +26,15 @@ from PIL import features
 
 from bot.i18n import catalogue, t
 from bot.record.export import STATUSES
-from bot.viewer.frames import IMAGE_BUDGET, SMALL_PALETTE, FrameMaker, Images, names_at
+from bot.viewer.frames import FrameMaker, names_at
+from bot.viewer.pictures import (
+    IMAGE_BUDGET,
+    SMALL_PALETTE,
+    STRIP_ACROSS,
+    TILE,
+    Drawn,
+    Images,
+)
 from bot.viewer.play import Played, play
 
 ENDED = ("finished", "abandoned")
@@ -90,16 +98,18 @@ class Page:
     pictures: int
 
 
-def build(record: Any, lang: str) -> Page:
+def build(record: Any, lang: str, drawn: Drawn | None = None) -> Page:
     """The viewer of ``record`` in ``lang`` (``en`` or ``ja``), as one HTML document.
-    :class:`bot.record.RecordError` for what is not a record."""
+    :class:`bot.record.RecordError` for what is not a record. ``drawn``: boards already drawn
+    (by an earlier page of the same game), to draw only the others."""
     played = play(record)
     spec = played.rec.spec
     private = shows_private(record, played)
-    images = Images(webp=bool(features.check("webp")))
+    images = Images(webp=bool(features.check("webp")), drawn=drawn or Drawn())
     frames = FrameMaker(played, record, lang, private, images).frames()
-    if images.size > IMAGE_BUDGET:
-        images.shrink(SMALL_PALETTE)
+    pictures = images.pictures()
+    if pictures.size > IMAGE_BUDGET:
+        pictures = images.pictures(SMALL_PALETTE)
     result = record.get("result")
     status = result.get("status") if isinstance(result, Mapping) else None
     final = played.final
@@ -114,7 +124,9 @@ def build(record: Any, lang: str) -> Page:
         "private": private,
         "record": record,
         "frames": frames,
-        "images": images.uris,
+        "images": pictures.uris,
+        "patches": pictures.patches,
+        "tiles": [TILE, STRIP_ACROSS],
         "replay": {
             "complete": played.stopped is None,
             "stopped": None
@@ -148,7 +160,7 @@ def build(record: Any, lang: str) -> Page:
     }
     # One pass over the template: a value (a record's text) is never read for placeholders.
     html = re.sub(r"\{\{(\w+)\}\}", lambda m: values[m.group(1)], _asset("page.html"))
-    return Page(html, len(frames), len(images.uris))
+    return Page(html, len(frames), len(pictures.uris))
 
 
 def _escape(text: str) -> str:

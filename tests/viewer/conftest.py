@@ -16,6 +16,7 @@ import random
 import shutil
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +55,15 @@ def demo_records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str
     return records
 
 
-async def exports_of(ruleset: str, seed: int, after: int) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A seeded game's export after ``after`` steps (the game goes on), and at its end."""
+# The substitute who takes seat B of the table's game (exports_of) mid-game.
+SUBSTITUTE = Player(2000, "Substitute")
+
+
+async def exports_of(
+    ruleset: str, seed: int, after: int, hand_over: int | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A seeded game's export after ``after`` steps (the game goes on), and at its end; with
+    ``hand_over``, seat B is handed to :data:`SUBSTITUTE` once that many steps were played."""
     spec = registry.get(ruleset)
     ai = spec.demo_player.load() if spec.demo_player else None
     assert ai is not None
@@ -81,6 +89,9 @@ async def exports_of(ruleset: str, seed: int, after: int) -> tuple[dict[str, Any
                     midgame = await table.export(game.id)
                 if game.status != "active":
                     break
+                if step == hand_over:
+                    await table.substitutes.substitute(game.id, "B", SUBSTITUTE)
+                    game = await table.game(game.id)
                 state = spec.engine.from_json(game.state or {})
                 for seat in spec.engine.awaiting(state):
                     await table.submit(game.id, game.user_of(seat), ai.choose(state, seat, rng))
@@ -88,6 +99,19 @@ async def exports_of(ruleset: str, seed: int, after: int) -> tuple[dict[str, Any
             return midgame, await table.export(game.id)
         finally:
             await repo.close()
+
+
+@pytest.fixture(scope="session")
+def japanese_demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The arena's seeded demo played in Japanese (its players have Japanese names)."""
+    out = tmp_path_factory.mktemp("demo-ja")
+    path = out / "arena.json"
+    game = play("arena", out=out / "boards", seed=7, lang="ja", record=path)
+    # In a thread of its own: a module's browser driver may run an event loop in this one.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, game).result()
+    record: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    return record
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +129,7 @@ def browser() -> Iterator[Any]:
         if browser_required():
             pytest.fail(f"PBP_REQUIRE_BROWSER is set but {reason}")
         pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
     with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:

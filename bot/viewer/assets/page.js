@@ -313,6 +313,55 @@
   let current = 0;
   let seatShown = null; // the private view on show (a finished game's), or null
 
+  // A board as a picture: whole, or (bot/viewer/pictures.py) a patch: the board before it drawn
+  // again (from a row on moved down by a shift, where the board grew in its middle) and the
+  // tiles that changed drawn over it; that board itself whole or a patch (a few dozen deep).
+  const P = D.patches || {};
+  const decoded = async (uri) => { const im = new Image(); im.src = uri; await im.decode(); return im; };
+  const composed = new Map(); // the last few boards put together, newest last
+  async function boardURL(id) {
+    if (!(id in P)) return D.images[id];
+    if (composed.has(id)) return composed.get(id);
+    const chain = [];
+    let base = id;
+    while (base in P && !composed.has(base)) { chain.push(P[base]); base = P[base].base; }
+    let drawn = await decoded(composed.has(base) ? composed.get(base) : D.images[base]);
+    const [T, row] = D.tiles;
+    for (const patch of chain.reverse()) {
+      const strip = await decoded(D.images[patch.strip]);
+      const canvas = document.createElement("canvas");
+      const [width, height] = patch.size;
+      canvas.width = width; canvas.height = height;
+      const ctx = canvas.getContext("2d");
+      ctx.drawImage(drawn, 0, 0);
+      if (patch.shift) {
+        ctx.save();
+        ctx.beginPath(); ctx.rect(0, patch.split, width, height - patch.split); ctx.clip();
+        ctx.clearRect(0, patch.split, width, height - patch.split);
+        ctx.drawImage(drawn, 0, patch.shift);
+        ctx.restore();
+      }
+      const across = Math.ceil(width / T);
+      patch.tiles.forEach((tile, n) => {
+        const x = (tile % across) * T, y = Math.floor(tile / across) * T;
+        const w = Math.min(T, width - x), h = Math.min(T, height - y);
+        ctx.clearRect(x, y, w, h);
+        ctx.drawImage(strip, (n % row) * T, Math.floor(n / row) * T, w, h, x, y, w, h);
+      });
+      drawn = canvas;
+    }
+    const url = drawn.toDataURL("image/png");
+    composed.set(id, url);
+    if (composed.size > 8) composed.delete(composed.keys().next().value);
+    return url;
+  }
+  // Show board ``id`` in ``img`` unless ``still()`` says the reader has moved on meanwhile.
+  async function showBoard(img, id, still) {
+    const url = await boardURL(id);
+    if (still()) img.src = url;
+    return still();
+  }
+
   function render() {
     const f = frames[current];
     $("slider").value = String(current);
@@ -323,12 +372,16 @@
     $("step-heading").textContent = heading;
     $("announce").textContent = heading;
     const img = $("board");
+    const shown = current;
     if (f.board) {
-      img.src = D.images[f.board]; img.alt = f.alt; img.hidden = false;
+      img.alt = f.alt; img.hidden = false;
       $("board-caption").textContent = f.now ? tr("board_caption", { step: f.now }) : "";
+      // data-step: the step whose board is on show (a patched board is drawn first)
+      showBoard(img, f.board, () => current === shown).then((ok) => { if (ok) img.dataset.step = String(shown); });
     } else {
       img.hidden = true; img.removeAttribute("src"); img.alt = "";
       $("board-caption").textContent = f.missing || "";
+      img.dataset.step = String(shown);
     }
     listInto($("log"), f.log.length ? f.log : [tr("log_empty")]);
     $("orders").replaceChildren(...f.orders.map((o) => {
@@ -385,7 +438,8 @@
       }
       if (p.board) {
         const img = document.createElement("img");
-        img.src = D.images[p.board];
+        const seat = seatShown, shown = current;
+        showBoard(img, p.board, () => seatShown === seat && current === shown);
         img.alt = tr("private.board", { seat: nameOf(seatShown) });
         parts.push(img);
       }
