@@ -58,8 +58,6 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-import networkx as nx
-
 from bot.ruleset import RuleError
 
 SCHEMA = 1
@@ -430,6 +428,10 @@ def _match(swiss: Swiss, order: list[str], met_floater: set[str]) -> tuple[Game,
         for i in range(n):
             costs[i, n] = bye_cost(order[i])
             games[i, n] = Game(order[i])
+    # Imported here, not at the top: every bot start loads the league (its cog, its demo) and
+    # networkx costs 60–100 ms to import; only a Swiss round's pairing needs it.
+    import networkx as nx
+
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(n + n % 2))
     for (i, j), weight in _weights(costs, pairs=(n + 1) // 2).items():
