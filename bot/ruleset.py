@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
-from bot import state_json
+from bot import alttext, state_json
+from bot.alttext import BoardScene
 from bot.dice import NO_SECRET, Dice
 from bot.i18n import t
 from bot.leagues import FixedOption, LeagueResult, RosterRules
@@ -686,6 +687,14 @@ class Presenter:
         """Whether this step's DM carries a board drawn from the seat's own view (hidden
         information the channel's board cannot show, such as one's own face-down panels)."""
         return False
+
+    def board_description(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str], scene: BoardScene
+    ) -> str:
+        """The board image's description (its alt text, :data:`bot.alttext.LIMIT` characters at
+        most), worded from the view the board is drawn from: here the ruleset, the step and its
+        number, and whose move it is; a ruleset adds what changed and where things stand."""
+        return alttext.compose(lang, alttext.header(self.title(lang), lang, names, scene))
 
 
 # --- the spec ------------------------------------------------------------------------------------
