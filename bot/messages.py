@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot import limits
+from bot.alttext import BoardScene
 from bot.dice import SECRET
 from bot.i18n import t
 from bot.record import players_digest
@@ -185,13 +186,29 @@ def turn_message(
         "footer": {"text": t(lang, "game.footer", game=game.id)},
     }
     awaited = loaded.awaiting() if game.status == "active" else []
+    outcome = loaded.outcome() if finished else None
+    scene = BoardScene(
+        step=step_name(loaded, lang),
+        turn=game.step,
+        awaited=tuple(awaited),
+        before=resolved_view,
+        finished=finished,
+        winners=tuple(outcome.winners) if outcome is not None else (),
+    )
     payload: dict[str, Any] = {
         "lang": lang,
         "content": player_line(game) if first else None,
         "mentions": [s.user_id for s in game.seats] if first else [],
         "embed": embed,
         # The render worker draws the view computed here: it needs no state, only the presenter.
-        "board": {"version": game.version, "seat": None, "names": names, "view": view},
+        # The description (alt text) is worded from the same view, in the channel's language.
+        "board": {
+            "version": game.version,
+            "seat": None,
+            "names": names,
+            "view": view,
+            "description": present.board_description(view, lang, names, scene),
+        },
         "progress": {"in": [], "awaited": awaited, "receipts": {}} if awaited else None,
     }
     # The full values of what the post shows short: the step it resolved (the setup for the
@@ -419,11 +436,13 @@ def seat_dm(
         },
     }
     if present.private_board(view, seat):  # drawn from this seat's own view, for its eyes only
+        scene = BoardScene(step_name(loaded, lang), game.step, awaited=(seat,), seat=seat)
         payload["board"] = {
             "version": game.version,
             "seat": seat,
             "names": game.names,
             "view": view,
+            "description": present.board_description(view, lang, game.names, scene),
         }
     return payload
 
