@@ -221,7 +221,9 @@ class OutboxSender:
         png = await self.renderer.render(
             game.ruleset, view, payload.get("lang", "en"), dict(spec.get("names") or game.names)
         )
-        return discord.File(io.BytesIO(png), filename="board.png")
+        # The board's description is its alt text (Discord reads it out to screen readers).
+        description = spec.get("description") or None
+        return discord.File(io.BytesIO(png), filename="board.png", description=description)
 
     async def _target_channel(self, row: OutboxRow) -> discord.abc.Messageable:
         assert row.target_id is not None
