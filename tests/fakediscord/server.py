@@ -801,6 +801,28 @@ class FakeDiscord:
             return await request.json(), []
         return {}, []
 
+    def _attachments(
+        self, body: dict[str, Any], files: list[tuple[str, bytes]]
+    ) -> list[dict[str, Any]]:
+        """The message's attachments as Discord returns them: ``files[n]`` with the metadata
+        ``payload_json`` gives it under ``attachments`` (``id`` n), such as its description."""
+        meta = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
+        attachments = []
+        for index, (filename, data) in enumerate(files):
+            attachment = {
+                "id": str(self.snowflake()),
+                "filename": filename,
+                "size": len(data),
+                "url": f"{self.base_url}/attachments/{filename}",
+                "proxy_url": f"{self.base_url}/attachments/{filename}",
+                "content_type": "image/png" if filename.endswith(".png") else None,
+            }
+            description = meta.get(str(index), {}).get("description")
+            if description is not None:
+                attachment["description"] = description
+            attachments.append(attachment)
+        return attachments
+
     def _new_message(
         self,
         channel_id: int,
@@ -810,20 +832,8 @@ class FakeDiscord:
         *,
         interaction_id: int | None = None,
     ) -> Message:
-        attachments = []
-        digests = []
-        for filename, data in files:
-            attachments.append(
-                {
-                    "id": str(self.snowflake()),
-                    "filename": filename,
-                    "size": len(data),
-                    "url": f"{self.base_url}/attachments/{filename}",
-                    "proxy_url": f"{self.base_url}/attachments/{filename}",
-                    "content_type": "image/png" if filename.endswith(".png") else None,
-                }
-            )
-            digests.append((filename, hashlib.sha256(data).hexdigest()))
+        attachments = self._attachments(body, files)
+        digests = [(filename, hashlib.sha256(data).hexdigest()) for filename, data in files]
         reference = body.get("message_reference") or {}
         message = Message(
             id=self.snowflake(),
@@ -895,6 +905,7 @@ class FakeDiscord:
             message.components = body["components"] or []
         if files:
             message.files = [(n, hashlib.sha256(d).hexdigest()) for n, d in files]
+            message.attachments = self._attachments(body, files)
         message.edits += 1
         message.edited_wall = time.time()
 
