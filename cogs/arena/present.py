@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import alttext
+from bot.alttext import BoardScene
 from bot.i18n import t
 from bot.ruleset import Presenter
 from cogs.arena import board
@@ -111,6 +113,37 @@ class ArenaPresenter(Presenter):
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))
+
+    def board_description(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str], scene: BoardScene
+    ) -> str:
+        """Who moved where, whose stamina and facing changed, and where both fighters stand."""
+        return alttext.describe(
+            self.title(lang),
+            lang,
+            names,
+            scene,
+            _pieces(view, lang, names),
+            _pieces(scene.before, lang, names),
+        )
+
+
+def _pieces(
+    view: Mapping[str, Any] | None, lang: str, names: Mapping[str, str]
+) -> dict[str, alttext.Piece]:
+    """Each fighter as a description names it: where, stamina, facing, and its marks."""
+    pieces = {}
+    for seat, f in ((view or {}).get("fighters") or {}).items():
+        state = [
+            (t(lang, "arena.alt.stamina"), f"{max(f['stamina'], 0)}/{START_STAMINA}"),
+            (t(lang, "arena.alt.facing"), t(lang, f"arena.facing.{f['facing']}")),
+        ]
+        for mark in ("may_charge", "no_retreat"):
+            if f.get(mark):
+                state.append((t(lang, f"arena.alt.{mark}"), ""))
+        label = alttext.seat_label(seat, names)
+        pieces[seat] = alttext.Piece(label, _param(f["hex"], lang), tuple(state))
+    return pieces
 
 
 PRESENTER = ArenaPresenter("arena")
