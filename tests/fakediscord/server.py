@@ -226,6 +226,9 @@ class FakeDiscord:
         self.resumes = 0
         self.connects = 0
         self.heartbeats = 0
+        # An outage (gateway_outage): every new gateway connection is refused until it ends.
+        self.gateway_refused = False
+        self.refused_connects = 0
         self.ready = asyncio.Event()
         self._listeners: list[Callable[[Message], None]] = []
         self._runner: web.AppRunner | None = None
@@ -1019,6 +1022,10 @@ class FakeDiscord:
     # --- the gateway ---------------------------------------------------------------------------
 
     async def gateway(self, request: web.Request) -> web.WebSocketResponse:
+        if self.gateway_refused:
+            # Discord's gateway unreachable: the upgrade fails and the client backs off.
+            self.refused_connects += 1
+            raise web.HTTPServiceUnavailable()
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         self.connects += 1
@@ -1179,6 +1186,16 @@ class FakeDiscord:
         if session is not None and session.ws is not None:
             ws, session.ws, session.queue = session.ws, None, None
             await ws.close(code=code)
+
+    async def gateway_outage(self, shard: int = 0) -> None:
+        """The gateway goes away: the shard's socket drops and every new connection is refused
+        until :meth:`gateway_back` (the session stays resumable, as after a short outage)."""
+        self.gateway_refused = True
+        await self.drop_connection(shard=shard)
+
+    def gateway_back(self) -> None:
+        """The outage is over: the bot's next attempt connects (and RESUMEs)."""
+        self.gateway_refused = False
 
     # --- injection: what users do ----------------------------------------------------------------
 
