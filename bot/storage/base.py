@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.storage.absences_store import AbsenceStore
 from bot.storage.handovers_store import HandoverStore
+from bot.storage.privacy_store import PrivacyStore
 from bot.storage.reminders_store import ReminderStore
 
 ACTIVE_STATUSES = ("setup", "active", "paused")
@@ -496,13 +497,15 @@ class Transaction(
     ReminderStore,
     AbsenceStore,
     HandoverStore,
+    PrivacyStore,
 ):
     """The operations available inside one database transaction: one part per aggregate.
 
     Callers keep writing ``tx.method(...)``. Both backends implement every part with the same
     SQL (``sql.py``: games, orders, dice, outbox, preferences, packs and seasons; ``leagues.py``:
     leagues; ``reminders_sql.py``, ``absences_sql.py``, ``handovers_sql.py``: the parts of long
-    games with real people) over their own primitives (``sqlite.py``, ``postgres.py``).
+    games with real people; ``privacy_sql.py``: a player's own data) over their own primitives
+    (``sqlite.py``, ``postgres.py``).
     """
 
 

@@ -37,6 +37,7 @@ from bot.storage.base import DatabaseUnavailable, Repository, StorageError, Tran
 from bot.storage.claims import SqlClaims
 from bot.storage.handovers_sql import SqlHandovers
 from bot.storage.leagues import SqlLeagues
+from bot.storage.privacy_sql import SqlPrivacy
 from bot.storage.reminders_sql import SqlReminders
 from bot.storage.sql import (
     Row,
@@ -80,6 +81,7 @@ class PostgresTransaction(
     SqlReminders,
     SqlAbsences,
     SqlHandovers,
+    SqlPrivacy,
     SqlGames,
     SqlOrders,
     SqlDice,
