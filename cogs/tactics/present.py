@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import alttext
+from bot.alttext import BoardScene
 from bot.i18n import has, t
 from bot.ruleset import Presenter
 from cogs.tactics import board
@@ -243,6 +245,55 @@ class TacticsPresenter(Presenter):
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))
+
+    def board_description(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str], scene: BoardScene
+    ) -> str:
+        """Each side's DP, mana and units, the deploy zones while deploying, which units moved,
+        came, fell or changed, and where every unit on the board stands."""
+        notes = []
+        mana = view.get("mana") or {}
+        for seat in SEATS:
+            current, maximum = (mana.get(seat) or [0, 0])[:2]
+            notes.append(
+                t(
+                    lang,
+                    "tactics.alt.side",
+                    seat=alttext.seat_label(seat, names),
+                    dp=(view.get("dp") or {}).get(seat, 0),
+                    mana=current,
+                    max=maximum,
+                    alive=(view.get("alive") or {}).get(seat, 0),
+                )
+            )
+        zones = (view.get("map") or {}).get("zones") or {}
+        if view.get("step") in ("roster", "deploy") and zones:
+            spans = [f"{s} {z[0]}–{z[-1]}" for s, z in sorted(zones.items()) if z]
+            notes.append(t(lang, "tactics.alt.zones", zones=alttext.listed(lang, spans)))
+        return alttext.describe(
+            self.title(lang),
+            lang,
+            names,
+            scene,
+            _pieces(view, lang),
+            _pieces(scene.before, lang),
+            notes,
+        )
+
+
+def _pieces(view: Mapping[str, Any] | None, lang: str) -> dict[str, alttext.Piece]:
+    """Every unit as a description names it (``Oracle A-1``): its square while on the board,
+    its HP, and the master's and an exhausted unit's marks."""
+    pieces = {}
+    for unit in (view or {}).get("units") or ():
+        state = [(t(lang, "tactics.alt.hp"), f"{max(unit.get('hp', 0), 0)}/{unit.get('max_hp')}")]
+        if unit.get("master"):
+            state.append((t(lang, "tactics.board.legend_master"), ""))
+        if unit.get("exhausted"):
+            state.append((t(lang, "tactics.board.legend_exhausted"), ""))
+        square = unit.get("square") if unit.get("status") == "board" else None
+        pieces[str(unit.get("id"))] = alttext.Piece(unit_label(unit, lang), square, tuple(state))
+    return pieces
 
 
 PRESENTER = TacticsPresenter("tactics")
