@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import alttext
+from bot.alttext import BoardScene
 from bot.i18n import has, t
 from bot.ruleset import Outcome, Presenter
 from cogs.dungeon import board
@@ -286,9 +288,58 @@ class DungeonPresenter(Presenter):
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))
 
+    def board_description(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str], scene: BoardScene
+    ) -> str:
+        """How the run ended, a monster tie's options, which figures moved, came, fell or
+        changed, and where every character and monster stands."""
+        notes = []
+        if view.get("outcome"):
+            notes.append(t(lang, f"dungeon.outcome.{view['outcome']}"))
+        options = []
+        for number, option in enumerate(view.get("tie_labels") or [], start=1):
+            targets = alttext.listed(lang, option.get("attacks") or [])
+            key = "dungeon.alt.option_attacks" if targets else "dungeon.alt.option"
+            options.append(t(lang, key, number=number, hex=option["move_to"], targets=targets))
+        if options:
+            notes.append(t(lang, "dungeon.alt.tie", options=alttext.listed(lang, options)))
+        return alttext.describe(
+            self.title(lang),
+            lang,
+            names,
+            scene,
+            _pieces(view, lang, names),
+            _pieces(scene.before, lang, names),
+            notes,
+        )
+
     def channel_choices(self, view: Mapping[str, Any]) -> bool:
         """A monster tie is the party's vote: its buttons go under the channel post as well."""
         return view.get("phase") == "tie"
+
+
+def _pieces(
+    view: Mapping[str, Any] | None, lang: str, names: Mapping[str, str]
+) -> dict[str, alttext.Piece]:
+    """The characters (``A Aurora Brute``: HP, hand, a state other than in play) and the
+    monsters (``Imp #1``: HP) as a description names them."""
+    pieces = {}
+    hp = t(lang, "dungeon.alt.hp")
+    for hero in (view or {}).get("heroes") or []:
+        seat = hero["seat"]
+        label = f"{alttext.seat_label(seat, names)} {t(lang, 'dungeon.class.' + hero['class'])}"
+        state = [
+            (hp, f"{max(hero['hp'], 0)}/{hero['max_hp']}"),
+            (t(lang, "dungeon.alt.hand"), str(hero.get("hand", 0))),
+        ]
+        if hero.get("status") not in (None, "active"):
+            state.append((t(lang, f"dungeon.board.status.{hero['status']}"), ""))
+        pieces[seat] = alttext.Piece(label, hero.get("hex"), tuple(state))
+    for monster in (view or {}).get("monsters") or []:
+        label = figure_name(monster["id"], lang, names)
+        figures = ((hp, f"{max(monster['hp'], 0)}/{monster['max_hp']}"),)
+        pieces[str(monster["id"])] = alttext.Piece(label, monster.get("hex"), figures)
+    return pieces
 
 
 PRESENTER = DungeonPresenter("dungeon")
