@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import alttext
+from bot.alttext import BoardScene
 from bot.i18n import has, t
 from bot.ruleset import Outcome, Presenter
 from cogs.apeiron import board
@@ -367,6 +369,35 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     return lines
 
 
+def _unit_label(view: Mapping[str, Any], seat: str, unit: Mapping[str, Any], lang: str) -> str:
+    """``A3 Slinger``: the seat and the number its token shows, and the unit's name."""
+    name = card_label(view.get("cards") or {}, unit.get("id"), lang)
+    return f"{seat}{unit.get('order', '')} {name}"
+
+
+def _panel(panel: Any, pos: int, lang: str) -> str:
+    """A panel of the view's row as a description says it: placed, removed or face down."""
+    if isinstance(panel, Mapping) and panel.get("kind") and panel.get("panel") != "off":
+        return panel_line(panel, lang)
+    key = "apeiron.alt.removed" if panel else "apeiron.alt.face_down"
+    return t(lang, key, pos=pos)
+
+
+def _pieces(view: Mapping[str, Any] | None, lang: str) -> dict[str, alttext.Piece]:
+    """Every unit as a description names it: its square while on the board, H and facing."""
+    pieces = {}
+    for seat, units in ((view or {}).get("units") or {}).items():
+        for unit in units:
+            facing = facing_word(lang, unit.get("facing")).strip("↑↓←→ ")
+            state = (
+                (t(lang, "apeiron.alt.hp"), str(unit.get("hp", 0))),
+                (t(lang, "apeiron.alt.facing"), facing),
+            )
+            label = _unit_label(view or {}, seat, unit, lang)
+            pieces[f"{seat}:{unit.get('id')}"] = alttext.Piece(label, unit.get("square"), state)
+    return pieces
+
+
 class ApeironPresenter(Presenter):
     def step_name(self, view: Mapping[str, Any], lang: str, turn: int) -> str:
         step = view.get("step")
@@ -408,6 +439,33 @@ class ApeironPresenter(Presenter):
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))
+
+    def board_description(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str], scene: BoardScene
+    ) -> str:
+        """The panels (a seat's own board: its own row too), the unit acting, which units moved,
+        came, fell or changed, and where every unit stands."""
+        notes = []
+        panels = [_panel(p, i, lang) for i, p in enumerate(view.get("panels") or (), start=1)]
+        if panels and view.get("step") != "deck":
+            notes.append(t(lang, "apeiron.alt.panels", panels=alttext.listed(lang, panels)))
+        row = (view.get("you") or {}).get("row") if scene.seat is not None else None
+        if row:
+            mine = alttext.listed(lang, [_panel(p, p.get("pos", 0), lang) for p in row])
+            notes.append(t(lang, "apeiron.alt.your_row", panels=mine))
+        unit = acting(view) if not scene.finished else None
+        if unit is not None:
+            label = _unit_label(view, str(view.get("active")), unit, lang)
+            notes.append(t(lang, "apeiron.alt.acting", unit=label))
+        return alttext.describe(
+            self.title(lang),
+            lang,
+            names,
+            scene,
+            _pieces(view, lang),
+            _pieces(scene.before, lang),
+            notes,
+        )
 
     def private_board(self, view: Mapping[str, Any], seat: str) -> bool:
         # Before the reveal only a seat's own DM may show its own row of panels.
