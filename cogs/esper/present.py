@@ -22,6 +22,8 @@ import string
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import alttext
+from bot.alttext import BoardScene
 from bot.i18n import has, t
 from bot.ruleset import Outcome, Presenter
 from cogs.esper import board
@@ -1254,6 +1256,88 @@ def combat_step_name(view: Mapping[str, Any], lang: str) -> str:
     return t(lang, "esper.step.sub", step=head, sub=sub)
 
 
+# --- the board's description ---------------------------------------------------------------------
+
+
+def describe_board(
+    title: str, view: Mapping[str, Any], lang: str, names: Mapping[str, str], scene: BoardScene
+) -> str:
+    """:meth:`EsperPresenter.board_description`."""
+    notes = [
+        t(lang, "esper.alt.field", name=name, lines=alttext.listed(lang, map(_plain, lines)))
+        for name, value in (_combat_field(view, lang) + _base_field(view, lang))
+        if (lines := value.splitlines())
+    ]
+    if view.get("ambush"):
+        notes.append(t(lang, "esper.alt.ambush", spot=spot_label(view["ambush"], lang)))
+    now, before = _planets(view), _planets(scene.before) if scene.before is not None else None
+    changed = [
+        t(lang, "esper.alt.spent", spot=spot)
+        if card == "x"
+        else t(lang, "esper.alt.revealed", spot=spot, name=_view_name(view, card, lang))
+        for spot, card in now.items()
+        if before is not None and before.get(spot) != card
+    ]
+    up = [
+        t(lang, "esper.alt.planet", spot=spot, name=_view_name(view, card, lang))
+        for spot, card in now.items()
+        if card != "x"
+    ]
+    spent = [spot for spot, card in now.items() if card == "x"]
+    before_pieces = _pieces(scene.before, lang, names)
+    seats = alttext.describe(
+        title, lang, names, scene, _pieces(view, lang, names), before_pieces, notes
+    )
+    return alttext.compose(
+        lang,
+        [
+            seats,  # the header first: clipping cuts the planets' list, not whose move it is
+            alttext.what_changed(lang, changed),
+            t(lang, "esper.alt.planets", cards=alttext.listed(lang, up)) if up else "",
+            t(lang, "esper.alt.destroyed", spots=alttext.listed(lang, spent)) if spent else "",
+        ],
+    )
+
+
+def _plain(line: str) -> str:
+    """A field's line without its Markdown and the turn marker (the header names the seat)."""
+    return line.replace("**", "").replace("▶ ", "")
+
+
+def _planets(view: Mapping[str, Any] | None) -> dict[str, str]:
+    planets = (view or {}).get("planets") or {}
+    return {str(spot): str(card) for spot, card in planets.items() if card}
+
+
+def _pieces(
+    view: Mapping[str, Any] | None, lang: str, names: Mapping[str, str]
+) -> dict[str, alttext.Piece]:
+    """Every player as a description names it (``C Cirrus Jax Runner``): the spot, the side,
+    the counts, and the marks the board draws (dead, black hole, party, declared)."""
+    pieces = {}
+    view = view or {}
+    for seat, info in (view.get("seats") or {}).items():
+        label = alttext.seat_label(seat, names)
+        if info.get("silhouette") and info.get("alive", True):
+            label += " " + _view_name(view, info["silhouette"], lang)
+        place = spot_label(info.get("spot"), lang) if info.get("spot") else None
+        if place is None and info.get("outside") and info.get("alive", True):
+            place = t(lang, "esper.alt.outside")
+        state: list[tuple[str, str]] = []
+        if info.get("side"):
+            state.append((_word(lang, "side", info["side"]), ""))
+        for key, name in (("damage", "damage"), ("info", "info"), ("abilities", "cards")):
+            state.append((t(lang, f"esper.alt.{name}"), str(info.get(key) or 0)))
+        for mark in ("dead", "black_hole", "declared"):
+            held = not info.get("alive", True) if mark == "dead" else info.get(mark)
+            if held:
+                state.append((t(lang, f"esper.board.legend.{mark}"), ""))
+        if info.get("party") is not None:
+            state.append((t(lang, "esper.board.legend.party"), str(info["party"])))
+        pieces[str(seat)] = alttext.Piece(label, place, tuple(state))
+    return pieces
+
+
 class EsperPresenter(Presenter):
     def step_name(self, view: Mapping[str, Any], lang: str, turn: int) -> str:
         step = str(view.get("step") or "")
@@ -1302,6 +1386,14 @@ class EsperPresenter(Presenter):
 
     def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return private_lines(view, seat, lang)
+
+    def board_description(
+        self, view: Mapping[str, Any], lang: str, names: Mapping[str, str], scene: BoardScene
+    ) -> str:
+        """The combat and the base as the post's fields say them, the ambush, which players
+        moved, died or changed and which planet cards turned up or were spent since the step
+        before, where every player stands, and the planet cards face up."""
+        return describe_board(self.title(lang), view, lang, names, scene)
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))
