@@ -130,7 +130,8 @@ def standing(lang: str, pieces: Iterable[Piece]) -> str:
     for piece in pieces:
         if piece.place is None:
             continue
-        state = _state(lang, piece.state)
+        # a count at zero says nothing a reader needs (what changed still says it went to 0)
+        state = _state(lang, [(n, v) for n, v in piece.state if v != "0"])
         key = "board.alt.at_state" if state else "board.alt.at"
         items.append(t(lang, key, piece=piece.label, place=piece.place, state=state))
     return t(lang, "board.alt.standing", pieces=listed(lang, items)) if items else ""
