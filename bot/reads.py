@@ -8,6 +8,7 @@ and refuse what they refuse with the same error, so these live here, below the t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.proofs import Proofs, step_proofs
@@ -99,7 +100,11 @@ class Reads:
             streams = await tx.streams(game_id)
             orders = await tx.orders_for_turn(game_id, turn) if turn > 0 else {}
             handovers = await tx.handovers(game_id) if turn == 0 else []
-        return step_proofs(game, streams, orders, turn, original_players(game, handovers))
+            forgotten = await tx.forgotten_players(game_id) if turn == 0 else []
+        proofs = step_proofs(game, streams, orders, turn, original_players(game, handovers))
+        if forgotten:  # a forgotten player's name is gone: the digest as the first post showed it
+            proofs = replace(proofs, players_digest=forgotten[0].players_digest)
+        return proofs
 
     async def export(self, game_id: str) -> dict[str, Any]:
         """The match record (``shared/spec/match-record.md``) with seeds, commitments, receipts."""
@@ -108,7 +113,8 @@ class Reads:
             orders = await tx.all_orders(game_id)
             streams = await tx.streams(game_id)
             handovers = await tx.handovers(game_id)
-        return build_record(game, orders, streams, handovers)
+            forgotten = await tx.forgotten_players(game_id)
+        return build_record(game, orders, streams, handovers, forgotten)
 
     async def games_awaiting(self, user_id: int) -> list[GameRow]:
         """Running games where this user owes (or may still replace) an order."""

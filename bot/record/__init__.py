@@ -7,6 +7,8 @@ only the ones listed before it:
 - :mod:`bot.record.export`: what ``/game export`` and the demo write (:func:`build_record`);
 - :mod:`bot.record.read`: the one guarded reader of a record (:func:`load_record`,
   :class:`RecordError`, the record's frame and the ruleset's check of its options);
+- :mod:`bot.record.forgotten`: players forgotten at their request, their labels bound to the
+  published players digest;
 - :mod:`bot.record.audit`: the checks that need no playing (commitments, receipts, orders
   digests, players);
 - :mod:`bot.record.handovers`: seats handed to substitutes, checked against the seating;
@@ -27,6 +29,7 @@ from bot.record.export import (
     STATUSES,
     WITHHELD_KEY,
     build_record,
+    forgotten_digest,
     original_players,
     players_digest,
 )
@@ -46,6 +49,7 @@ __all__ = [
     "Replay",
     "WithheldError",
     "build_record",
+    "forgotten_digest",
     "handover_digest",
     "load_record",
     "original_players",

@@ -1,7 +1,7 @@
 """The checks of a match record that need no playing (``shared/spec/dice-and-receipts.md``):
 each seed against its commitment ``sha256(seed)``, the secret stream's too; each revealed order
 with its salt against its receipt; each step's orders digest against its receipts; and the
-players against their seats (``players_digest``).
+players against their seats (``players_digest``, or a forgotten record's own digest).
 
 :class:`Audit` keeps every check as a line (:class:`Check`) and, for replay, the failure to
 refuse the record with. Replay (:mod:`bot.record.replayer`) runs these before it plays and adds
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import dice as dicelib
+from bot.record import forgotten
 from bot.record.export import WITHHELD_KEY, players_digest
 from bot.record.read import (
     NO_DIGEST,
@@ -249,7 +250,8 @@ def check_players(record: Mapping[str, Any], rec: Record, audit: Audit) -> Recor
     the real one. ``players_digest`` (exported since) commits to the map: edited on its own, the
     map fails here; edited with its digest, it no longer matches the game's first post, which
     names the players by seat beside the first commitments. Without a digest verify says that
-    the map is not bound (an older export)."""
+    the map is not bound (an older export). A record of forgotten players is checked by
+    :func:`bot.record.forgotten.check_forgotten` instead (their names cannot be hashed again)."""
     players, digest = record.get("players"), record.get("players_digest")
     if players is None:
         if digest is None:
@@ -273,6 +275,9 @@ def check_players(record: Mapping[str, Any], rec: Record, audit: Audit) -> Recor
         audit.before(False, f"players one per seat ({why})", -2, 0, None)
         return RecordError(f"players: {why}")
     named = _names(players, rec.seats)
+    if forgotten.KEY in record:  # some names are labels now: see bot.record.forgotten
+        audit.before(True, f"players one per seat: {named}", -2, 0, None)
+        return forgotten.check_forgotten(record, rec, audit, players)
     if digest is None:
         what = (
             f"players one per seat: {named} (no players_digest binds them to the seats:"

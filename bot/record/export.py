@@ -11,6 +11,13 @@ first post bound them), ``handovers`` (seats handed to substitutes since, chaine
 :mod:`bot.record.handovers`), and ``result`` (``status``, ``winner``,
 ``end_reason``, ``turns_resolved``): ``verify`` compares the result with the game the record
 replays to, so a forged winner or a record cut short (``truncated``) fails.
+
+A game some of whose players asked to be forgotten (``/privacy forget``, :mod:`bot.privacy`)
+names each of them by a label (``Player A``) in ``players`` and ``handovers``; its
+``players_digest`` is then the one the first post published (stored when the name was removed),
+no longer the digest of ``players``, and a ``forgotten`` block says which names are labels and
+binds the edited seating to that digest (:func:`forgotten_digest`; checked by
+:mod:`bot.record.forgotten`).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from bot.ruleset import DRAW, Outcome
 if TYPE_CHECKING:
     from bot.storage.base import GameRow, OrderRow, StreamRow
     from bot.storage.handovers_store import HandoverRow
+    from bot.storage.privacy_store import ForgottenRow
 
 FORMAT = "pbp-match/1"
 WITHHELD_KEY = "receipt"  # a withheld input is exported as {"receipt": hex}, nothing more
@@ -46,6 +54,38 @@ def players_digest(game_id: str, seats: Sequence[str], players: Mapping[str, Any
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def forgotten_digest(
+    game_id: str,
+    published: str,
+    seats: Sequence[str],
+    players: Mapping[str, Any],
+    handovers: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+) -> str:
+    """What binds a forgotten game's seating to the players digest its first post published
+    (``forgotten.digest``): sha256 of the canonical JSON (sorted keys, no spaces, UTF-8) of
+    ``{"game_id", "players_digest": published, "players": [[seat, name], …] in seat order,
+    "handovers": [[step, seat, from, to, digest], …], "forgotten": names sorted}``.
+
+    The forgotten names cannot be hashed again (they are gone), so ``players_digest`` is taken as
+    published; this digest turns any other edit of the seating (a name, a label, a handover, the
+    published digest itself, the list of labels) into a failed check, as ``players_digest`` does
+    for a record whose players are all named. Like it, it is public data: what anchors the record
+    is still the first post, whose digest it must show."""
+    body = {
+        "game_id": game_id,
+        "players_digest": published,
+        "players": [[seat, players.get(seat)] for seat in seats],
+        "handovers": [
+            [h.get("step"), h.get("seat"), h.get("from"), h.get("to"), h.get("digest")]
+            for h in handovers
+        ],
+        "forgotten": sorted(names),
+    }
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
 def original_players(game: GameRow, handovers: Iterable[HandoverRow] = ()) -> dict[str, str]:
     """Seat → the name of the player the game started with (what its first post bound): the
     seat's player now, unless a handover took the seat from someone (its first one says who)."""
@@ -63,9 +103,11 @@ def build_record(
     orders: Iterable[OrderRow],
     streams: Iterable[StreamRow],
     handovers: Sequence[HandoverRow] = (),
+    forgotten: Sequence[ForgottenRow] = (),
 ) -> dict[str, Any]:
     """The record of everything resolved so far. Secrets of the running turn are never included,
-    nor the secret stream's seed before the end, nor a withheld order's text and salt."""
+    nor the secret stream's seed before the end, nor a withheld order's text and salt.
+    ``forgotten``: the game's forgotten players (their labels and the published digest)."""
     by_turn: dict[int, dict[str, StreamRow]] = {}
     secret: StreamRow | None = None
     for s in streams:
@@ -138,6 +180,22 @@ def build_record(
             | {"digest": h.digest}
             for h in handovers
         ]
+    if forgotten:
+        # The names are gone: the digest is the one the first post showed, and the labels with
+        # the rest of the seating are bound to it (bot.record.forgotten checks both).
+        record["players_digest"] = forgotten[0].players_digest
+        names = sorted({f.label for f in forgotten})
+        record["forgotten"] = {
+            "names": names,
+            "digest": forgotten_digest(
+                game.id,
+                forgotten[0].players_digest,
+                game.seat_order,
+                players,
+                record.get("handovers", []),
+                names,
+            ),
+        }
     if secret is not None:
         # Its commitment is public from the first post; its seed and rolls only at the end.
         record["secret"] = {"commitment": secret.commitment}

@@ -14,7 +14,8 @@ and the channel post that announced the handover shows it: an entry edited, drop
 without its digest fails ``verify``, and a whole chain forged anew no longer matches the posts.
 The dice and receipts bind orders to seats, never to players, so a handover changes nothing that
 replays: ``replay`` and ``verify`` check the chain first (each ``from`` is the seat's player at
-that moment, steps in order and not beyond the record) and then play the game as usual.
+that moment, steps in order and not beyond the record) and then play the game as usual. An entry
+naming a forgotten player (:mod:`bot.record.forgotten`) keeps its digest as published.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.record.export import players_digest
+from bot.record.forgotten import forgotten_names
 from bot.record.read import RecordError, one_line
 
 if TYPE_CHECKING:
@@ -73,6 +75,7 @@ def check_handovers(record: Mapping[str, Any], rec: Record, audit: Audit) -> Rec
     if not isinstance(previous, str):
         previous = players_digest(rec.game_id, rec.seats, holders)
     last_step = 0
+    forgotten = forgotten_names(record)
     for number, entry in enumerate(entries, start=1):
         step, seat, old, new, digest = (entry[k] for k in KEYS)
         what = f"handover {number}: seat {one_line(seat)} {one_line(old)} → {one_line(new)}"
@@ -87,8 +90,13 @@ def check_handovers(record: Mapping[str, Any], rec: Record, audit: Audit) -> Rec
         if holders and holders.get(seat) != old:
             held = one_line(holders.get(seat))
             return refuse(f"{what} at step {step}: the seat was {held}'s, not {one_line(old)}'s")
-        if digest != handover_digest(rec.game_id, previous, step, seat, old, new):
+        if old in forgotten or new in forgotten:
+            # The digest covered a name that is gone: taken as published (the post showed it),
+            # and bound with the rest of the seating by the forgotten digest.
+            audit.before(True, f"{what} at step {step} (digest as published)", -2, 2, None)
+        elif digest != handover_digest(rec.game_id, previous, step, seat, old, new):
             return refuse(f"{what} at step {step}: its digest does not match (edited?)")
-        audit.before(True, f"{what} at step {step} (digest)", -2, 2, None)
+        else:
+            audit.before(True, f"{what} at step {step} (digest)", -2, 2, None)
         holders[seat], previous, last_step = new, digest, step
     return None
