@@ -32,7 +32,7 @@ IMAGE_BUDGET = 6 * 1024 * 1024
 TILE = 16  # a patch's tiles: 16 px squares (a changed pixel marks its tile)
 STRIP_ACROSS = 16  # tiles a row of a patch's picture
 # The longest chain of patches: showing a board draws at most this many over a whole one.
-KEY_EVERY = 24
+KEY_EVERY = 48
 WHOLE_ABOVE = 0.5  # a board more than half of whose tiles changed is stored whole
 PALETTE_SAMPLES = 8  # boards the page's palette is made from, spread over the game
 
