@@ -25,13 +25,6 @@ SEEDS = ROOT.parent / "shared" / "seeds"
 GLOSSARIES = sorted([*ROOT.glob("cogs/*/glossary.toml"), ROOT / "bot" / "i18n" / "glossary.toml"])
 RULESETS = ("apeiron", "arena", "dungeon", "esper", "tactics")
 
-# Catalogues other helpers are writing now (issue 35's other parts, issue 34): they join the
-# typography and one-name checks once settled. Names relative to the repository.
-NOT_YET = frozenset(
-    {
-        "bot/i18n/locales/viewer.ja.json",
-    }
-)
 
 KANA_KANJI = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 # what ends a Japanese phrase: a letter or a closing bracket (not 「, which opens a quoted "?")
@@ -98,18 +91,16 @@ def ja_files(folders: tuple[str, ...]) -> list[Path]:
     return sorted(p for folder in chosen for p in folder.glob("*ja.json"))
 
 
-def entries(files: list[Path], *, settled: bool = True) -> Iterator[tuple[str, str, str]]:
-    """(file, key, Japanese text) of each catalogue entry; ``settled`` leaves out NOT_YET."""
+def entries(files: list[Path]) -> Iterator[tuple[str, str, str]]:
+    """(file, key, Japanese text) of each catalogue entry (file relative to the repository)."""
     for path in files:
         name = str(path.relative_to(ROOT))
-        if settled and name in NOT_YET:
-            continue
         for key, value in json.loads(path.read_text("utf-8")).items():
             yield name, key, value
 
 
 def by_key(files: list[Path]) -> dict[str, str]:
-    return {key: value for _, key, value in entries(files, settled=False)}
+    return {key: value for _, key, value in entries(files)}
 
 
 # --- the glossaries themselves ------------------------------------------------------------------
