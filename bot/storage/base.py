@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.storage.absences_store import AbsenceStore
+from bot.storage.figures_store import FigureStore
 from bot.storage.handovers_store import HandoverStore
 from bot.storage.privacy_store import PrivacyStore
 from bot.storage.reminders_store import ReminderStore
@@ -498,14 +499,15 @@ class Transaction(
     AbsenceStore,
     HandoverStore,
     PrivacyStore,
+    FigureStore,
 ):
     """The operations available inside one database transaction: one part per aggregate.
 
     Callers keep writing ``tx.method(...)``. Both backends implement every part with the same
     SQL (``sql.py``: games, orders, dice, outbox, preferences, packs and seasons; ``leagues.py``:
     leagues; ``reminders_sql.py``, ``absences_sql.py``, ``handovers_sql.py``: the parts of long
-    games with real people; ``privacy_sql.py``: a player's own data) over their own primitives
-    (``sqlite.py``, ``postgres.py``).
+    games with real people; ``privacy_sql.py``: a player's own data; ``figures_sql.py``: an
+    operator's dashboard) over their own primitives (``sqlite.py``, ``postgres.py``).
     """
 
 

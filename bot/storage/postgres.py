@@ -35,6 +35,7 @@ from bot.ratebudget import SLOT_SECONDS, LocalSlots
 from bot.storage.absences_sql import SqlAbsences
 from bot.storage.base import DatabaseUnavailable, Repository, StorageError, Transaction
 from bot.storage.claims import SqlClaims
+from bot.storage.figures_sql import SqlFigures
 from bot.storage.handovers_sql import SqlHandovers
 from bot.storage.leagues import SqlLeagues
 from bot.storage.privacy_sql import SqlPrivacy
@@ -82,6 +83,7 @@ class PostgresTransaction(
     SqlAbsences,
     SqlHandovers,
     SqlPrivacy,
+    SqlFigures,
     SqlGames,
     SqlOrders,
     SqlDice,

@@ -28,6 +28,7 @@ import aiosqlite
 from bot.storage.absences_sql import SqlAbsences
 from bot.storage.base import DatabaseUnavailable, Repository, StorageError, Transaction
 from bot.storage.claims import SqlClaims
+from bot.storage.figures_sql import SqlFigures
 from bot.storage.handovers_sql import SqlHandovers
 from bot.storage.leagues import SqlLeagues
 from bot.storage.privacy_sql import SqlPrivacy
@@ -93,6 +94,7 @@ class SqliteTransaction(
     SqlAbsences,
     SqlHandovers,
     SqlPrivacy,
+    SqlFigures,
     SqlGames,
     SqlOrders,
     SqlDice,
