@@ -28,16 +28,24 @@ were tampered with fails as before.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.record.export import forgotten_digest, players_digest
 from bot.record.read import RecordError
 
 if TYPE_CHECKING:
-    from bot.record.audit import Audit
     from bot.record.read import Record
 
 KEY = "forgotten"
+
+
+class Lines(Protocol):
+    """What this check writes to: :class:`bot.record.audit.Audit` (which imports this module,
+    so it is named by its one method here rather than imported)."""
+
+    def before(
+        self, ok: bool, what: str, index: int, rank: int, error: RecordError | None
+    ) -> None: ...
 
 
 def forgotten_names(record: Mapping[str, Any]) -> frozenset[str]:
@@ -53,7 +61,7 @@ def forgotten_names(record: Mapping[str, Any]) -> frozenset[str]:
 
 
 def check_forgotten(
-    record: Mapping[str, Any], rec: Record, audit: Audit, players: Mapping[str, Any]
+    record: Mapping[str, Any], rec: Record, audit: Lines, players: Mapping[str, Any]
 ) -> RecordError | None:
     """The ``forgotten`` block of a record whose ``players`` are one per seat, and its players
     digest as published; one line each in verify. Returns why replay refuses the record."""
