@@ -15,6 +15,7 @@ import copy
 import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -43,7 +44,7 @@ def registered() -> Iterator[None]:
     registry.unregister(BIDS.key)
 
 
-def failed(record: dict) -> list[str]:
+def failed(record: dict[str, Any]) -> list[str]:
     return [c.what for c in verify(record) if not c.ok]
 
 
@@ -189,7 +190,7 @@ async def test_export_and_forget_a_player(registered: None, backend: Backend) ->
     ):
         tampered = copy.deepcopy(forgotten)
         *parents, last = path
-        node = tampered
+        node: Any = tampered
         for key in parents:
             node = node[key]
         node[last] = value

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -23,21 +25,21 @@ from tests.cogs.game.sim import setup_duel, start_duel
 
 
 @pytest.fixture
-def duel(simcord_env, sim_clock):
+def duel(simcord_env: Any, sim_clock: Any) -> Any:
     return setup_duel(simcord_env, sim_clock)
 
 
-def moderator(duel):
+def moderator(duel: Any) -> Any:
     role = duel.guild.create_role("Moderators", permissions=discord.Permissions(manage_guild=True))
     return duel.guild.add_member(duel.env.create_user("mod"), roles=[role])
 
 
-async def play_turn(duel):
+async def play_turn(duel: Any) -> None:
     await duel.alice.send_dm("stay none")
     await duel.bob.send_dm("stay none")
 
 
-async def exported(actor, where=None) -> tuple[str, dict]:
+async def exported(actor: Any, where: Any = None) -> tuple[str, dict[str, Any]]:
     asking = actor.slash(where, "privacy export") if where else actor.slash("privacy export")
     result = await asking
     assert result.ephemeral
@@ -46,7 +48,7 @@ async def exported(actor, where=None) -> tuple[str, dict]:
     return str(result.response.content), json.loads(await attachment.read())
 
 
-def verifies(tmp_path, record: dict, capsys) -> bool:
+def verifies(tmp_path: Path, record: dict[str, Any], capsys: Any) -> bool:
     path = tmp_path / f"{record['game_id']}.json"
     path.write_text(json.dumps(record, ensure_ascii=False), "utf-8")
     ok = cli(["verify", str(path)]) == 0
@@ -55,7 +57,7 @@ def verifies(tmp_path, record: dict, capsys) -> bool:
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja"])
-async def test_export_in_a_server_and_in_dms(duel, discord_locale, locale):
+async def test_export_in_a_server_and_in_dms(duel: Any, discord_locale: Any, locale: str) -> None:
     discord_locale(duel.alice, locale)
     discord_locale(duel.alice_dm, locale)
     await start_duel(duel)
@@ -80,8 +82,8 @@ async def test_export_in_a_server_and_in_dms(duel, discord_locale, locale):
 
 @pytest.mark.parametrize("locale", ["en-US", "ja"])
 async def test_forget_is_refused_in_a_running_game_until_it_ends(
-    duel, discord_locale, locale, tmp_path, capsys
-):
+    duel: Any, discord_locale: Any, locale: str, tmp_path: Path, capsys: Any
+) -> None:
     lang = "ja" if locale == "ja" else "en"
     discord_locale(duel.alice, locale)
     await start_duel(duel)
@@ -113,11 +115,12 @@ async def test_forget_is_refused_in_a_running_game_until_it_ends(
     assert not verifies(tmp_path, tampered, capsys)
     _, left = await exported(duel.alice, duel.channel)
     assert left["games"] == [] and left["preferences"]["dm_channel"] is None
+    assert left["preferences"]["language"] is None, "the confirming click stored nothing again"
 
 
 async def test_a_substituted_player_may_forget_while_the_game_goes_on(
-    duel, discord_locale, tmp_path, capsys
-):
+    duel: Any, discord_locale: Any, tmp_path: Path, capsys: Any
+) -> None:
     discord_locale(duel.bob, "ja")
     await start_duel(duel)
     await play_turn(duel)
