@@ -19,6 +19,9 @@ LANGUAGES = ("en", "ja")
 # The names ``logging`` knows, in the order an operator reads them (NOTSET logs everything too).
 MAX_GLOBAL_LIMIT = 100_000  # a typo's guard, far above any limit Discord grants
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# Metrics answer on loopback unless told otherwise: a scraper elsewhere is a deliberate choice.
+DEFAULT_METRICS_HOST = "127.0.0.1"
+MAX_PORT = 65535
 
 
 class ConfigError(ValueError):
@@ -92,6 +95,15 @@ def _global_limit(text: str) -> int:
     return int(text)
 
 
+def _metrics_port(text: str) -> int | None:
+    """``METRICS_PORT``: where ``/metrics`` and ``/healthz`` listen (unset: no server)."""
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PORT:
+        raise ConfigError("config.error.metrics_port", value=text)
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None
@@ -105,6 +117,9 @@ class Config:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     global_limit: int = DISCORD_GLOBAL_LIMIT  # DISCORD_GLOBAL_LIMIT: REST requests/s per token
+    # METRICS_PORT (None: no server) and METRICS_HOST: Prometheus /metrics and /healthz.
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
     # Test-only switches (tests/e2e, bench/faults.py, bench/load.py); never set in production.
     fault_point: str | None = None  # PBP_FAULT_POINT: see bot/faults.py
     test_entropy_seed: str | None = None  # PBP_TEST_ENTROPY_SEED: deterministic seeds and salts
@@ -133,6 +148,8 @@ class Config:
             shard_count=shard_count,
             shard_ids=shard_ids,
             global_limit=_global_limit(os.environ.get("DISCORD_GLOBAL_LIMIT", "").strip()),
+            metrics_port=_metrics_port(os.environ.get("METRICS_PORT", "").strip()),
+            metrics_host=os.environ.get("METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST,
             fault_point=os.environ.get("PBP_FAULT_POINT", "").strip() or None,
             test_entropy_seed=os.environ.get("PBP_TEST_ENTROPY_SEED", "").strip() or None,
         )
