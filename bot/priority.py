@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 
 # Set inside a served block: that task's own background steps (a resolution it starts before it
 # leaves the block) must not wait for itself.
@@ -34,6 +35,9 @@ class Foreground:
         self._active = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        # Told each acknowledgement's seconds, from entering serving() to leaving it (set by
+        # bot.metrics when METRICS_PORT is: the order-to-acknowledgement latency).
+        self.on_served: Callable[[float], None] | None = None
 
     @property
     def busy(self) -> bool:
@@ -42,6 +46,8 @@ class Foreground:
     @contextlib.asynccontextmanager
     async def serving(self) -> AsyncIterator[None]:
         """Mark the block as an acknowledgement in progress."""
+        outermost = not _serving.get()  # a block inside another is part of the same reply
+        started = time.perf_counter()
         self._active += 1
         self._idle.clear()
         token = _serving.set(True)
@@ -52,6 +58,8 @@ class Foreground:
             self._active -= 1
             if not self._active:
                 self._idle.set()
+            if outermost and self.on_served is not None:
+                self.on_served(time.perf_counter() - started)
 
     async def yield_to(self) -> None:
         """Wait while acknowledgements are being served (at most ``max_wait``)."""
