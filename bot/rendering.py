@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -60,6 +61,10 @@ class BoardRenderer:
     def __init__(self, processes: int = 0) -> None:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        # Boards asked for and not drawn yet, and a callback told each one's seconds: what
+        # bot.metrics reports (measured here, around the call: renderers import no metrics).
+        self.pending = 0
+        self.on_rendered: Callable[[float], None] | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -75,7 +80,17 @@ class BoardRenderer:
     async def render(
         self, ruleset: str, view: dict[str, Any], lang: str, names: dict[str, str]
     ) -> bytes:
-        args = (ruleset, view, lang, names)
+        self.pending += 1
+        started = time.perf_counter()
+        try:
+            png = await self._render((ruleset, view, lang, names))
+        finally:
+            self.pending -= 1
+        if self.on_rendered is not None:
+            self.on_rendered(time.perf_counter() - started)
+        return png
+
+    async def _render(self, args: tuple[str, dict[str, Any], str, dict[str, str]]) -> bytes:
         if not self.processes:
             return await asyncio.to_thread(render_board, *args)
         loop = asyncio.get_running_loop()
