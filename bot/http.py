@@ -3,6 +3,7 @@ keep its requests under Discord's global limit (``bot.ratebudget``)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -12,6 +13,7 @@ import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 
+from bot import metrics
 from bot.config import Config
 from bot.priority import in_foreground
 from bot.ratebudget import DISCORD_GLOBAL_LIMIT, Budget, LocalSlots, slot_cap
@@ -19,6 +21,7 @@ from bot.storage import POSTGRES_SCHEMES
 
 # Exempt from the global limit, as on Discord: interaction callbacks, follow-ups and their edits.
 EXEMPT_PATHS = ("/interactions/", "/webhooks/")
+TOO_MANY_REQUESTS = 429
 
 
 def configure_endpoints(config: Config) -> None:
@@ -67,6 +70,7 @@ class PacingTrace(aiohttp.TraceConfig):
         self.make_budget = make_budget
         self.budget: Budget | None = None
         self.on_request_start.append(self._before_request)
+        self.on_request_end.append(self._after_request)
 
     async def _before_request(
         self, _session: aiohttp.ClientSession, _context: SimpleNamespace, params: Any
@@ -76,7 +80,19 @@ class PacingTrace(aiohttp.TraceConfig):
         if self.budget is None:
             authorization = str(params.headers.get("Authorization", ""))
             self.budget = self.make_budget(authorization.removeprefix("Bot "))
-        await self.budget.acquire(foreground=in_foreground())
+        foreground = in_foreground()
+        started = time.perf_counter()
+        await self.budget.acquire(foreground=foreground)
+        metrics.budget_waited(time.perf_counter() - started, foreground=foreground)
+
+    @staticmethod
+    async def _after_request(
+        _session: aiohttp.ClientSession, _context: SimpleNamespace, params: Any
+    ) -> None:
+        # Every answer, retries and unpaced requests included: discord.py waits 429s out
+        # itself, so this is where they are seen.
+        if params.response.status == TOO_MANY_REQUESTS:
+            metrics.rate_limited(params.response.headers)
 
     async def close(self) -> None:
         if self.budget is not None:
