@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from bot import dice as dicelib
-from bot import faults
+from bot import faults, metrics
 from bot.away import Absences
 from bot.deadlines import Deadlines, worker_name
 from bot.handovers import Substitutes
@@ -339,6 +339,7 @@ class Table:
             await self._resolve(tx, loaded, orders)
             faults.point("resolve-computing")
         faults.point("resolve-committed")
+        metrics.step_resolved(game.ruleset)
         self._on_outbox()
         return True
 
