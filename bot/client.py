@@ -11,7 +11,7 @@ from typing import Any
 import discord
 from discord.ext import commands, tasks
 
-from bot import registry
+from bot import metrics, registry
 from bot.config import Config
 from bot.http import PacingTrace
 from bot.i18n.translator import CatalogueTranslator
@@ -127,6 +127,7 @@ class RefereeBot(commands.Bot):
         self._extensions = tuple(registry.extensions() if extensions is None else extensions)
         self._sync_commands = sync_commands
         self._started = False
+        self.metrics: metrics.MetricsServer | None = None  # METRICS_PORT: /metrics, /healthz
 
     def _outbox_ready(self) -> None:
         if self._started:
@@ -134,6 +135,14 @@ class RefereeBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.repo.open()
+        if self.config.metrics_port is not None and self.metrics is None:
+            # From the start: /healthz says 503 until the gateway is up.
+            self.metrics = await metrics.serve(
+                self,
+                foreground=self.table.foreground,
+                renderer=self.outbox.renderer,
+                sharded=isinstance(self, commands.AutoShardedBot),
+            )
         if self.repo.shared:
             # Other processes enqueue too (an order received by another shard resolves a turn
             # there): their commits wake this sender at once, not at its next maintenance tick.
@@ -187,6 +196,9 @@ class RefereeBot(commands.Bot):
     async def close(self) -> None:
         if self.maintenance.is_running():
             self.maintenance.cancel()
+        if self.metrics is not None:
+            server, self.metrics = self.metrics, None
+            await server.stop()
         await self.outbox.stop()
         await super().close()
         trace = self.http.http_trace
