@@ -51,12 +51,17 @@ MIN_FONT = 17
 # The map's box: everything left of the panel between the header and the legend.
 MAP_BOX = (MARGIN, HEADER_H + MARGIN, WIDTH - PANEL_W - MARGIN, HEIGHT - LEGEND_H)
 
+# The seats' token colours stay apart under protanopia, deuteranopia and tritanopia as well as
+# normal vision (CAM02-UCS ΔE ≥ 20 between any two, monsters' red included: tests/render/
+# test_palette.py); the tokens also carry the seat's letter, and monsters are squares.
 SEAT_COLOURS: dict[str, tuple[int, int, int]] = {
     "A": SIDE["A"],
     "B": SIDE["B"],
-    "C": (46, 170, 98),
-    "D": (170, 92, 220),
+    "C": (100, 205, 160),  # a light mint: the green it was fell on B's orange without red-green
+    "D": (200, 160, 230),  # a light lavender: the purple it was fell on A's blue
 }
+# The letter on a seat's token: white on the darker fills, ink on the light ones.
+SEAT_LETTER: dict[str, tuple[int, int, int]] = {"C": INK, "D": INK}
 MONSTER = (196, 44, 44)
 MONSTER_TEXT = (255, 240, 240)
 FLOOR = (206, 200, 184)
@@ -444,7 +449,8 @@ def _figures(d: ImageDraw.ImageDraw, m: _Map, view: Mapping[str, Any], lang: str
         if current == hero["seat"]:
             _ring(d, (cx, cy), r)
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=_s(2))
-        d.text((cx, cy), hero["seat"], font=letter, fill=(255, 255, 255), anchor="mm")
+        ink = SEAT_LETTER.get(hero["seat"], (255, 255, 255))
+        d.text((cx, cy), hero["seat"], font=letter, fill=ink, anchor="mm")
         _hp_badge(d, m, (cx + r * 0.95, cy - r * 0.75), hero["hp"], hero["max_hp"])
     for monster in view.get("monsters") or []:
         cx, cy = m.center(_hex(monster["hex"]))
@@ -585,7 +591,11 @@ def _panel(
         )
         mid = y + (ROW_H - 3) / 2
         d.text(
-            _sp((x0 + 22, mid)), f"{initiative:02d}", font=bold, fill=(255, 255, 255), anchor="mm"
+            _sp((x0 + 22, mid)),
+            f"{initiative:02d}",
+            font=bold,
+            fill=SEAT_LETTER.get(actor, (255, 255, 255)),
+            anchor="mm",
         )
         d.text(
             _sp((x0 + 48, mid)), fit(who, body, _s(x1 - x0 - 52)), font=body, fill=TEXT, anchor="lm"
