@@ -109,14 +109,16 @@ PLANET_COLOURS: tuple[Colour, ...] = (
     (84, 88, 150),
 )
 # Party tokens share one of these fills (party numbers cycle through them); none is gold, the
-# colour of the seat to play, nor the plain token's near-white.
+# colour of the seat to play, nor the plain token's near-white. Any two stay apart under
+# protanopia, deuteranopia and tritanopia as well as normal vision (CAM02-UCS ΔE ≥ 20:
+# tests/render/test_palette.py), and the roster's chip gives each seat's party by number.
 PARTY_COLOURS: tuple[Colour, ...] = (
-    (86, 206, 226),
-    (244, 122, 190),
-    (150, 222, 92),
-    (255, 156, 64),
-    (156, 140, 255),
-    (222, 214, 120),
+    (90, 195, 225),
+    (210, 45, 135),
+    (180, 255, 165),
+    (240, 135, 150),
+    (150, 120, 255),
+    (165, 150, 15),
 )
 ALIGNMENT_COLOURS: dict[str, Colour] = {
     "GOOD": (128, 182, 255),
