@@ -268,6 +268,10 @@ def _draw_zones(
             for neighbour, line in sides:
                 if neighbour not in cells:
                     d.line(line, fill=SIDE[seat], width=_s(2.5))
+        # The seat's letter in the zone's corner squares: whose zone it is, not by colour alone.
+        for sq in {min(cells), max(cells)} if cells else ():
+            x0, y0, _, _ = grid.rect(sq, inset=_s(5))
+            d.text((x0, y0), seat, font=_f(17, True), fill=prim.shade(SIDE[seat], 0.7))
 
 
 @lru_cache(maxsize=16)
