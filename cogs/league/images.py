@@ -34,9 +34,11 @@ LABEL_SIZE = 15  # 15 × 550 / 880 = 9.4 px where Discord shows the table
 CELL_SIZE = 17
 MINUS = "\u2212"  # a real minus sign, as wide as the plus (the font has it)
 
-# Row bands: two shades between the frame and the side cards, and the leader's gold tint.
+# Row bands: two shades between the frame and the side cards, and the leader's gold tint (apart
+# from both shades for every common colour-vision deficiency, CAM02-UCS ΔE ≥ 20:
+# tests/render/test_palette.py; the gold stripe and the gold rank mark the leader as well).
 ROW_BG = (prim.shade(CARD_BG, 0.82), CARD_BG)
-LEADER_BG = (74, 64, 34)
+LEADER_BG = (90, 76, 36)
 
 
 def row_top(index: int) -> int:
