@@ -40,6 +40,8 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot import registry
+
 if TYPE_CHECKING:
     from aiohttp import web
     from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
@@ -403,6 +405,8 @@ async def serve(
     config = bot.config
     assert config.metrics_port is not None
     made = instruments()
+    for ruleset in registry.rulesets():  # each series from 0, as in _build
+        made.steps.labels(ruleset)
     foreground.on_served = ack_served
     renderer.on_rendered = board_rendered
     made.renderer = renderer
