@@ -103,7 +103,9 @@ class BotProcess:
         env = {
             k: v
             for k, v in os.environ.items()
-            if not k.startswith(("DISCORD_", "PBP_")) and k not in ("DATABASE_URL", "DEV_GUILD_ID")
+            # METRICS_: a developer's own METRICS_PORT would have every bot bind the same port.
+            if not k.startswith(("DISCORD_", "PBP_", "METRICS_"))
+            and k not in ("DATABASE_URL", "DEV_GUILD_ID")
         }
         env.update(self.fake.env())
         env.update(
