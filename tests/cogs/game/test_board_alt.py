@@ -3,19 +3,21 @@ language, and so does an Apeiron seat's own deployment board in its DM, in the r
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
 from tests.cogs.apeiron.test_flow import DECKS
-from tests.cogs.game.sim import last_dm, setup_duel, turn_posts
+from tests.cogs.game.sim import Duel, last_dm, setup_duel, turn_posts
 
 
 @pytest.fixture
-def duel(simcord_env, sim_clock):
+def duel(simcord_env: Any, sim_clock: Any) -> Duel:
     return setup_duel(simcord_env, sim_clock)
 
 
-async def _japanese_channel(duel) -> None:
+async def _japanese_channel(duel: Duel) -> None:
     role = duel.guild.create_role("Moderators", permissions=discord.Permissions(manage_guild=True))
     mod = duel.guild.add_member(duel.env.create_user("mod"), roles=[role])
     await mod.slash(duel.channel, "config language", language="ja")
@@ -32,7 +34,9 @@ async def _japanese_channel(duel) -> None:
         ),
     ],
 )
-async def test_a_turn_posts_board_has_its_description(duel, lang, accept, expected):
+async def test_a_turn_posts_board_has_its_description(
+    duel: Duel, lang: str, accept: str, expected: str
+) -> None:
     if lang == "ja":
         await _japanese_channel(duel)
     await duel.alice.slash(duel.channel, "arena challenge", opponent=duel.bob)
@@ -53,7 +57,9 @@ async def test_a_turn_posts_board_has_its_description(duel, lang, accept, expect
     assert changed in (board.description or "")
 
 
-async def test_a_private_board_is_described_in_the_readers_language(duel, discord_locale):
+async def test_a_private_board_is_described_in_the_readers_language(
+    duel: Duel, discord_locale: Any
+) -> None:
     discord_locale(duel.alice, "ja")  # alice's Discord is in Japanese; the channel in English
     await duel.alice.slash(duel.channel, "apeiron challenge", opponent=duel.bob)
     await duel.bob.click(duel.channel.last_message, label="Accept")
