@@ -20,6 +20,9 @@ async def test_arena_from_challenge_to_result(fake, bot, table):
     assert titles[-1] == f"Arena Duel · {run.game} · Final"
     assert len(titles) == len(set(titles)) == run.turns_played + 1
     assert all(m.files and m.files[0][0] == "board.png" for m in posts)
+    # each board with its description (alt text), as Discord keeps it on the attachment
+    alts = [m.attachments[0].get("description") or "" for m in posts]
+    assert all(a.startswith("Arena Duel board: ") and len(a) <= 1024 for a in alts), alts
     final = posts[-1].embeds[0]
     assert "wins" in final["description"] or "draw" in final["description"].lower()
     # Both players were told by DM; every order was acknowledged with its receipt.
