@@ -246,7 +246,9 @@ async def test_a_match_on_discord_exports_a_record_that_replays(
     assert (game.status, game.outcome, game.step) == ("finished", "A", 4)
 
     exported = await duel.bob.slash(duel.channel, "game export", game=game.id)
-    (attachment,) = exported.response.attachments
+    files = {a.filename.rsplit(".", 1)[-1]: a for a in exported.response.attachments}
+    assert sorted(files) == ["html", "json"], "the record and its viewer"
+    attachment = files["json"]
     record = json.loads(await attachment.read())
     assert record["ruleset"] == "rps" and len(record["turns"]) == 4
     assert record["turns"][2]["inputs"] == {"A": "rock", "B": "paper"}  # canonical, sealed
