@@ -6,12 +6,20 @@ excepted), however many processes share the token; beyond it every process of th
 each REST request takes a grant from a :class:`Budget` first (``bot.http`` hooks it in front of
 every request discord.py sends).
 
-**Slots.** Time is cut into slots of ``SLOT_SECONDS`` and each slot grants at most ``cap``
-requests. Any one-second window of Discord's (a sliding window, counted when the request
-arrives) overlaps at most ``ceil((1 + JITTER) / SLOT) + 1`` slots, allowing the requests up to
-``JITTER`` seconds between their grant and their arrival, so ``cap`` is the limit divided by
-that: 50 // 23 = 2 per 0.05 s, 40 requests a second sustained, never 50 in a window. Short
-slots keep an acknowledgement's longest wait short (one slot).
+**Slots.** Time is cut into slots and each slot grants at most ``cap`` requests. Any one-second
+window of Discord's (a sliding window, counted when the request arrives) overlaps at most
+``ceil((1 + JITTER) / slot) + 1`` slots, allowing the requests up to ``JITTER`` seconds of spread
+between their grant and their arrival, so ``cap`` is the limit divided by that.
+
+**The margin: 48 of 50 a second.** The slot is 1/48 s with one grant each (:func:`slot_seconds`,
+:func:`slot_cap`): 48 requests a second sustained. The 2 a second left over are the safety
+margin, and what they buy is stated and tested (``tests/test_ratebudget.py``): any 1.02 s of
+grants spans at most 50 slots, so Discord never counts more than 50 in a second as long as the
+requests' travel (grant to arrival: the event loop, the connection, the network) varies by no
+more than ``JITTER_SECONDS``, 20 ms. Pacing nearer 50 would leave no room for that spread; the
+old 40 (slots of 0.05 s, two grants each, 0.1 s of spread) left a fifth of the budget unused, and
+the bot's turns per second are bounded by exactly this budget. A token whose limit Discord raised
+gets more grants per slot (``limit // 50``); a limit under 50 gets longer slots.
 
 **Shared by processes.** With PostgreSQL (several shard processes) the slots are a row per
 token and slot in the database (``bot.storage.postgres.PostgresRateSlots``), numbered by the
@@ -27,11 +35,14 @@ there is one process and the slots are counted in memory (:class:`LocalSlots`).
 **Acknowledgements first.** A request made inside ``Foreground.serving()`` (an order's reply)
 is served before any waiting background request (board posts, prompts, edits). Background
 requests take only ``background_cap`` of every odd slot (the rest is kept for the
-acknowledgements of whichever process receives them) and the whole of every even one: 30 a
-second of the 40. An acknowledgement that finds its slot spent waits for the next one, which a
-process sharing the budget books for it (background requests of every process leave bookings
-free), so it never waits more than one slot, 50 ms. Interaction callbacks are exempt from
-Discord's limit and never wait here at all (``bot.http.paced``).
+acknowledgements of whichever process receives them) and the whole of every even one (with one
+grant a slot the two caps are the same: the pump's order and the bookings keep the
+acknowledgements first). An acknowledgement that finds its slot spent waits for the next one,
+which a process sharing the budget books for it (background requests of every process leave
+bookings free), so it never waits more than one slot, some 21 ms. Interaction callbacks are
+exempt from Discord's limit and never wait here at all (``bot.http.paced``): "Interaction
+endpoints are not bound to the bot's Global Rate Limit"
+(https://discord.com/developers/docs/topics/rate-limits#global-rate-limit).
 
 Pure asyncio: no discord, no storage.
 """
@@ -50,17 +61,32 @@ from typing import Protocol
 log = logging.getLogger(__name__)
 
 DISCORD_GLOBAL_LIMIT = 50  # requests per second per bot token (Discord's default)
-SLOT_SECONDS = 0.05
-# Tolerated time between a grant and the request's arrival at Discord (sending it, the network).
-JITTER_SECONDS = 0.1
+# The rate paced at with Discord's default limit: 48 of its 50 (the margin: module docstring).
+PACED_RATE = 48
+SLOT_SECONDS = 1 / PACED_RATE
+# Tolerated spread of the time between a grant and the request's arrival at Discord (sending it,
+# the network): what the 2 requests a second under the limit pay for.
+JITTER_SECONDS = 0.02
+
+
+def slot_seconds(limit: int = DISCORD_GLOBAL_LIMIT, jitter: float = JITTER_SECONDS) -> float:
+    """The slot length for a token's limit: 1/48 s, longer for a limit under 50 (one grant a
+    slot, ``limit`` slots at most in a second plus ``jitter``)."""
+    return max(SLOT_SECONDS, (1.0 + jitter) / max(1, limit - 1))
 
 
 def slot_cap(
-    limit: int = DISCORD_GLOBAL_LIMIT, slot: float = SLOT_SECONDS, jitter: float = JITTER_SECONDS
+    limit: int = DISCORD_GLOBAL_LIMIT, slot: float | None = None, jitter: float = JITTER_SECONDS
 ) -> int:
     """Grants per slot such that no one-second window of arrivals holds more than ``limit``."""
+    slot = slot_seconds(limit, jitter) if slot is None else slot
     slots = math.ceil(round((1.0 + jitter) / slot, 9)) + 1
     return max(1, limit // slots)
+
+
+def paced_rate(limit: int = DISCORD_GLOBAL_LIMIT) -> float:
+    """Requests a second the budget grants at most, sustained, for a token's limit."""
+    return slot_cap(limit) / slot_seconds(limit)
 
 
 class SlotStore(Protocol):
