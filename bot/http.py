@@ -16,10 +16,12 @@ from discord.gateway import DiscordWebSocket
 from bot import metrics
 from bot.config import Config
 from bot.priority import in_foreground
-from bot.ratebudget import DISCORD_GLOBAL_LIMIT, Budget, LocalSlots, slot_cap
+from bot.ratebudget import DISCORD_GLOBAL_LIMIT, Budget, LocalSlots, slot_cap, slot_seconds
 from bot.storage import POSTGRES_SCHEMES
 
-# Exempt from the global limit, as on Discord: interaction callbacks, follow-ups and their edits.
+# Exempt from the global limit, as on Discord: interaction callbacks, follow-ups and their edits
+# ("Interaction endpoints are not bound to the bot's Global Rate Limit":
+# https://discord.com/developers/docs/topics/rate-limits#global-rate-limit).
 EXEMPT_PATHS = ("/interactions/", "/webhooks/")
 TOO_MANY_REQUESTS = 429
 
@@ -43,13 +45,14 @@ def pacing(config: Config) -> PacingTrace:
 def budget_for(database_url: str, token: str, *, limit: int = DISCORD_GLOBAL_LIMIT) -> Budget:
     """Shard processes on PostgreSQL share the token's slots in the database; SQLite's single
     process counts them in memory. ``limit``: the token's requests per second."""
-    cap = slot_cap(limit)
+    slot = slot_seconds(limit)  # 1/48 s for Discord's 50: the margin is bot.ratebudget's
+    cap = slot_cap(limit, slot)
     if database_url.startswith(POSTGRES_SCHEMES):
         # Imported here: an SQLite bot never loads asyncpg.
         from bot.storage.postgres import PostgresRateSlots
 
-        return Budget(PostgresRateSlots(database_url, token), cap=cap)
-    return Budget(LocalSlots(), cap=cap)
+        return Budget(PostgresRateSlots(database_url, token, slot=slot), cap=cap)
+    return Budget(LocalSlots(slot), cap=cap)
 
 
 def paced(url: str) -> bool:
