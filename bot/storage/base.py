@@ -372,12 +372,21 @@ class LeagueStore(ABC):
 
 
 class PreferenceStore(ABC):
-    """A server's language and a user's last seen Discord locale."""
+    """A server's language and deadline defaults, and a user's last seen Discord locale."""
 
     @abstractmethod
     async def guild_language(self, guild_id: int) -> str | None: ...
     @abstractmethod
     async def set_guild_language(self, guild_id: int, language: str) -> None: ...
+    @abstractmethod
+    async def guild_deadlines(self, guild_id: int) -> tuple[str, int] | None:
+        """The server's deadline defaults (``/config deadlines``): its preset and minutes a step;
+        None when it never set them."""
+
+    @abstractmethod
+    async def set_guild_deadlines(
+        self, guild_id: int, preset: str, step_minutes: int, now: float
+    ) -> None: ...
     @abstractmethod
     async def user_locale(self, user_id: int) -> str | None: ...
     @abstractmethod
@@ -459,6 +468,14 @@ class ClaimStore(ABC):
         A row waits while an earlier pending row of the same game is held by another live
         holder, so a game's messages go out in the order they were decided even when several
         processes post."""
+
+    @abstractmethod
+    async def claim_outbox_row(
+        self, holder: str, outbox_id: int, now: float, lease_until: float
+    ) -> OutboxRow | None:
+        """Claim one pending row now, if no other live holder has it (an order's acknowledgement
+        carried by a prompt DM, posted by the task that took the order: a DM goes before its
+        game's earlier rows, which are channel posts)."""
 
     @abstractmethod
     async def renew_outbox(self, holder: str, ids: Sequence[int], lease_until: float) -> set[int]:

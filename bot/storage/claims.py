@@ -51,6 +51,17 @@ class SqlClaims(SqlGames, SqlOutbox, ClaimStore):
         )
         return sorted((self._outbox(r) for r in rows), key=lambda row: row.id)
 
+    async def claim_outbox_row(
+        self, holder: str, outbox_id: int, now: float, lease_until: float
+    ) -> OutboxRow | None:
+        row = await self._one(
+            "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id = ? "
+            "AND status = 'pending' AND not_before <= ? "
+            "AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?) RETURNING *",
+            (holder, lease_until, outbox_id, now, now, holder),
+        )
+        return None if row is None else self._outbox(row)
+
     async def renew_outbox(self, holder: str, ids: Sequence[int], lease_until: float) -> set[int]:
         if not ids:
             return set()
