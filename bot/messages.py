@@ -376,7 +376,38 @@ def compose(
     progress = progress if progress is not None else payload.get("progress")
     if embed is not None and progress:
         embed["fields"] = [*embed.get("fields", []), progress_field(progress, payload["lang"])]
-    return {"content": payload.get("content"), "embed": limits.embed(embed)}
+    content = payload.get("content")
+    ack = payload.get("ack")
+    if ack:  # an order's acknowledgement carried by this DM: it reads first, then the prompt
+        content = ack["text"] + ("\n\n" + content if content else "")
+    return {"content": content, "embed": limits.embed(embed)}
+
+
+def carried_ack(loaded: LoadedGame, ack: Mapping[str, Any], lang: str) -> str:
+    """The acknowledgement of the order that completed a step (``ack``: the table's ``replaced``,
+    ``order``, ``receipt`` and ``turn``), as the player would have had it on its own: sealed or
+    replaced, the order, its receipt, and that every order is in."""
+    key = "order.replaced" if ack["replaced"] else "order.sealed"
+    text = t(
+        lang,
+        key,
+        game=loaded.game.id,
+        turn=ack["turn"],
+        order=loaded.presenter.order_text(ack["order"], lang),
+        receipt=ack["receipt"],
+    )
+    return text + "\n" + t(lang, "order.resolved")
+
+
+def with_ack(
+    dm: dict[str, Any] | None, text: str, ack: Mapping[str, Any], lang: str
+) -> dict[str, Any]:
+    """A seat's DM carrying an order's acknowledgement (``text``) before its own content, as a
+    reply to the player's message (``reply_to``) when there was one; a DM of its own when the
+    seat had none due."""
+    carried: dict[str, Any] = dict(dm) if dm is not None else {"lang": lang, "content": ""}
+    carried["ack"] = {"text": text, "reply_to": ack.get("reply_to")}
+    return carried
 
 
 def seat_dm(

@@ -156,6 +156,27 @@ class OutboxSender:
         except Exception:
             log.exception("the outbox failed while stopping")
 
+    async def send_now(self, outbox_id: int) -> bool:
+        """Post one row at once, in the caller's task: the DM carrying an order's
+        acknowledgement, which the player is waiting for (the caller serves it in the
+        foreground, so it goes before background posts under the global limit too). Claimed
+        first, under a holder of its own: if a drain already holds the row, the drain posts it
+        (once). True when it went out here."""
+        if self.stopping():
+            return False
+        now = self.bot.table.clock()
+        async with self.repo.transaction() as tx:
+            row = await tx.claim_outbox_row(
+                f"{self.holder}:now", outbox_id, now, now + self.lease_seconds
+            )
+        sent = row is not None and await self.send(row)
+        self.wake()  # the step's other rows (and this one, if it failed here)
+        return sent
+
+    def remember_dm_channel(self, user_id: int, channel_id: int) -> None:
+        """A user's DM channel seen on a message they sent: no request to open it later."""
+        self._dm_channels[user_id] = channel_id
+
     def stopping(self) -> bool:
         """A method, not a flag read twice: :meth:`stop` may set it while a drain awaits."""
         return self._stopping
@@ -251,6 +272,8 @@ class OutboxSender:
 
     async def send(self, row: OutboxRow) -> bool:
         """Post one row. True when it went out (or was already out)."""
+        if row.kind == "edit" and await self._superseded(row):
+            return False
         try:
             if row.kind == "edit":
                 message_id, channel_id = await self._edit(row)
@@ -294,6 +317,17 @@ class OutboxSender:
                 self._dm_open.add(key)
         return True
 
+    async def _superseded(self, row: OutboxRow) -> bool:
+        """An edit superseded since it was claimed (its step resolved, or a newer edit came):
+        never sent. Its claim is let go at once, so the game's later rows need not wait for
+        the lease to lapse."""
+        async with self.repo.transaction() as tx:
+            current = await tx.get_outbox(row.id)
+            if current is None or current.status != "superseded":
+                return False
+            await tx.renew_outbox(self.holder, [row.id], self.bot.table.clock())
+        return True
+
     async def _post(self, row: OutboxRow) -> tuple[int, int]:
         """Post a row's message: several, in order, when its content is too long for one.
 
@@ -307,11 +341,14 @@ class OutboxSender:
         parts = limits.message_parts(composed["content"], composed["embed"])
         mentions = allowed_mentions(payload)
         last = len(parts) - 1
+        reply = self._reply_to(payload, channel)
         for index in range(min(row.parts_sent, last), last):
+            first: dict[str, Any] = {"reference": reply} if reply and index == 0 else {}
             await channel.send(
                 content=parts[index].content,
                 nonce=part_nonce(row.nonce, index, len(parts)),
                 allowed_mentions=mentions,
+                **first,
             )
             faults.point("outbox-posted")
             async with self.repo.transaction() as tx:
@@ -321,6 +358,8 @@ class OutboxSender:
             "nonce": part_nonce(row.nonce, last, len(parts)),
             "allowed_mentions": mentions,
         }
+        if reply is not None and last == 0:
+            kwargs["reference"] = reply
         embed = parts[last].embed
         if embed:
             kwargs["embed"] = discord.Embed.from_dict(embed)
@@ -360,6 +399,22 @@ class OutboxSender:
             kwargs["view"] = self._view(payload)
         await channel.get_partial_message(original.message_id).edit(**kwargs)
         return original.message_id, original.channel_id
+
+    @staticmethod
+    def _reply_to(
+        payload: dict[str, Any], channel: discord.abc.Messageable
+    ) -> discord.MessageReference | None:
+        """A DM carrying an order's acknowledgement answers the player's message (its first
+        part does); a message deleted meanwhile does not stop it."""
+        message_id = (payload.get("ack") or {}).get("reply_to")
+        if not message_id:
+            return None
+        channel_id = getattr(channel, "id", None)
+        if channel_id is None:
+            return None
+        return discord.MessageReference(
+            message_id=int(message_id), channel_id=int(channel_id), fail_if_not_exists=False
+        )
 
     @staticmethod
     def _view(payload: dict[str, Any]) -> discord.ui.View | None:

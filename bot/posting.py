@@ -58,12 +58,19 @@ class Posting:
         resolved_view: Mapping[str, Any] | None = None,
         first: bool = False,
         prompts: bool = True,
-    ) -> None:
+        acks: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> int | None:
         """One channel message (result + next prompt) and one DM per awaited seat, and to each
         seat the events addressed to it: the resolution's, then those of the step it opened (a
         dealt character, a playing card). ``resolved_orders``: the orders of ``resolved_turn``
         as the transaction left them (withheld or not). ``prompts=False``: the step did not
-        change (a seat left mid-step), so the awaited seats keep the prompt they have."""
+        change (a seat left mid-step), so the awaited seats keep the prompt they have.
+
+        ``acks``: per seat, the acknowledgement of the order that completed the step
+        (:func:`bot.messages.carried_ack`), carried by that seat's DM (its prompt, or a DM of
+        its own when the step owes it none) instead of a message of its own: one request fewer
+        per step, and exactly once, since it is stored with the DM. Returns that DM's outbox id
+        (the caller posts it at once: the player is waiting for it)."""
         game = loaded.game
         lang = await self.languages.of_guild(tx, game.guild_id)
         now = self.clock()
@@ -102,6 +109,7 @@ class Posting:
             earlier=earlier,
         )
         nonce = outbox_nonce(game.id, "turn", game.version)
+        earlier_post = game.prompt_outbox_id
         # A post refused for good cannot be edited: its log goes on in a post of its own.
         if continued is not None and continued.status != "failed":
             # The post is edited, not posted again. Its row holds the latest version (what a
@@ -112,10 +120,15 @@ class Posting:
             await self._channel(tx, game, {"refresh": payload}, nonce, now, edits=continued.id)
         else:
             channel_outbox = await self._channel(tx, game, payload, nonce, now)
+            if resolved_turn is not None and earlier_post is not None:
+                # The step it showed has resolved: its order progress still waiting is not
+                # sent (the new post supersedes it), whatever process would have sent it.
+                await tx.supersede_edits(earlier_post, channel_outbox)
         if game.status == "active":
             game.prompt_outbox_id = channel_outbox
             await tx.update_game(game)
         awaited = loaded.awaiting() if game.status == "active" and prompts else []
+        carried: int | None = None
         for seat in game.seat_order:
             user_id = game.user_of(seat)
             user_lang = await self.languages.of_user(tx, user_id, lang)
@@ -127,9 +140,13 @@ class Posting:
             dm = messages.seat_dm(
                 loaded, seat, lang=user_lang, awaited=seat in awaited, private_events=told
             )
+            ack = (acks or {}).get(seat)
+            if ack is not None:
+                text = messages.carried_ack(loaded, ack, user_lang)
+                dm = messages.with_ack(dm, text, ack, user_lang)
             if dm is None:
                 continue
-            await tx.enqueue(
+            row = await tx.enqueue(
                 game_id=game.id,
                 kind="dm",
                 target_id=user_id,
@@ -137,6 +154,9 @@ class Posting:
                 nonce=outbox_nonce(game.id, "dm", game.version, seat),
                 now=now,
             )
+            if ack is not None:
+                carried = row
+        return carried
 
     async def progress(
         self, tx: Transaction, game: GameRow, orders: Mapping[str, OrderRow], awaited: list[str]
