@@ -50,8 +50,11 @@ class SubmitResult:
     replaced: bool
     submitted: int
     awaited: int
-    resolved: bool  # resolved inside submit (``resolve=True``)
+    resolved: bool  # resolved inside submit (``resolve=True``, or ``carry_ack`` and complete)
     complete: bool  # every awaited order is in: the turn resolves now (or already has)
+    # The outbox row of the DM that carries this order's acknowledgement (``carry_ack``): the
+    # caller posts it at once instead of answering on its own.
+    carried: int | None = None
 
 
 PartT = TypeVar("PartT", bound=TablePart)  # a part the table builds (_part)
@@ -259,6 +262,8 @@ class Table:
         source: str = "dm",
         resolve: bool = True,
         turn: int | None = None,
+        carry_ack: bool = False,
+        reply_to: int | None = None,
     ) -> SubmitResult:
         """Parse, seal and store an order; resolve when it was the last one awaited.
 
@@ -270,6 +275,12 @@ class Table:
         ``turn``: the turn the order was made for (a button or a menu of that turn's prompt).
         It is checked in the transaction that stores the order: a deadline may resolve the turn
         between the click's own check and this write, and the order must not land in the next.
+
+        ``carry_ack`` (an order by DM, ``reply_to`` its message): when the order completes the
+        step, the step resolves in the same transaction and the order's acknowledgement rides on
+        the player's next DM (``SubmitResult.carried``), not in a message of its own. One
+        transaction: the order, the resolution and the acknowledgement are stored together or
+        not at all, so the acknowledgement goes out exactly once across restarts.
         """
         check_text(text)
         async with self.repo.transaction() as tx:
@@ -289,12 +300,31 @@ class Table:
             row = await tx.put_order(self.steps.seal(game, seat, canonical, user_id=user_id))
             orders = await tx.orders_for_turn(game.id, game.step)
             submitted = sum(1 for s in awaited if s in orders)
-            await self.posting.progress(tx, game, orders, awaited)
+            step = game.step
+            complete = submitted == len(awaited) and game.status == "active"
+            if not complete:
+                # A step that resolves now shows no progress: its next post supersedes it.
+                await self.posting.progress(tx, game, orders, awaited)
             faults.point("order-storing")
+            carried: int | None = None
+            if complete and carry_ack:
+                ack = {
+                    "replaced": row.revisions > 1,
+                    "order": canonical,
+                    "receipt": row.receipt,
+                    "turn": step,
+                    "reply_to": reply_to,
+                }
+                carried = await self._resolve(tx, loaded, orders, acks={seat: ack})
+                faults.point("resolve-computing")
         faults.point("order-stored")
+        if carried is not None:
+            metrics.step_resolved(game.ruleset)
+            faults.point("resolve-committed")
         self._on_outbox()
-        complete = submitted == len(awaited) and game.status == "active"
-        resolved = complete and resolve and await self.resolve_if_ready(game.id)
+        resolved = carried is not None or (
+            complete and resolve and await self.resolve_if_ready(game.id)
+        )
         return SubmitResult(
             game,
             seat,
@@ -305,6 +335,7 @@ class Table:
             len(awaited),
             resolved,
             complete,
+            carried,
         )
 
     # --- resolution ---------------------------------------------------------------------------
@@ -344,8 +375,15 @@ class Table:
         return True
 
     async def _resolve(
-        self, tx: Transaction, loaded: LoadedGame, orders: Mapping[str, OrderRow]
-    ) -> None:
+        self,
+        tx: Transaction,
+        loaded: LoadedGame,
+        orders: Mapping[str, OrderRow],
+        *,
+        acks: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> int | None:
+        """Resolve the open step (``acks``: see :meth:`Posting.step_post`); the outbox id of the
+        DM carrying an acknowledgement, if any."""
         game, engine, state = loaded.game, loaded.engine, loaded.state
         turn = game.step
         awaited = loaded.awaiting()
@@ -388,7 +426,7 @@ class Table:
             s: replace(o, withheld=(o.withheld or s in withheld) and not public)
             for s, o in orders.items()
         }
-        await self.posting.step_post(
+        return await self.posting.step_post(
             tx,
             loaded,
             streams,
@@ -397,6 +435,7 @@ class Table:
             resolved_turn=turn,
             resolved_orders=shown,
             resolved_view=resolved_view,
+            acks=acks,
         )
 
     # --- player and moderator actions ---------------------------------------------------------
