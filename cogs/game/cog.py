@@ -503,12 +503,25 @@ class GameCog(commands.Cog):
                 )
                 await replies.answer_dm(message, text)
                 return
+            # Their DM channel is known from now on: no request to open it for their prompts.
+            self.bot.outbox.remember_dm_channel(message.author.id, message.channel.id)
             try:
                 result = await self.table.submit(
-                    games[0].id, message.author.id, message.content, source="dm", resolve=False
+                    games[0].id,
+                    message.author.id,
+                    message.content,
+                    source="dm",
+                    resolve=False,
+                    carry_ack=True,
+                    reply_to=message.id,
                 )
             except RuleError as exc:
                 await replies.answer_dm(message, "⚠️ " + replies.reason(exc, lang))
+                return
+            if result.carried is not None:
+                # The order completed the step: its acknowledgement rides on the next prompt DM
+                # (one request, not two), posted now, still ahead of the background posts.
+                await self.bot.outbox.send_now(result.carried)
                 return
             await replies.answer_dm(message, replies.order_ack(result, lang))
         if result.complete:  # acknowledged first: the player does not wait for the resolution
