@@ -51,7 +51,37 @@ ACK = re.compile(
 ORDERS_LINE = re.compile(
     r"^(?P<game>g-\d+) \(turn (?P<turn>\d+), seat (?P<seat>\w+)\): (?P<rest>.*)$"
 )
-GAME_OVER = re.compile(r"^Game (?P<game>\S+) is over")
+GAME_OVER = re.compile(r"^Game (?P<game>\S+) is over", re.M)
+
+
+def carries_prompt(message: Message) -> bool:
+    """A bot DM that is (or carries) a prompt or a notice, not only the answer to a player's DM:
+    the acknowledgement of an order that completed a step rides on the next prompt, as a reply
+    to the order, the acknowledgement first and the prompt after a blank line."""
+    return message.reference_id is None or "\n\n" in message.content
+
+
+def prompt_part(message: Message) -> str:
+    """A prompt DM's content without the acknowledgement it may carry (who completed a step,
+    and so whose prompt carries one, depends on timing, not on the game)."""
+    if message.reference_id is None:
+        return message.content
+    return message.content.split("\n\n", 1)[-1]
+
+
+def normalized(key: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A dump's rows without what timing decides: the acknowledgement a DM carries."""
+    if key != "outbox":
+        return rows
+    out = []
+    for row in rows:
+        payload = row.get("payload")
+        if isinstance(payload, str) and '"ack"' in payload:
+            data = json.loads(payload)
+            data.pop("ack", None)
+            row = {**row, "payload": json.dumps(data, sort_keys=True)}
+        out.append(row)
+    return out
 
 
 class BotDied(Exception):
@@ -456,9 +486,9 @@ class Table:
         while True:
             event.clear()
             for message in reversed(self.fake.dms_to(user)):
-                if message.reference_id is not None:
+                if not carries_prompt(message):
                     continue
-                over = GAME_OVER.match(message.content)
+                over = GAME_OVER.search(message.content)
                 if over and over["game"] == game:
                     return None
                 buttons = message.custom_ids()
@@ -594,7 +624,10 @@ def dump(db_path: Path) -> dict[str, Any]:
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     try:
-        return {key: [dict(r) for r in conn.execute(sql)] for key, sql in DUMP_QUERIES.items()}
+        return {
+            key: normalized(key, [dict(r) for r in conn.execute(sql)])
+            for key, sql in DUMP_QUERIES.items()
+        }
     finally:
         conn.close()
 
@@ -621,7 +654,7 @@ def posted_view(fake: FakeDiscord, channels: list[int], users: list[int]) -> dic
 
     def view(m: Message) -> dict[str, Any]:
         return {
-            "content": m.content,
+            "content": prompt_part(m),
             "embeds": m.embeds,
             "components": m.components,
             "files": m.files,
@@ -632,7 +665,7 @@ def posted_view(fake: FakeDiscord, channels: list[int], users: list[int]) -> dic
         "channels": {
             c: [view(m) for m in fake.posted(c) if m.interaction_id is None] for c in channels
         },
-        "dms": {u: [view(m) for m in fake.dms_to(u) if m.reference_id is None] for u in users},
+        "dms": {u: [view(m) for m in fake.dms_to(u) if carries_prompt(m)] for u in users},
     }
 
 

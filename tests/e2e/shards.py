@@ -31,6 +31,7 @@ from tests.e2e.harness import (
     Script,
     Table,
     named_fault,
+    normalized,
     posted_view,
 )
 from tests.fakediscord import FakeDiscord
@@ -73,7 +74,10 @@ async def dump_postgres(url: str) -> dict[str, Any]:
 
     conn = await asyncpg.connect(url)
     try:
-        return {key: [dict(r) for r in await conn.fetch(sql)] for key, sql in DUMP_QUERIES.items()}
+        return {
+            key: normalized(key, [dict(r) for r in await conn.fetch(sql)])
+            for key, sql in DUMP_QUERIES.items()
+        }
     finally:
         await conn.close()
 

@@ -440,9 +440,11 @@ async def test_a_japanese_client_gets_japanese_replies_and_dms(duel, discord_loc
     await duel.bob.send_dm("stay none")
     assert last_dm(duel.bob).content.startswith("🔒 g-0001 第1ターンの命令を封印しました")
     await duel.alice.send_dm("stay none")
-    assert dms(duel.alice)[-2].content.startswith("🔒 Order sealed for g-0001, turn 1")
+    # Alice's order completed the turn: its acknowledgement (English) leads her next prompt.
+    carried = last_dm(duel.alice).content
+    assert carried.startswith("🔒 Order sealed for g-0001, turn 1")
+    assert "\n\n**Arena Duel · g-0001 · Turn 2**" in carried
     assert last_dm(duel.bob).content.startswith("**アリーナデュエル・g-0001・第2ターン**")
-    assert last_dm(duel.alice).content.startswith("**Arena Duel · g-0001 · Turn 2**")
 
 
 @pytest.mark.parametrize(

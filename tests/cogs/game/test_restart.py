@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.cogs.game.sim import field, setup_duel, start_duel, turn_posts
+from tests.cogs.game.sim import dms, field, setup_duel, start_duel, turn_posts
 from tests.conftest import SimClock, make_config
 from tests.storage.backends import Backend, backend
 
@@ -74,7 +74,9 @@ async def test_both_orders_stored_nothing_posted_result_posted_once(duel, make_b
     await start_duel(duel)
     await duel.alice.send_dm("forward none")
     cut_off_resolution(duel.bot)
-    await duel.bob.send_dm("stay left")
+    # By /order: acknowledged first, resolved after (an order by DM that completes the turn
+    # resolves it in the order's own transaction, leaving no such moment).
+    await duel.bob.slash(duel.channel, "order", text="stay left")
     game = await duel.bot.table.game(duel.game_id)
     assert game.step == 1, "the crash came before resolution"
     assert len(turn_posts(duel)) == 1
@@ -106,8 +108,12 @@ async def test_resolved_but_unposted_turn_is_posted_once_after_restart(duel, mak
     posts = turn_posts(duel)
     assert len(posts) == 2
     assert "Turn 2" in posts[1].embeds[0].title
-    # The turn-1 prompt was edited to "2/2 in" exactly as if nothing had happened.
-    assert field(posts[0], "Orders in: 2/2") is not None
+    # As if nothing had happened: the turn-2 post superseded the turn-1 prompt's order progress
+    # (that step resolved before it went out), and Bob's acknowledgement rode on his prompt once.
+    assert field(posts[0], "Orders in: 1/2") is None
+    assert field(posts[0], "Orders in: 2/2") is None
+    carried = [m for m in dms(duel.bob) if m.content.startswith("🔒 Order sealed")]
+    assert len(carried) == 1 and "**Arena Duel · g-0001 · Turn 2**" in carried[0].content
 
     await restart(duel, make_bot)
     assert len(turn_posts(duel)) == 2
