@@ -692,6 +692,22 @@ class SqlPreferences(SqlPrimitives, PreferenceStore):
             (guild_id, language),
         )
 
+    async def guild_deadlines(self, guild_id: int) -> tuple[str, int] | None:
+        row = await self._one(
+            "SELECT preset, step_minutes FROM deadline_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return (row["preset"], int(row["step_minutes"])) if row else None
+
+    async def set_guild_deadlines(
+        self, guild_id: int, preset: str, step_minutes: int, now: float
+    ) -> None:
+        await self._exec(
+            "INSERT INTO deadline_settings (guild_id, preset, step_minutes, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET preset = excluded.preset, "
+            "step_minutes = excluded.step_minutes, updated_at = excluded.updated_at",
+            (guild_id, preset, step_minutes, now),
+        )
+
     async def user_locale(self, user_id: int) -> str | None:
         row = await self._one("SELECT locale FROM user_settings WHERE user_id = ?", (user_id,))
         return row["locale"] if row else None
