@@ -95,6 +95,11 @@ def t(lang: str, key: str, /, **params: Any) -> str:
     # String parameters are where user text comes in (a word quoted back in a refusal, a name):
     # cleaned here, once, for every message the bot writes.
     clean = {k: strip_invisible(v) if isinstance(v, str) else v for k, v in params.items()}
+    # ``move_key="arena.move.back_left"`` fills ``{move}`` in the reader's language: rules
+    # raise refusals without knowing who will read them.
+    for name, value in params.items():
+        if name.endswith("_key") and isinstance(value, str) and name[:-4] not in clean:
+            clean[name[:-4]] = t(lang, value)
     return string.Formatter().vformat(template, (), _Lenient(clean))
 
 

@@ -12,9 +12,9 @@ from typing import Any
 from bot import alttext
 from bot.alttext import BoardScene
 from bot.i18n import t
-from bot.ruleset import Presenter
+from bot.ruleset import OrderRejected, Presenter
 from cogs.arena import board
-from cogs.arena.rules import START_STAMINA
+from cogs.arena.rules import START_STAMINA, parse_text
 
 FACINGS = ("N", "NE", "SE", "S", "SW", "NW")
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
@@ -33,6 +33,19 @@ def _param(value: Any, lang: str) -> Any:
 class ArenaPresenter(Presenter):
     def accepted_text(self, lang: str, **params: Any) -> str:
         return t(lang, "arena.challenge.accepted", **params)  # the dice wait in the DMs
+
+    def order_text(self, text: str, lang: str) -> str:
+        """The order in the reader's words (``前進 右を向く``: the labels of its buttons, which
+        the parser reads back), or its canonical English tokens; text that does not read as an
+        order stays as sent."""
+        try:
+            order = parse_text(text)
+        except OrderRejected:
+            return text
+        if lang == "en":
+            return order.canonical()
+        move = t(lang, "arena.move." + order.move.replace("-", "_"))
+        return f"{move} {t(lang, 'arena.turn.' + order.turn)}"
 
     def event_key(self, event: Mapping[str, Any]) -> str | None:
         if event["type"] in ("turn_started", "dice"):

@@ -714,7 +714,7 @@ def _check_order_now(state: ArenaState, seat: str) -> None:
 def _check_legal(state: ArenaState, seat: str, order: Order) -> None:
     problem = move_problem(state, seat, order.move)
     if problem is not None:
-        raise OrderRejected(problem, move=order.move)
+        raise OrderRejected(problem, move_key=_label_key("move", order.move))
 
 
 def parse(state: ArenaState, seat: str, text: str) -> Order:

@@ -11,6 +11,7 @@ nothing is given :func:`default_order`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from bot.i18n import LANGS, t
@@ -70,7 +71,8 @@ def parse(state: DungeonState, seat: str, text: str) -> Order:
         raise OrderRejected("dungeon.reject.over")
     if seat not in awaiting(state):
         raise OrderRejected("dungeon.reject.not_your_turn")
-    tokens = split_words(text)
+    # NFKC, as tactics and Apeiron read: ``移動 Ａ４`` (a Japanese keyboard) is ``移動 A4``.
+    tokens = split_words(unicodedata.normalize("NFKC", text))
     if not tokens:
         raise OrderRejected("dungeon.reject.empty")
     if state.phase == "pick":
@@ -92,7 +94,10 @@ def _parse_card(state: DungeonState, hero: Hero, tokens: list[str]) -> Order:
     lowered = wanted.lower()
     every = content.classes()[hero.cls].cards
     for card in every:
-        names = {card.id, *(card_name(card.id, lang).lower() for lang in LANGS)}
+        names = {
+            card.id,
+            *(unicodedata.normalize("NFKC", card_name(card.id, lang)).lower() for lang in LANGS),
+        }
         if lowered in names or wanted in names:
             if card.id not in hero.hand:
                 raise OrderRejected("dungeon.reject.card_not_in_hand", card=card.id)

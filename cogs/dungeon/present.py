@@ -14,8 +14,10 @@ from typing import Any
 from bot import alttext
 from bot.alttext import BoardScene
 from bot.i18n import has, t
+from bot.ordertext import reword
 from bot.ruleset import Outcome, Presenter
 from cogs.dungeon import board
+from cogs.dungeon import orders as grammar
 
 SEATS = ("A", "B", "C", "D")
 
@@ -249,6 +251,16 @@ def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
 
 
 class DungeonPresenter(Presenter):
+    def order_text(self, text: str, lang: str) -> str:
+        """In Japanese, the words a Japanese player types (``移動 C4 攻撃 #6``, ``カード`` and
+        the card's name, ``選択 2``); hexes, tags and seats as they are."""
+        if lang == "en":
+            return text
+        word, _, rest = text.partition(" ")
+        if word == "card" and has(f"dungeon.card.{rest}"):
+            return f"{_JA_WORDS['card']} {grammar.card_name(rest, lang)}"
+        return reword(text, _JA_WORDS)
+
     # ``challenge_text`` is the default's ``dungeon.challenge``: ``opponent`` is everyone invited,
     # ``scenario`` the run's name.
 
@@ -343,3 +355,15 @@ def _pieces(
 
 
 PRESENTER = DungeonPresenter("dungeon")
+
+
+# Each keyword as the help text spells it in Japanese (the grammar, cogs/dungeon/orders.py, reads
+# these among others; a test reads every one back).
+_JA_WORDS = {
+    "move": "移動",
+    "attack": "攻撃",
+    "heal": "回復",
+    "pass": "パス",
+    "card": "カード",
+    "option": "選択",
+}

@@ -8,13 +8,16 @@ dash keeps it from reading as the square A2), so two knights stay apart.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from bot import alttext
 from bot.alttext import BoardScene
 from bot.i18n import has, t
+from bot.ordertext import japanese_spellings, reword
 from bot.ruleset import Presenter
-from cogs.tactics import board
+from cogs.tactics import board, master, units
+from cogs.tactics.sheet import KEYWORDS
 from cogs.tactics.units import tag
 
 SEATS = ("A", "B")
@@ -236,11 +239,17 @@ class TacticsPresenter(Presenter):
 
     def order_text(self, text: str, lang: str) -> str:
         """A sheet with each line's unit shown as the logs and the board name it (``A4 >D9``
-        reads ``A-4 >D9``): only a line's first word is a unit; the others may be squares."""
+        reads ``A-4 >D9``): only a line's first word is a unit; the others may be squares. In
+        Japanese the keywords and unit kinds read as typed in Japanese (``A-4 →D9 待機``,
+        ``デッキ 覇王 剣士``)."""
         lines = []
         for line in text.splitlines():
-            first, space, rest = line.strip().partition(" ")
-            lines.append(f"{tag(first)}{space}{rest}")
+            parts = []  # a lineup's parts (``A2 C9, A4 D9``) each begin with a unit too
+            for part in line.split(","):
+                first, space, rest = part.strip().partition(" ")
+                parts.append(f"{tag(first)}{space}{rest}")
+            shown = ", ".join(parts)
+            lines.append(shown if lang == "en" else reword(shown, _words(lang), {">": "→"}))
         return "\n".join(lines)
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
@@ -297,3 +306,14 @@ def _pieces(view: Mapping[str, Any] | None, lang: str) -> dict[str, alttext.Piec
 
 
 PRESENTER = TacticsPresenter("tactics")
+
+
+@cache
+def _words(lang: str) -> dict[str, str]:
+    """The sheet's keywords and the unit kinds (pool units and master presets by id) in
+    ``lang``, for :meth:`TacticsPresenter.order_text`."""
+    found = japanese_spellings(KEYWORDS)
+    found["roster"] = "デッキ"  # the seed's word (ロスター, listed first, is kept for typing)
+    for unit in (*units.pool(), *master.presets()):
+        found[unit.id] = unit.name.get(lang, unit.id)
+    return found

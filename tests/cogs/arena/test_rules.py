@@ -547,7 +547,7 @@ def test_normal_move_gets_no_bonus_even_when_charge_was_allowed() -> None:
 def test_charge_blocked_by_wall_or_obstacle() -> None:
     state = opened(at(((1, -1), "N"), ((0, 1), "S"), may_charge=(True, True)))
     assert rejected(state, "A", "charge").key == "arena.reject.charge_blocked"  # 2nd hex: wall
-    assert rejected(state, "A", "charge").params == {"move": "charge"}
+    assert rejected(state, "A", "charge").params == {"move_key": "arena.move.charge"}
     assert rejected(state, "A", "charge-fr").key == "arena.reject.charge_blocked"  # 1st: wall
     assert rules.parse(state, "A", "charge-fl") == Order("charge-fl")
     blocked = opened(at(((0, 2), "N"), ((2, -2), "S"), may_charge=(True, True), obstacles=[(0, 0)]))
@@ -802,7 +802,10 @@ def test_parse_rejects_by_state() -> None:
     assert err.key == "arena.reject.not_seated" and err.params == {"seat": "C"}
     # A at its door facing N: back is the wall.
     err = rejected(state, "A", "back")
-    assert err.key == "arena.reject.wall" and err.params == {"move": "back"}
+    assert err.key == "arena.reject.wall" and err.params == {"move_key": "arena.move.back"}
+    # The refusal names the move in the reader's words, not the English token.
+    assert i18n.t("ja", err.key, **err.params).startswith("「後退」はできません")
+    assert i18n.t("en", err.key, **err.params).startswith("Back is not possible")
     assert rejected(state, "A", "後退").key == "arena.reject.wall"
     assert rejected(state, "A", "br").key == "arena.reject.wall"
     obstacle = opened(at(obstacles=[(0, 1)]))
