@@ -397,7 +397,8 @@ async def post_challenge(
 
     The invitation is the presenter's ``challenge_text`` (``opponent``: every one invited);
     ``text_params(lang)`` fills the parts of it that depend on the channel's language (a map's
-    name, say).
+    name, say); its ``deadline``, when given, is a line of its own below the invitation
+    (:func:`bot.deadline_defaults.note`).
     """
     bot: Host = interaction.client
     await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
@@ -418,13 +419,16 @@ async def post_challenge(
     view = discord.ui.View(timeout=None)
     view.add_item(ChallengeButton.make(game.id, "accept", lang))
     view.add_item(ChallengeButton.make(game.id, "decline", lang))
+    params = text_params(lang)
     text = registry.get(ruleset).presenter.challenge_text(
         lang,
         challenger=interaction.user.mention,
         opponent=" ".join(m.mention for m in opponents),
         game=game.id,
-        **text_params(lang),
+        **params,
     )
+    if params.get("deadline"):  # the time a step, and whether it is the server's default
+        text += "\n" + str(params["deadline"])
     await replies.respond(
         interaction,
         text,

@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import deadline_defaults, limits, registry, replies, rollexpr, viewer
 from bot import dice as dicelib
-from bot import limits, registry, replies, rollexpr, viewer
 from bot.checks import can_read, is_moderator, reader_lang
 from bot.i18n import normalize_lang, t
 from bot.i18n.translator import localized_params, ls
@@ -37,6 +37,22 @@ def _game_titles(lang: str) -> str:
     """The games one can start here, by their titles in ``lang`` (for "you have no game")."""
     sep = "、" if lang == "ja" else ", "
     return sep.join(spec.presenter.title(lang) for spec in registry.rulesets().values())
+
+
+def _games_to_pick(lang: str, games: list[GameRow]) -> TableError:
+    """A DM's answer when the asker plays several games: each with its ruleset and channel, to
+    name one with the ``game`` option."""
+    lines = [
+        t(
+            lang,
+            "status.pick_line",
+            game=g.id,
+            ruleset=registry.get(g.ruleset).presenter.title(lang),
+            channel=g.channel_id,
+        )
+        for g in games[:20]
+    ]
+    return TableError("status.pick_game", count=len(games), games="\n".join(lines))
 
 
 class GameCog(commands.Cog):
@@ -92,10 +108,13 @@ class GameCog(commands.Cog):
                     if why.key == "handover.not_yours_now":
                         raise why
                 candidates = seated
-        elif player:
+        elif player or interaction.guild_id is None:
+            # In a DM: the asker's own running games (a DM is matched by the player).
             candidates = [g for g, _seat, _order in await self.table.orders_of(interaction.user.id)]
         if not candidates:
             raise TableError("table.no_game_here")
+        if len(candidates) > 1 and interaction.guild_id is None:
+            raise _games_to_pick(reader_lang(interaction), candidates)
         if len(candidates) > 1:
             raise TableError("table.several_games", games=", ".join(g.id for g in candidates))
         return candidates[0]
@@ -697,3 +716,53 @@ class GameCog(commands.Cog):
         assert interaction.guild_id is not None
         await self.table.set_language(interaction.guild_id, language.value)
         await replies.respond(interaction, t(language.value, "config.language_set"))
+
+    @config.command(
+        name=ls("deadlines", "cmd.config.deadlines"),
+        description=ls(
+            "Default deadlines of games and leagues created here without their time options",
+            "cmd.config.deadlines.desc",
+        ),
+    )
+    @app_commands.describe(
+        pace=ls(
+            "play_by_post (hours a step) or live (the rulesets' real-time values)",
+            "cmd.opt.deadline_pace",
+        ),
+        hours=ls("Hours a step for play-by-post (default 24)", "cmd.opt.deadline_hours"),
+    )
+    @app_commands.choices(
+        pace=[
+            app_commands.Choice(
+                name=ls("play-by-post", "deadlines.choice.play_by_post"),
+                value=deadline_defaults.PLAY_BY_POST,
+            ),
+            app_commands.Choice(
+                name=ls("live", "deadlines.choice.live"), value=deadline_defaults.LIVE
+            ),
+        ]
+    )
+    @localized_params
+    async def deadlines(
+        self,
+        interaction: discord.Interaction[Any],
+        pace: app_commands.Choice[str],
+        hours: app_commands.Range[int, 1, deadline_defaults.MAX_STEP_HOURS] | None = None,
+    ) -> None:
+        if not is_moderator(interaction):
+            raise TableError("table.moderators_only")
+        assert interaction.guild_id is not None
+        lang = await self.table.language(interaction.guild_id)
+        live = pace.value == deadline_defaults.LIVE
+        if live and hours is not None:
+            raise TableError("config.deadlines_hours_live")
+        step = (hours or deadline_defaults.DEFAULT_STEP_HOURS) * 60
+        await deadline_defaults.set_guild(
+            self.table.repo, interaction.guild_id, pace.value, step, self.table.clock()
+        )
+        text = (
+            t(lang, "config.deadlines_live")
+            if live
+            else t(lang, "config.deadlines_pbp", time=deadline_defaults.duration(lang, step))
+        )
+        await replies.respond(interaction, text)
