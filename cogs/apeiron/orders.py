@@ -213,14 +213,14 @@ def drop_unit(state: ApeironState, word: str) -> str:
     if uid != acting_unit(state).id:
         raise OrderRejected(R_NOT_ACTING, unit=bits[0][:24])
     if len(bits) < 2:
-        raise OrderRejected(R_SYNTAX, example="C4>C5>D5 S attack D6")
+        raise OrderRejected(R_SYNTAX, example_key="apeiron.example.play")
     return bits[1]
 
 
 def parse_place(state: ApeironState, seat: str, word: str) -> PlaceOrder:
     where = PLACE_WORDS.get(word)
     if where is None:
-        raise OrderRejected(R_SYNTAX, example="place own / place opponent / discard")
+        raise OrderRejected(R_SYNTAX, example_key="apeiron.example.place")
     if where == "opponent" and not zone_open(state, seat, other(seat)):
         raise OrderRejected(R_ZONE)
     return PlaceOrder(where)
@@ -230,14 +230,14 @@ def parse_option(word: str) -> OptionOrder:
     """``option 3``: a number (:func:`.legality.check_option` checks that the list has it)."""
     bits = word.split()
     if len(bits) != 2 or _word(bits[0]) != "option" or not bits[1].isdigit():
-        raise OrderRejected(R_SYNTAX, example="option 1")
+        raise OrderRejected(R_SYNTAX, example_key="apeiron.example.option")
     return OptionOrder(int(bits[1]))
 
 
 def parse_deck(state: ApeironState, seat: str, word: str) -> DeckOrder:
     tokens = word.replace(",", " ").split()
     if not tokens or _word(tokens[0]) != "deck" or "chest" not in map(_word, tokens):
-        raise OrderRejected(R_SYNTAX, example="deck u01 … u08 chest i01 … i06")
+        raise OrderRejected(R_SYNTAX, example_key="apeiron.example.deck")
     cut = [_word(t) for t in tokens].index("chest")
     units = []
     for token in tokens[1:cut]:
@@ -268,21 +268,21 @@ def _own_squares(seat: str) -> list[Square]:
 def parse_deploy(state: ApeironState, seat: str, word: str) -> DeployOrder:
     tokens = word.split(" ", 1)
     if _word(tokens[0]) != "deploy" or len(tokens) < 2:
-        raise OrderRejected(R_SYNTAX, example="deploy u04 B2 S, u01 D3 S, …")
+        raise OrderRejected(R_SYNTAX, example_key="apeiron.example.deploy")
     deck = state.decks[seat]["units"]
     own = set(_own_squares(seat))
     placements: list[Placement] = []
     for part in filter(None, (p.strip() for p in tokens[1].split(","))):
         bits = part.split()
         if len(bits) != 3:
-            raise OrderRejected(R_SYNTAX, example="u04 B2 S")
+            raise OrderRejected(R_SYNTAX, example_key="apeiron.example.placement")
         uid = unit_id(state.pack, bits[0])
         square = fld.parse_square(bits[1])
         facing = _facing(bits[2])
         if uid is None or uid not in deck or uid in [p.unit for p in placements]:
             raise OrderRejected(R_DEPLOY_UNIT, unit=bits[0][:24])
         if square is None or facing is None:
-            raise OrderRejected(R_SYNTAX, example="u04 B2 S")
+            raise OrderRejected(R_SYNTAX, example_key="apeiron.example.placement")
         if (
             square not in own
             or state.objects.get(square) == "obstacle"
@@ -303,21 +303,21 @@ def _parse_move(word: str) -> tuple[tuple[Square, ...], str | None, bool]:
     whether only the destination was named)."""
     bits = word.split()
     if not bits or not _PATH.match(bits[0]):
-        raise OrderRejected(R_SYNTAX, example="C4>C5>D5 S attack D6")
+        raise OrderRejected(R_SYNTAX, example_key="apeiron.example.play")
     if len(bits) > 2:
-        raise OrderRejected(R_SYNTAX, example="C4>C5>D5 S attack D6")
+        raise OrderRejected(R_SYNTAX, example_key="apeiron.example.play")
     facing = None
     if len(bits) == 2 and bits[1] not in KEEP_WORDS:
         facing = _facing(bits[1])
         if facing is None:
-            raise OrderRejected(R_SYNTAX, example="C4>C5 S")
+            raise OrderRejected(R_SYNTAX, example_key="apeiron.example.move")
     if bits[0] in ("stay", "待機"):
         return (), facing, False
     parts = bits[0].split(">")
     only_end = parts[0] == ""
     squares = tuple(fld.parse_square(p) for p in parts if p)
     if any(s is None for s in squares):
-        raise OrderRejected(R_SYNTAX, example="C4>C5 S")
+        raise OrderRejected(R_SYNTAX, example_key="apeiron.example.move")
     return tuple(s for s in squares if s is not None), facing, only_end
 
 
@@ -332,7 +332,7 @@ def _arg(token: str) -> str:
         return DIRECTION_WORDS[token]
     if token in KIND_WORDS:
         return KIND_WORDS[token]
-    raise OrderRejected(R_SYNTAX, example="ability D6 / ability P4 cw / item P2 grass")
+    raise OrderRejected(R_SYNTAX, example_key="apeiron.example.ability")
 
 
 def _parse_action(word: str) -> Action:
@@ -340,11 +340,11 @@ def _parse_action(word: str) -> Action:
     kind = _word(bits[0]) if bits else ""
     if kind == "attack":
         if len(bits) != 2 or fld.parse_square(bits[1]) is None:
-            raise OrderRejected(R_SYNTAX, example="attack D6")
+            raise OrderRejected(R_SYNTAX, example_key="apeiron.example.attack")
         return Action("attack", (_arg(bits[1]),))
     if kind in ("treasure", "chance"):
         if len(bits) != 1:
-            raise OrderRejected(R_SYNTAX, example=kind)
+            raise OrderRejected(R_SYNTAX, example_key=f"apeiron.example.{kind}")
         return Action(kind)
     if kind == "ability":
         rest = bits[1:]
@@ -355,7 +355,7 @@ def _parse_action(word: str) -> Action:
         return Action("ability", tuple(_arg(b) for b in rest), index)
     if kind == "item":
         return Action("item", tuple(_arg(b) for b in bits[1:]))
-    raise OrderRejected(R_SYNTAX, example="attack D6")
+    raise OrderRejected(R_SYNTAX, example_key="apeiron.example.attack")
 
 
 @dataclass(frozen=True)

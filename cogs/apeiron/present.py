@@ -14,8 +14,10 @@ from typing import Any
 from bot import alttext
 from bot.alttext import BoardScene
 from bot.i18n import has, t
+from bot.ordertext import japanese_spellings, reword
 from bot.ruleset import Outcome, Presenter
 from cogs.apeiron import board
+from cogs.apeiron import orders as grammar
 
 SEATS = ("A", "B")
 DEPLOY = 5
@@ -81,6 +83,16 @@ def _per_seat(value: Any) -> str:
     return " · ".join(f"{s} {value.get(s, 0)}" for s in SEATS)
 
 
+def _order_words(text: str, lang: str) -> str:
+    """Words of an order (``P3 ccw``) in the reader's language (``P3 左回り``)."""
+    return text if lang == "en" else reword(text, _JA_WORDS, _JA_SEPARATORS)
+
+
+def _args(args: Any, lang: str) -> str:
+    """An ability's or item's targets, after an arrow (`` → P3 左回り``); none: nothing."""
+    return (" → " + _order_words(" ".join(map(str, args)), lang)) if args else ""
+
+
 def _params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> dict[str, Any]:
     """The sentence's parameters: ids as names, words in the reader's language."""
     kind = str(event["type"])
@@ -131,12 +143,10 @@ def _params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> di
         )
     elif kind == "ability":
         params["timing"] = _word(lang, "timing", event.get("timing"))
-        args = event.get("args") or []
-        params["args"] = (" → " + " ".join(map(str, args))) if args else ""
+        params["args"] = _args(event.get("args"), lang)
         params["cost"] = event.get("cost") or 0
     elif kind == "item":
-        args = event.get("args") or []
-        params["args"] = (" → " + " ".join(map(str, args))) if args else ""
+        params["args"] = _args(event.get("args"), lang)
     elif kind == "stat":
         params["stat"] = _word(lang, "stat", event.get("stat"))
     elif kind in ("placed", "removed"):
@@ -144,6 +154,8 @@ def _params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> di
         params["squares"] = ", ".join(map(str, event.get("squares") or ()))
     elif kind == "panel_changed":
         params["kind"] = kind_word(lang, event.get("kind"))
+    elif kind == "option":  # a token of the grammar: a direction, a panel kind, a square
+        params["choice"] = _order_words(str(event.get("choice")), lang)
     elif kind == "panel_rotated":
         params["direction"] = _word(lang, "direction", event.get("direction"))
     elif kind == "attack":
@@ -399,6 +411,16 @@ def _pieces(view: Mapping[str, Any] | None, lang: str) -> dict[str, alttext.Piec
 
 
 class ApeironPresenter(Presenter):
+    def order_text(self, text: str, lang: str) -> str:
+        """In Japanese, the words the grammar reads in Japanese (``C4→C5 下 攻撃 D6``, ``配置 u04
+        B2 下、…``, ``自分に置く``); unit and card ids, squares and panels as they are."""
+        if lang == "en":
+            return text
+        for english, japanese in _JA_PLACES.items():
+            if text.strip().lower() == english:
+                return japanese
+        return _order_words(text, lang).replace("、 ", "、").replace("； ", "；")
+
     def step_name(self, view: Mapping[str, Any], lang: str, turn: int) -> str:
         step = view.get("step")
         if step in ("deck", "deploy", "over"):
@@ -473,3 +495,20 @@ class ApeironPresenter(Presenter):
 
 
 PRESENTER = ApeironPresenter("apeiron")
+
+
+# The grammar's words (cogs/apeiron/orders.py) by their first Japanese spelling; facings as the
+# canonical text writes them (``S``), directions and panel kinds.
+_JA_WORDS = {
+    **japanese_spellings(grammar.KEYWORDS, grammar.DIRECTION_WORDS, grammar.KIND_WORDS),
+    **{facing: word for word, facing in grammar.FACING_WORDS.items() if not word.isascii()},
+    grammar.KEEP_WORDS[0]: grammar.KEEP_WORDS[1],
+    grammar.NO_ACTION_WORDS[0]: grammar.NO_ACTION_WORDS[1],
+}
+# A drawn item's fate, a whole order of two English words (``place own`` → ``自分に置く``).
+_JA_PLACES = {
+    english: next(ja for ja, to in grammar.PLACE_WORDS.items() if to == where and not ja.isascii())
+    for english, where in grammar.PLACE_WORDS.items()
+    if english.isascii()
+}
+_JA_SEPARATORS = {">": "→", ",": "、", ";": "；"}
