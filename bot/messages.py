@@ -131,7 +131,9 @@ def turn_message(
             }
         )
     later = [
-        t(lang, "game.later_order", step=row.turn) + " " + _order_line(row, lang, whole=True)
+        t(lang, "game.later_order", step=row.turn)
+        + " "
+        + _order_line(row, lang, present.order_text(row.text, lang), whole=True)
         for row in sorted(later_orders, key=lambda r: (r.turn, r.seat))
     ]
     if later:
@@ -323,14 +325,17 @@ def proofs_text(proofs: Proofs, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _order_line(row: OrderRow, lang: str, *, whole: bool = False) -> str:
+def _order_line(row: OrderRow, lang: str, shown: str, *, whole: bool = False) -> str:
     """A revealed order with its salt: short in the turn's own post, ``whole`` for an order
-    revealed late (the one place its receipt, posted steps ago, is proved)."""
+    revealed late (the one place its receipt, posted steps ago, is proved). ``shown``: the order
+    in the reader's words (the presenter's ``order_text``; as stored for an English reader of
+    every ruleset but tactics, whose ids read ``A-4``); the stored text, which the salt and
+    receipt are of, is in ``/game export``."""
     return t(
         lang,
         "game.revealed_order",
         seat=row.seat,
-        order=row.text,
+        order=shown,
         salt=row.salt if whole else short(row.salt),
         defaulted=" " + t(lang, "game.defaulted") if row.defaulted else "",
     )
