@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import packs, replies
+from bot import deadline_defaults, packs, replies
 from bot.checks import is_moderator, reader_lang
 from bot.cogbase import Challenge, RulesetCog, challenge_command
 from bot.i18n import t
@@ -229,7 +229,8 @@ class ApeironCog(
     @app_commands.guild_only()
     @app_commands.describe(
         minutes=ls(
-            "Minutes per step (deck, deployment, each activation)", "cmd.apeiron.opt.minutes"
+            "Minutes per step (default: the server's, /config deadlines)",
+            "deadlines.opt.minutes_required",
         ),
         turn_limit=ls("Game turns before the tie-break (0 = none)", "cmd.apeiron.opt.turn_limit"),
         events=ls("Event panels shuffled into the field", "cmd.apeiron.opt.events"),
@@ -238,7 +239,7 @@ class ApeironCog(
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        minutes: app_commands.Range[int, 1, 10080] = rules.DEFAULT_MINUTES,
+        minutes: app_commands.Range[int, 1, 10080] | None = None,
         turn_limit: app_commands.Range[int, 0, 99] = 0,
         events: str = "none",
     ) -> Challenge:
@@ -246,10 +247,15 @@ class ApeironCog(
             list(packlib.EVENT_KINDS) if events == "all" else ([] if events == "none" else [events])
         )
         pack = await self.server_pack(interaction.guild_id)
+        server = await deadline_defaults.of_guild(self.bot.table.repo, interaction.guild_id)
+        step = server.step(rules.DEFAULT_MINUTES) if minutes is None else minutes
         return Challenge(
-            options=challenge_options(pack, minutes, turn_limit, chosen),
-            turn_seconds=minutes * 60,
-            text_params=lambda lang: {"minutes": minutes},
+            options=challenge_options(pack, step, turn_limit, chosen),
+            turn_seconds=step * 60,
+            text_params=lambda lang: {
+                "minutes": step,
+                "deadline": deadline_defaults.note(lang, step, defaulted=minutes is None),
+            },
         )
 
     @app_commands.command(

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import deadline_defaults
 from bot.cogbase import (
     DEFAULT_TURN_HOURS,
-    TURN_HOURS,
     Challenge,
     RulesetCog,
     challenge_command,
@@ -34,7 +34,10 @@ class ArenaCog(
 ):
     @challenge_command("Challenge a player to a duel in this channel")
     @app_commands.describe(
-        hours=TURN_HOURS,
+        hours=ls(
+            "Hours per turn (0 = no deadline; default: the server's, /config deadlines)",
+            "deadlines.opt.turn_hours",
+        ),
         obstacles=ls(
             "Obstacle hexes as q,r pairs, e.g. 0,0 1,-1 (default: none)", "cmd.opt.obstacles"
         ),
@@ -42,12 +45,23 @@ class ArenaCog(
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        hours: app_commands.Range[float, 0.0, 168.0] = DEFAULT_TURN_HOURS,
+        hours: app_commands.Range[float, 0.0, 168.0] | None = None,
         obstacles: app_commands.Range[str, 1, 200] | None = None,
     ) -> Challenge:
+        server = await deadline_defaults.of_guild(self.bot.table.repo, interaction.guild_id)
+        seconds = (
+            hours_seconds(hours)
+            if hours is not None
+            else server.step(round(DEFAULT_TURN_HOURS * 60)) * 60
+        )
         return Challenge(
             options={"obstacles": arena_rules.parse_obstacles(obstacles)} if obstacles else None,
-            turn_seconds=hours_seconds(hours),
+            turn_seconds=seconds,
+            text_params=lambda lang: {
+                "deadline": deadline_defaults.note(
+                    lang, (seconds or 0) // 60, defaulted=hours is None
+                )
+            },
         )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import replies
+from bot import deadline_defaults, replies
 from bot.checks import reader_lang
 from bot.cogbase import RulesetCog
 from bot.i18n import t
@@ -55,7 +55,10 @@ class DungeonCog(
         player2=ls("Second player (optional)", "cmd.opt.player2"),
         player3=ls("Third player (optional)", "cmd.opt.player3"),
         player4=ls("Fourth player (optional)", "cmd.opt.player4"),
-        minutes=ls("Minutes per step (0 = no deadline)", "cmd.opt.step_minutes"),
+        minutes=ls(
+            "Minutes per step (0 = no deadline; default: the server's, /config deadlines)",
+            "deadlines.opt.minutes",
+        ),
         level=ls("Scenario level 0-7 (default: the scenario's)", "cmd.opt.scenario_level"),
         party=ls(
             "Classes in seat order, e.g. rogue mender (default: brute scout mender rogue)",
@@ -71,11 +74,13 @@ class DungeonCog(
         player2: discord.Member | None = None,
         player3: discord.Member | None = None,
         player4: discord.Member | None = None,
-        minutes: app_commands.Range[int, 0, 10080] = DEFAULT_TURN_MINUTES,
+        minutes: app_commands.Range[int, 0, 10080] | None = None,
         level: app_commands.Range[int, 0, 7] | None = None,
         party: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         table = self.bot.table
+        server = await deadline_defaults.of_guild(table.repo, interaction.guild_id)
+        step = server.step(DEFAULT_TURN_MINUTES) if minutes is None else minutes
         friends = [m for m in (player2, player3, player4) if m is not None]
         options: dict[str, Any] = {"scenario": scenario}
         if level is not None:
@@ -88,8 +93,11 @@ class DungeonCog(
                 "dungeon",
                 friends,
                 options=options,
-                turn_seconds=minutes * 60 or None,
-                text_params=lambda lang: {"scenario": t(lang, f"dungeon.scenario.{scenario}")},
+                turn_seconds=step * 60 or None,
+                text_params=lambda lang: {
+                    "scenario": t(lang, f"dungeon.scenario.{scenario}"),
+                    "deadline": deadline_defaults.note(lang, step, defaulted=minutes is None),
+                },
             )
             return
         # Alone: nobody else to accept, the run starts now.
@@ -100,7 +108,7 @@ class DungeonCog(
             channel_id=interaction.channel_id,
             players=[Player(interaction.user.id, interaction.user.display_name)],
             options=options,
-            turn_seconds=minutes * 60 or None,
+            turn_seconds=step * 60 or None,
         )
         await table.accept(game.id, interaction.user.id)
         lang = await table.language(interaction.guild_id)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import replies
+from bot import deadline_defaults, replies
 from bot.checks import reader_lang
 from bot.cogbase import Challenge, RulesetCog, challenge_command
 from bot.i18n import t
@@ -54,7 +54,10 @@ class TacticsCog(
     @app_commands.guild_only()
     @app_commands.describe(
         map=ls("The map (default: the 10×10 standard map)", "cmd.opt.map"),
-        minutes=ls("Minutes per sheet (0 = no deadline)", "cmd.opt.turn_minutes"),
+        minutes=ls(
+            "Minutes per step (0 = no deadline; default: the server's, /config deadlines)",
+            "deadlines.opt.minutes",
+        ),
         cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
         tie_break=ls("How equal DP after the last turn is decided", "cmd.opt.tie_break"),
     )
@@ -64,18 +67,21 @@ class TacticsCog(
         self,
         interaction: discord.Interaction[Any],
         map: str | None = None,
-        minutes: app_commands.Range[int, 0, 10080] = DEFAULT_TURN_MINUTES,
+        minutes: app_commands.Range[int, 0, 10080] | None = None,
         cost_cap: app_commands.Range[int, 1, 60] = DEFAULT_COST_CAP,
         tie_break: str = "none",
     ) -> Challenge:
         chosen = map or maps.DEFAULT
+        server = await deadline_defaults.of_guild(self.bot.table.repo, interaction.guild_id)
+        step = server.step(DEFAULT_TURN_MINUTES) if minutes is None else minutes
         return Challenge(
             options={"map": chosen, "cost_cap": cost_cap, "tie_break": tie_break},
-            turn_seconds=minutes * 60 or None,
+            turn_seconds=step * 60 or None,
             text_params=lambda lang: {
                 "map": maps.load(chosen).title(lang),
-                "minutes": minutes or "∞",
+                "minutes": step or "∞",
                 "cap": cost_cap,
+                "deadline": deadline_defaults.note(lang, step, defaulted=minutes is None),
             },
         )
 
