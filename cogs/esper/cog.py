@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import limits, packs, replies
+from bot import deadline_defaults, limits, packs, replies
 from bot.checks import is_moderator, reader_lang
 from bot.cogbase import RulesetCog
 from bot.i18n import t
@@ -212,13 +212,18 @@ class EsperCog(
     )
     @app_commands.describe(
         **{f"player{i}": PLAYER_OPTION for i in range(1, MAX_INVITED + 1)},
-        minutes=ls("Minutes per step (default 10)", "cmd.esper.opt.minutes"),
+        minutes=ls(
+            "Minutes per step (default: the server's, /config deadlines)",
+            "deadlines.opt.minutes_required",
+        ),
         objection_minutes=ls(
-            "Minutes to object to a declaration (default 3)", "cmd.esper.opt.objection_minutes"
+            "Minutes to object to a declaration (default: a step's length; live: 3)",
+            "deadlines.opt.objection_minutes",
         ),
         reaction_minutes=ls(
-            "Minutes to sync, defend, block or use a pre-combat ability (default 3)",
-            "cmd.esper.opt.reaction_minutes",
+            "Minutes to sync, defend, block or use a pre-combat ability (default: a step's "
+            "length; live: 3)",
+            "deadlines.opt.reaction_minutes",
         ),
     )
     @localized_params
@@ -235,11 +240,20 @@ class EsperCog(
         player8: discord.Member | discord.User | None = None,
         player9: discord.Member | discord.User | None = None,
         player10: discord.Member | discord.User | None = None,
-        minutes: app_commands.Range[int, 1, 1440] = rules.DEFAULT_MINUTES,
-        objection_minutes: app_commands.Range[int, 1, 60] = rules.DEFAULT_OBJECTION_MINUTES,
-        reaction_minutes: app_commands.Range[int, 1, 60] = rules.DEFAULT_REACTION_MINUTES,
+        minutes: app_commands.Range[int, 1, rules.MAX_MINUTES] | None = None,
+        objection_minutes: app_commands.Range[int, 1, rules.MAX_MINUTES] | None = None,
+        reaction_minutes: app_commands.Range[int, 1, rules.MAX_MINUTES] | None = None,
     ) -> None:
         guild_id = _server(interaction)
+        server = await deadline_defaults.of_guild(self.bot.table.repo, guild_id)
+        defaulted = minutes is None
+        minutes = server.step(rules.DEFAULT_MINUTES) if minutes is None else minutes
+        # Play-by-post, an answer may wait as long as a step: a declaration made while the
+        # others sleep must not win by their silence.
+        if objection_minutes is None:
+            objection_minutes = server.answer(rules.DEFAULT_OBJECTION_MINUTES, minutes)
+        if reaction_minutes is None:
+            reaction_minutes = server.answer(rules.DEFAULT_REACTION_MINUTES, minutes)
         given = [player1, player2, player3, player4, player5]
         given += [player6, player7, player8, player9, player10]
         invited: list[discord.Member] = []
@@ -285,6 +299,13 @@ class EsperCog(
                 "reaction_minutes": reaction_minutes,
                 "players": players,
                 "season": number if number is not None else "—",
+                "deadline": deadline_defaults.note(
+                    lang,
+                    minutes,
+                    defaulted=defaulted,
+                    objection=objection_minutes,
+                    reaction=reaction_minutes,
+                ),
             },
         )
 

@@ -1050,7 +1050,12 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
             return [t(lang, "esper.ask.ambush", runners=joined(lang, runners))]
         return [t(lang, "esper.ask.start")]
     if step == "objection":
-        return [t(lang, "esper.ask.objection", seat=view.get("declaration") or "?")]
+        # Who declared and for which side, as the declaration announced it in public.
+        side = view.get("declared_for")
+        declarer = view.get("declaration") or "?"
+        if side == "solo":
+            return [t(lang, "deadlines.objection_solo", seat=declarer)]
+        return [t(lang, "deadlines.objection", seat=declarer, side=alignment_word(lang, side))]
     if step == "party":
         return [t(lang, "esper.ask.party", seat=view.get("active") or "?")]
     if step == "direction":

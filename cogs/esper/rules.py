@@ -245,6 +245,7 @@ __all__ = [
     "INVADER",
     "KEYS_DESTROYED",
     "MAINS",
+    "MAX_MINUTES",
     "OBJECTION",
     "OPTION_KEYS",
     "OVER",
@@ -372,6 +373,9 @@ DEFAULT_OBJECTION_MINUTES = 3
 # A combat's reactions (sync, block, defence, [戦闘前]) ask every eligible seat, card or not: a
 # short deadline of their own keeps a round moving (README, Esper war: how long a round takes).
 DEFAULT_REACTION_MINUTES = 3
+# The longest a step or an answer may be given (a week): play-by-post servers count in hours
+# (``/config deadlines``), and an objection window may be as long as a step.
+MAX_MINUTES = 10080
 
 
 # --- options and a new game ----------------------------------------------------------------------
@@ -402,9 +406,9 @@ def check_options(options: Mapping[str, Any]) -> None:
         if key not in OPTION_KEYS:
             raise RuleError(E_OPTION, option=str(key)[:32], value="?")
     for key, low, high in (
-        ("minutes", 1, 1440),
-        ("objection_minutes", 1, 60),
-        ("reaction_minutes", 1, 60),
+        ("minutes", 1, MAX_MINUTES),
+        ("objection_minutes", 1, MAX_MINUTES),
+        ("reaction_minutes", 1, MAX_MINUTES),
         ("turn_limit", 0, None),
         ("players", 0, None),
         ("season", 1, None),
@@ -1066,6 +1070,12 @@ def view(state: EsperState, seat: str | None) -> dict[str, Any]:
     out["players"] = len(state.order)
     out["composition"] = list(composition(state.pack, len(state.order)))
     out["waiting"] = awaiting(state)
+    # What a declaration announced in public (its ``declared`` event): the side it claims, or a
+    # solo victory. The objection prompt names it.
+    declared = state.declaration
+    out["declared_for"] = (
+        None if declared is None else ("solo" if declared.get("solo") else declared["alignment"])
+    )
     out["last"] = copy.deepcopy(state.last)
     out["pack"] = {"id": state.pack.id, "hash": state.pack.hash}
     shown: list[str] = []

@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import absences as away
-from bot import limits, replies
+from bot import deadline_defaults, limits, replies
 from bot.checks import is_moderator, reader_lang
 from bot.i18n import has, t
 from bot.i18n.translator import localized_params, ls
@@ -375,7 +375,10 @@ class LeagueCog(commands.Cog):
         name=ls("The league's name", "cmd.opt.league_name"),
         season_name=ls("The season (e.g. 2026 Autumn)", "cmd.opt.season"),
         ruleset=ls("The ruleset its matches are played in", "cmd.opt.ruleset"),
-        minutes=ls("Minutes per sheet in league matches (0 = none)", "cmd.opt.turn_minutes"),
+        minutes=ls(
+            "Minutes per step of its games (default: the server's, /config deadlines)",
+            "deadlines.opt.league_minutes",
+        ),
         cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
         tie_break=ls("How equal DP after the last turn is decided", "cmd.opt.tie_break"),
         master_approval=ls("Master units need a moderator's approval", "cmd.opt.approval"),
@@ -413,7 +416,7 @@ class LeagueCog(commands.Cog):
         name: app_commands.Range[str, 1, season.NAME_MAX],
         season_name: app_commands.Range[str, 1, season.SEASON_MAX],
         ruleset: str,
-        minutes: app_commands.Range[int, 0, 10080] = 10,
+        minutes: app_commands.Range[int, 0, 10080] | None = None,
         cost_cap: app_commands.Range[int, 1, 60] | None = None,
         tie_break: str | None = None,
         master_approval: bool | None = None,
@@ -424,8 +427,8 @@ class LeagueCog(commands.Cog):
         swiss_rounds: app_commands.Range[int, 1, season.SWISS_ROUNDS_MAX] | None = None,
         time_control: str | None = None,
         turn_limit: app_commands.Range[int, 0, 99] | None = None,
-        objection_minutes: app_commands.Range[int, 1, 60] | None = None,
-        reaction_minutes: app_commands.Range[int, 1, 60] | None = None,
+        objection_minutes: app_commands.Range[int, 1, 10080] | None = None,
+        reaction_minutes: app_commands.Range[int, 1, 10080] | None = None,
         absences: str | None = None,
         away_days: app_commands.Range[int, 1, away.MAX_DAYS_BOUND] | None = None,
         away_season_days: app_commands.Range[int, 1, away.MAX_DAYS_BOUND] | None = None,
@@ -452,12 +455,21 @@ class LeagueCog(commands.Cog):
             "away_season_days": away_season_days,
             "miss_limit": miss_limit,
         }
+        server = await deadline_defaults.of_guild(self.bot.table.repo, interaction.guild_id)
+        if minutes is None:
+            minutes = server.step(season.DEFAULT_TURN_MINUTES)
         fixed = {
             "time_control": time_control,
             "turn_limit": turn_limit,
             "objection_minutes": objection_minutes,
             "reaction_minutes": reaction_minutes,
         }
+        # Play-by-post, a ruleset's short answers (Esper's objections and reactions) left out
+        # are as long as a step; live, the ruleset's own defaults stand.
+        for answer in ("objection_minutes", "reaction_minutes"):
+            taken = support(ruleset).option(answer) is not None
+            if fixed[answer] is None and minutes and not server.live and taken:
+                fixed[answer] = minutes
         options = Options(
             turn_minutes=minutes,
             **{k: v for k, v in given.items() if v is not None},

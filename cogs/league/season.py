@@ -57,6 +57,9 @@ SWISS_ROUNDS_MAX = 15
 ROUNDS_MAX = 30  # an entry draft's rounds (a ruleset may need more than the default nine)
 
 
+DEFAULT_TURN_MINUTES = 10  # a league's minutes a step where nothing says otherwise
+
+
 class LeagueError(RuleError):
     """A league action refused (``league.*``)."""
 
@@ -67,7 +70,9 @@ class Options:
     league fix (:class:`bot.leagues.FixedOption`; the ruleset checks their values); the draft,
     master and ante options are for rulesets with rosters."""
 
-    turn_minutes: int = 10  # per sheet in a league match; 0: no deadline
+    # per step in a league match; 0: no deadline. /league create takes the server's
+    # (/config deadlines; live: DEFAULT_TURN_MINUTES) when its minutes are left out.
+    turn_minutes: int = DEFAULT_TURN_MINUTES
     cost_cap: int = 18
     tie_break: str = "none"
     master_approval: bool = False

@@ -117,7 +117,8 @@ def test_start_options_embed_the_pack_and_pass_the_engines_check():
     assert options["season"] == 3 and set(options["history"]) == set("ABCDE")
     assert "season" not in cog.start_options(PACK, 10, 3, history, None, players=5)
     with pytest.raises(RuleError):
-        cog.start_options(PACK, 10, 99, history, None, players=5)  # objection: 1 to 60
+        # objection: 1 minute to a week (play-by-post servers count in hours)
+        cog.start_options(PACK, 10, rules.MAX_MINUTES + 1, history, None, players=5)
 
 
 # --- what the commands show (pure) ---------------------------------------------------------------
@@ -257,7 +258,8 @@ async def test_start_opens_a_lobby_with_the_seasons_history(club):
         *(m.id for m in club.others[:3]),
     ]
     assert options["season"] == 1 and options["minutes"] == 15
-    assert options["objection_minutes"] == rules.DEFAULT_OBJECTION_MINUTES
+    # Left out on a play-by-post server (none set: the default): as long as a step.
+    assert options["objection_minutes"] == 15 and options["reaction_minutes"] == 15
     assert options["pack_hash"] == PACK.hash
     assert options["history"]["A"] == {"season": ["c03"], "previous": "c03"}
     # Bob's only game this season is still running: it tells nothing.

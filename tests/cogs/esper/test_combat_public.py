@@ -262,6 +262,6 @@ def test_the_reaction_deadline_is_an_option_of_the_lobby_checked_as_the_others()
     assert cog.start_options(PACK, 10, 3, history, None, players=5)["reaction_minutes"] == (
         rules.DEFAULT_REACTION_MINUTES
     )
-    for wrong in (0, 61, "2"):
+    for wrong in (0, rules.MAX_MINUTES + 1, "2"):
         with pytest.raises(RuleError):
             rules.check_options({"reaction_minutes": wrong})

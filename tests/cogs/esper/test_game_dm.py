@@ -411,7 +411,9 @@ async def test_a_six_player_game_by_dm_with_a_refusal_an_objection_and_a_restart
             assert not dms(member)  # asked in the channel's status, answers by /order
             continue
         lang = lang_of(name)
-        asked = t(lang, "esper.ask.objection", seat=declarer)
+        # who declared and for which side, as the declaration announced it (issue 35)
+        side = present.alignment_word(lang, s.seats[declarer].alignment)
+        asked = t(lang, "deadlines.objection", seat=declarer, side=side)
         news = dms(member)[seen[name] :]
         if seat == declarer:
             assert not any(asked in m.content for m in news), "the declarer is not asked"

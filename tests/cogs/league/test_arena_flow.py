@@ -23,7 +23,8 @@ async def create_arena_league(s: Season) -> None:
     )
     assert "Sand Pit" in created.response.content
     info = "\n".join(f.value for f in created.response.embeds[0].fields)
-    assert "Minutes per turn: 10" in info
+    # minutes left out: the server's play-by-post default (/config deadlines; none set: 24 h)
+    assert "Minutes per turn: 1440" in info
     assert "cost cap" not in info and "Draft" not in info, "no options it does not have"
     s.league_id = (await s.bot.leagues.in_guild(s.guild.id))[0].id
     for name in ("alice", "bob", "carol"):

@@ -156,9 +156,9 @@ async def test_options_the_ruleset_does_not_take_are_refused(service):
         ),
         (
             "esper",
-            Options(game={"objection_minutes": 61}),
-            "esper.league.option.objection_minutes",
-            {"value": 61},
+            Options(game={"objection_minutes": 10081}),  # a week at most
+            "deadlines.league.objection_minutes",
+            {"value": 10081},
         ),
     ]
     for ruleset, options, key, params in refusals:
