@@ -29,10 +29,12 @@ NOT_KEYS = re.compile(r"\.(py|json|sql|png|txt|sqlite3|ttf|otf|ttc|toml)$|^(bot|
 
 
 def placeholders(template: str) -> set[str]:
+    """The parameters a template needs from its caller (``{cmd:game.status}``, a command's name,
+    ``t`` fills itself)."""
     return {
         re.split(r"[.\[]", field)[0]
         for _, field, _, _ in string.Formatter().parse(template)
-        if field is not None
+        if field is not None and field != "cmd"
     }
 
 

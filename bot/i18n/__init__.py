@@ -87,6 +87,24 @@ class _Lenient(dict[str, Any]):
         return "{" + key + "}"
 
 
+def command_name(path: str, lang: str) -> str:
+    """A slash command as Discord shows it in ``lang``: ``game.status`` → ``/game status``, or
+    ``/ゲーム 状況`` in Japanese (each level's ``cmd.…`` name, as the command tree registers it).
+    Messages name commands with ``{cmd:game.status}``, which :func:`t` fills with this."""
+    words = path.replace("-", "_").split(".")  # /game replace-me is ``cmd.game.replace_me``
+    return "/" + " ".join(t(lang, "cmd." + ".".join(words[: i + 1])) for i in range(len(words)))
+
+
+class _Commands:
+    """The ``cmd`` parameter every message has: formatted with a command's path."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __format__(self, path: str) -> str:
+        return command_name(path, self.lang)
+
+
 def t(lang: str, key: str, /, **params: Any) -> str:
     """The sentence for ``key`` in ``lang`` (falls back to English, then to the key itself)."""
     template = catalogue(normalize_lang(lang)).get(key)
@@ -100,6 +118,8 @@ def t(lang: str, key: str, /, **params: Any) -> str:
     for name, value in params.items():
         if name.endswith("_key") and isinstance(value, str) and name[:-4] not in clean:
             clean[name[:-4]] = t(lang, value)
+    # ``{cmd:game.status}`` names a command as the reader's Discord shows it (/ゲーム 状況).
+    clean.setdefault("cmd", _Commands(lang))
     return string.Formatter().vformat(template, (), _Lenient(clean))
 
 
