@@ -26,7 +26,7 @@ from bot import alttext
 from bot.alttext import BoardScene
 from bot.i18n import has, t
 from bot.ruleset import Outcome, Presenter
-from cogs.esper import board
+from cogs.esper import board, ordertext
 
 ALIGNMENTS = ("GOOD", "EVIL", "SPECIAL")
 RAFNOR = "R"
@@ -1344,6 +1344,9 @@ def _pieces(
 
 
 class EsperPresenter(Presenter):
+    def order_text(self, text: str, lang: str) -> str:
+        return ordertext.order_text(text, lang)
+
     def step_name(self, view: Mapping[str, Any], lang: str, turn: int) -> str:
         step = str(view.get("step") or "")
         if step in ("deal", "silhouette", "repick", "balance", "balance_card", "start", "see"):

@@ -586,6 +586,18 @@ def reads_as(word: str) -> str | None:
 
 
 def parse(state: EsperState, seat: str, text: str) -> EsperOrder:
+    try:
+        return _parse(state, seat, text)
+    except OrderRejected as refused:
+        # "Not understood" quotes what the player wrote, not the grammar's English rewrite of
+        # it (``移動 惑星3`` read as ``move P3``), unless it names the one word it could not read.
+        quoted = refused.params.get("text")
+        if refused.key == R_UNKNOWN and isinstance(quoted, str) and quoted not in normal(text):
+            raise OrderRejected(R_UNKNOWN, text=normal(text)[:40]) from None
+        raise
+
+
+def _parse(state: EsperState, seat: str, text: str) -> EsperOrder:
     if state.ended is not None:
         raise OrderRejected(R_FINISHED)
     if seat not in awaiting(state):
