@@ -39,9 +39,9 @@ def _game_titles(lang: str) -> str:
     return sep.join(spec.presenter.title(lang) for spec in registry.rulesets().values())
 
 
-def _games_to_pick(lang: str, games: list[GameRow]) -> TableError:
-    """A DM's answer when the asker plays several games: each with its ruleset and channel, to
-    name one with the ``game`` option."""
+def _games_to_pick(lang: str, games: list[GameRow]) -> str:
+    """``/game status``'s answer in a DM when the asker plays several games: each with its
+    ruleset and channel, to name one with the ``game`` option."""
     lines = [
         t(
             lang,
@@ -52,7 +52,7 @@ def _games_to_pick(lang: str, games: list[GameRow]) -> TableError:
         )
         for g in games[:20]
     ]
-    return TableError("status.pick_game", count=len(games), games="\n".join(lines))
+    return t(lang, "status.pick_game", count=len(games), games="\n".join(lines))
 
 
 class GameCog(commands.Cog):
@@ -113,8 +113,6 @@ class GameCog(commands.Cog):
             candidates = [g for g, _seat, _order in await self.table.orders_of(interaction.user.id)]
         if not candidates:
             raise TableError("table.no_game_here")
-        if len(candidates) > 1 and interaction.guild_id is None:
-            raise _games_to_pick(reader_lang(interaction), candidates)
         if len(candidates) > 1:
             raise TableError("table.several_games", games=", ".join(g.id for g in candidates))
         return candidates[0]
@@ -161,6 +159,11 @@ class GameCog(commands.Cog):
     @localized_params
     async def status(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         lang = reader_lang(interaction)
+        if interaction.guild_id is None and not game:
+            mine = [g for g, _seat, _order in await self.table.orders_of(interaction.user.id)]
+            if len(mine) > 1:  # which one: the list to choose from, not "name it"
+                await replies.respond(interaction, _games_to_pick(lang, mine), ephemeral=True)
+                return
         row = await self._pick(interaction, game, player=False)
         await interaction.response.defer(ephemeral=True, thinking=True)
         loaded = self.table.states.load(row)
