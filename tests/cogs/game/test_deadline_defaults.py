@@ -155,3 +155,23 @@ async def test_status_in_a_dm_lists_the_players_games_to_choose_from(duel, disco
     discord_locale(duel.alice, "ja")
     ja = (await duel.alice_dm.slash("game status")).response.content
     assert "進行中のゲームが2つあります" in ja and f"<#{other.id}>" in ja
+
+
+async def test_esper_answers_are_a_step_play_by_post_and_the_seeds_3_minutes_live(duel):
+    mod = moderator(duel)
+    others = [duel.guild.add_member(duel.env.create_user(f"p{i}")) for i in range(3)]
+    invited = {f"player{i}": m for i, m in enumerate([duel.bob, *others], 1)}
+    await duel.alice.slash(duel.channel, "esper start", **invited)
+    options = (await lobby_in(duel, duel.channel)).options
+    assert options["minutes"] == options["objection_minutes"] == 24 * 60
+    assert options["reaction_minutes"] == 24 * 60
+    assert "objections 24 hours; combat reactions 24 hours" in duel.channel.last_message.content
+    await mod.slash(duel.channel, "config deadlines", pace="live")
+    live = duel.guild.create_text_channel("live")
+    await duel.alice.slash(live, "esper start", **invited, minutes=20)
+    options = (await lobby_in(duel, live)).options
+    assert (options["minutes"], options["objection_minutes"], options["reaction_minutes"]) == (
+        20,
+        3,
+        3,
+    )
