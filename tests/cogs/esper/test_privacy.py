@@ -71,7 +71,7 @@ VIEW_KEYS = frozenset(
     {
         "stage", "step", "turn", "active", "seats", "planets", "rafnor", "ambush",
         "declaration", "players", "composition", "waiting", "last", "pack", "sheets", "names",
-        "base", "combat",
+        "base", "combat", "declared_for",
     }
 )  # fmt: skip
 OVER_KEYS = frozenset({"grades", "winners", "reason", "reveal"})
@@ -629,6 +629,12 @@ class Scan:
                 continue  # found key installations, cards played (hands: counts, below)
             if item not in know.public_ids:
                 self.find("name", where, f"{item} named")
+        # the side a declaration claims: what its public ``declared`` event announced, while
+        # the answers are due (issue 35: the objection prompt names it)
+        declared, told = state.declaration, view.get("declared_for")
+        due = declared and ("solo" if declared.get("solo") else declared["alignment"])
+        if told != due:
+            self.find("declaration", where, f"declared for {told}, not {due}")
         if view.get("ambush") is not None and not state.ambush_revealed:
             self.find("ambush", where, "the ambush spot")
         for spot, card in (view.get("planets") or {}).items():
