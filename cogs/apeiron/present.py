@@ -374,7 +374,7 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     if step == "option":
         lines.append(t(lang, "apeiron.dm.option", card=card_label(cards, pick.get("card"), lang)))
         for n, option in enumerate(pick.get("options") or (), 1):
-            lines.append(f"{n}. {option}")
+            lines.append(f"{n}. {_order_words(str(option), lang)}")
         return lines
     if step == "move":
         lines.append(t(lang, "apeiron.dm.move_again"))

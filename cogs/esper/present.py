@@ -398,9 +398,9 @@ def event_params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
             ],
         )
     elif kind == "skipped":
-        params["action"] = event.get("action", "")
+        params["action"] = ordertext.order_text(event.get("action", ""), lang)
     elif kind == "skipped_why":
-        params["action"] = event.get("action", "")
+        params["action"] = ordertext.order_text(event.get("action", ""), lang)
         params["why"] = _skip_reason(event, lang, names)
     elif kind == "conversion_result":
         params["seat"], params["target"] = seat(event.get("seat")), seat(event.get("target"))
@@ -425,7 +425,14 @@ def event_params(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) 
         )
     elif kind == "flipped":
         spots = event.get("spots") or {}
-        params["cards"] = joined(lang, [f"{s} {name(c)}" for s, c in spots.items()])
+        # The ambush is a card of no pack: its name is the catalogue's (esper.card.ambush).
+        params["cards"] = joined(
+            lang,
+            [
+                f"{s} {t(lang, f'esper.card.{c}') if has(f'esper.card.{c}') else name(c)}"
+                for s, c in spots.items()
+            ],
+        )
     elif kind == "seen":
         params["sheets"] = _seen_lines(event, lang, names)
     elif kind == "revealed":

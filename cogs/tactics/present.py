@@ -83,6 +83,8 @@ def _params(
             continue
         if key in UNIT_FIELDS and isinstance(value, str):
             params[key] = unit_label(units.get(value) or _named(event, value), lang, value)
+        elif key == "stat" and has(f"tactics.stat.{value}"):  # a stat a buff changes
+            params[key] = t(lang, f"tactics.stat.{value}")
         elif key == "reason" and isinstance(value, str):
             params[key] = t(lang, value) if has(value) else value
         elif isinstance(value, Mapping) and set(value) <= {"en", "ja"}:
