@@ -230,7 +230,7 @@ class ApeironCog(
     @app_commands.describe(
         minutes=ls(
             "Minutes per step (default: the server's, /config deadlines)",
-            "deadlines.opt.minutes_required",
+            "cmd.opt.deadline_minutes_required",
         ),
         turn_limit=ls("Game turns before the tie-break (0 = none)", "cmd.apeiron.opt.turn_limit"),
         events=ls("Event panels shuffled into the field", "cmd.apeiron.opt.events"),

@@ -36,7 +36,7 @@ class ArenaCog(
     @app_commands.describe(
         hours=ls(
             "Hours per turn (0 = no deadline; default: the server's, /config deadlines)",
-            "deadlines.opt.turn_hours",
+            "cmd.opt.deadline_turn_hours",
         ),
         obstacles=ls(
             "Obstacle hexes as q,r pairs, e.g. 0,0 1,-1 (default: none)", "cmd.opt.obstacles"

@@ -57,7 +57,7 @@ class DungeonCog(
         player4=ls("Fourth player (optional)", "cmd.opt.player4"),
         minutes=ls(
             "Minutes per step (0 = no deadline; default: the server's, /config deadlines)",
-            "deadlines.opt.minutes",
+            "cmd.opt.deadline_minutes",
         ),
         level=ls("Scenario level 0-7 (default: the scenario's)", "cmd.opt.scenario_level"),
         party=ls(

@@ -214,16 +214,16 @@ class EsperCog(
         **{f"player{i}": PLAYER_OPTION for i in range(1, MAX_INVITED + 1)},
         minutes=ls(
             "Minutes per step (default: the server's, /config deadlines)",
-            "deadlines.opt.minutes_required",
+            "cmd.opt.deadline_minutes_required",
         ),
         objection_minutes=ls(
             "Minutes to object to a declaration (default: a step's length; live: 3)",
-            "deadlines.opt.objection_minutes",
+            "cmd.opt.deadline_objection_minutes",
         ),
         reaction_minutes=ls(
             "Minutes to sync, defend, block or use a pre-combat ability (default: a step's "
             "length; live: 3)",
-            "deadlines.opt.reaction_minutes",
+            "cmd.opt.deadline_reaction_minutes",
         ),
     )
     @localized_params

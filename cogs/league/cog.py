@@ -377,7 +377,7 @@ class LeagueCog(commands.Cog):
         ruleset=ls("The ruleset its matches are played in", "cmd.opt.ruleset"),
         minutes=ls(
             "Minutes per step of its games (default: the server's, /config deadlines)",
-            "deadlines.opt.league_minutes",
+            "cmd.opt.deadline_league_minutes",
         ),
         cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
         tie_break=ls("How equal DP after the last turn is decided", "cmd.opt.tie_break"),

@@ -56,7 +56,7 @@ class TacticsCog(
         map=ls("The map (default: the 10×10 standard map)", "cmd.opt.map"),
         minutes=ls(
             "Minutes per step (0 = no deadline; default: the server's, /config deadlines)",
-            "deadlines.opt.minutes",
+            "cmd.opt.deadline_minutes",
         ),
         cost_cap=ls("Highest total cost of a starting lineup", "cmd.opt.cost_cap"),
         tie_break=ls("How equal DP after the last turn is decided", "cmd.opt.tie_break"),
