@@ -258,7 +258,7 @@ def test_rejected_order_names_turn_seat_and_reason(capsys, tmp_path) -> None:
     )
     line = one_error_line(*cli(capsys, tmp_path, "replay", rec))
     assert line.startswith("replay: turn 2, seat B: ")
-    assert line.endswith(t("en", "arena.reject.wall", move="back"))
+    assert line.endswith(t("en", "arena.reject.wall", move_key="arena.move.back"))
 
 
 def test_unreadable_order_names_the_seat(capsys, tmp_path) -> None:
