@@ -76,7 +76,7 @@ def normalized(key: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
         payload = row.get("payload")
-        if isinstance(payload, str) and '"ack"' in payload:
+        if isinstance(payload, str):  # every row re-serialized alike, with or without an ack
             data = json.loads(payload)
             data.pop("ack", None)
             row = {**row, "payload": json.dumps(data, sort_keys=True)}
@@ -649,13 +649,33 @@ DUMP_QUERIES = {
 }
 
 
+PROGRESS_FIELD = re.compile(
+    "|".join(
+        re.escape(t(lang, "game.field.progress", done="DONE", total="TOTAL"))
+        .replace("DONE", r"\d+")
+        .replace("TOTAL", r"\d+")
+        for lang in ("en", "ja")
+    )
+)
+
+
+def without_progress(embed: dict[str, Any]) -> dict[str, Any]:
+    """A post's embed without its order progress: whether a step's last progress edit went out
+    before the step resolved (and its next post superseded it) is timing, not the game."""
+    fields = embed.get("fields")
+    if not fields:
+        return embed
+    kept = [f for f in fields if not PROGRESS_FIELD.fullmatch(str(f.get("name", "")))]
+    return {**embed, "fields": kept}
+
+
 def posted_view(fake: FakeDiscord, channels: list[int], users: list[int]) -> dict[str, Any]:
     """What the players saw: every channel post and prompt DM (final form, after edits)."""
 
     def view(m: Message) -> dict[str, Any]:
         return {
             "content": prompt_part(m),
-            "embeds": m.embeds,
+            "embeds": [without_progress(e) for e in m.embeds],
             "components": m.components,
             "files": m.files,
             "nonce": m.nonce,
