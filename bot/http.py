@@ -45,7 +45,7 @@ def pacing(config: Config) -> PacingTrace:
 def budget_for(database_url: str, token: str, *, limit: int = DISCORD_GLOBAL_LIMIT) -> Budget:
     """Shard processes on PostgreSQL share the token's slots in the database; SQLite's single
     process counts them in memory. ``limit``: the token's requests per second."""
-    slot = slot_seconds(limit)  # 1/48 s for Discord's 50: the margin is bot.ratebudget's
+    slot = slot_seconds(limit)  # 1/45 s for Discord's 50: the margin is bot.ratebudget's
     cap = slot_cap(limit, slot)
     if database_url.startswith(POSTGRES_SCHEMES):
         # Imported here: an SQLite bot never loads asyncpg.

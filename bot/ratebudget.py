@@ -11,14 +11,15 @@ window of Discord's (a sliding window, counted when the request arrives) overlap
 ``ceil((1 + JITTER) / slot) + 1`` slots, allowing the requests up to ``JITTER`` seconds of spread
 between their grant and their arrival, so ``cap`` is the limit divided by that.
 
-**The margin: 48 of 50 a second.** The slot is 1/48 s with one grant each (:func:`slot_seconds`,
-:func:`slot_cap`): 48 requests a second sustained. The 2 a second left over are the safety
-margin, and what they buy is stated and tested (``tests/test_ratebudget.py``): any 1.02 s of
+**The margin: 45 of 50 a second.** The slot is 1/45 s with one grant each (:func:`slot_seconds`,
+:func:`slot_cap`): 45 requests a second sustained. The 5 a second left over are the safety
+margin, and what they buy is stated and tested (``tests/test_ratebudget.py``): any 1.085 s of
 grants spans at most 50 slots, so Discord never counts more than 50 in a second as long as the
 requests' travel (grant to arrival: the event loop, the connection, the network) varies by no
-more than ``JITTER_SECONDS``, 20 ms. Pacing nearer 50 would leave no room for that spread; the
-old 40 (slots of 0.05 s, two grants each, 0.1 s of spread) left a fifth of the budget unused, and
-the bot's turns per second are bounded by exactly this budget. A token whose limit Discord raised
+more than ``JITTER_SECONDS``, 85 ms. 48 a second (20 ms of spread) drew 17 global 429s in
+``bench/load.py --games 1000`` on two busy cores, where the event loops lag more than 20 ms;
+the old 40 (slots of 0.05 s, two grants each, 0.1 s of spread) left a fifth of the budget
+unused, and the bot's turns per second are bounded by exactly this budget. A token whose limit Discord raised
 gets more grants per slot (``limit // 50``); a limit under 50 gets longer slots.
 
 **Shared by processes.** With PostgreSQL (several shard processes) the slots are a row per
@@ -61,16 +62,16 @@ from typing import Protocol
 log = logging.getLogger(__name__)
 
 DISCORD_GLOBAL_LIMIT = 50  # requests per second per bot token (Discord's default)
-# The rate paced at with Discord's default limit: 48 of its 50 (the margin: module docstring).
-PACED_RATE = 48
+# The rate paced at with Discord's default limit: 45 of its 50 (the margin: module docstring).
+PACED_RATE = 45
 SLOT_SECONDS = 1 / PACED_RATE
 # Tolerated spread of the time between a grant and the request's arrival at Discord (sending it,
 # the network): what the 2 requests a second under the limit pay for.
-JITTER_SECONDS = 0.02
+JITTER_SECONDS = 0.085
 
 
 def slot_seconds(limit: int = DISCORD_GLOBAL_LIMIT, jitter: float = JITTER_SECONDS) -> float:
-    """The slot length for a token's limit: 1/48 s, longer for a limit under 50 (one grant a
+    """The slot length for a token's limit: 1/45 s, longer for a limit under 50 (one grant a
     slot, ``limit`` slots at most in a second plus ``jitter``)."""
     return max(SLOT_SECONDS, (1.0 + jitter) / max(1, limit - 1))
 
