@@ -167,7 +167,7 @@ class OutboxSender:
         now = self.bot.table.clock()
         async with self.repo.transaction() as tx:
             row = await tx.claim_outbox_row(
-                f"{self.holder}:now", outbox_id, now, now + self.lease_seconds
+                self.bot.table.now_holder, outbox_id, now, now + self.lease_seconds
             )
         sent = row is not None and await self.send(row)
         self.wake()  # the step's other rows (and this one, if it failed here)

@@ -57,6 +57,8 @@ class SubmitResult:
     carried: int | None = None
 
 
+# How long a carried acknowledgement's DM stays held for the caller who posts it at once.
+CARRIED_HOLD_SECONDS = 15.0
 PartT = TypeVar("PartT", bound=TablePart)  # a part the table builds (_part)
 
 
@@ -84,8 +86,11 @@ class Table:
         # Acknowledgements go first: resolutions and the outbox step aside for them.
         self.foreground = Foreground()
         self.states = StateCache()
-        # The name this process's background work is claimed under (bot.storage.claims).
+        # The name this process's background work is claimed under (bot.storage.claims), and
+        # the one a row posted at once by its caller is held under (an order's carried
+        # acknowledgement: OutboxSender.send_now).
         self.worker = worker_name()
+        self.now_holder = f"{self.worker}:now"
         # Its parts draw through ``_draw`` and wake the sender through ``outbox_ready``, which
         # read the entropy sources and ``_on_outbox`` when called (a test may replace them).
         self.steps = Steps(self.states, clock=clock, draw=self._draw)
@@ -316,6 +321,14 @@ class Table:
                     "reply_to": reply_to,
                 }
                 carried = await self._resolve(tx, loaded, orders, acks={seat: ack})
+                # Held for the caller, who posts it at once (OutboxSender.send_now): a drain that
+                # claimed it first would post it among the background rows, and the player who
+                # is waiting for the acknowledgement would wait behind them. If this process dies
+                # before it is sent, the hold lapses and a drain posts it.
+                if carried is not None:
+                    now = self.clock()
+                    hold = now + CARRIED_HOLD_SECONDS
+                    await tx.claim_outbox_row(self.now_holder, carried, now, hold)
                 faults.point("resolve-computing")
         faults.point("order-stored")
         if carried is not None:

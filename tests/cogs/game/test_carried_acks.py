@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.table import CARRIED_HOLD_SECONDS
 from tests.cogs.game.sim import dms, field, last_dm, setup_duel, start_duel, turn_posts
 from tests.cogs.game.test_restart import cut_off_outbox, make_bot, restart
 from tests.storage.backends import backend
@@ -61,6 +62,11 @@ async def test_a_carried_acknowledgement_goes_out_once_across_restarts(duel, mak
     assert (await duel.bot.table.game(duel.game_id)).step == 2
 
     await restart(duel, make_bot)
+    # The dead process held that DM for its own caller: a process sharing the database (the
+    # PostgreSQL case) posts it once the hold lapses; one alone on its SQLite file at once.
+    await duel.env.advance_time(CARRIED_HOLD_SECONDS + 1)
+    duel.bot.outbox.wake()  # what the maintenance loop's next tick does
+    await duel.bot.outbox.idle()
     (message,) = carried(duel.bob)
     assert message.content.startswith("🔒 Order sealed for g-0001, turn 1")
     assert "\n\n**Arena Duel · g-0001 · Turn 2**" in message.content
