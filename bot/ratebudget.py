@@ -19,8 +19,8 @@ requests' travel (grant to arrival: the event loop, the connection, the network)
 more than ``JITTER_SECONDS``, 85 ms. 48 a second (20 ms of spread) drew 17 global 429s in
 ``bench/load.py --games 1000`` on two busy cores, where the event loops lag more than 20 ms;
 the old 40 (slots of 0.05 s, two grants each, 0.1 s of spread) left a fifth of the budget
-unused, and the bot's turns per second are bounded by exactly this budget. A token whose limit Discord raised
-gets more grants per slot (``limit // 50``); a limit under 50 gets longer slots.
+unused, and the bot's turns per second are bounded by exactly this budget. A token whose limit
+Discord raised gets more grants per slot (``limit // 50``); a limit under 50 gets longer slots.
 
 **Shared by processes.** With PostgreSQL (several shard processes) the slots are a row per
 token and slot in the database (``bot.storage.postgres.PostgresRateSlots``), numbered by the

@@ -130,6 +130,7 @@ def browser() -> Iterator[Any]:
             pytest.fail(f"PBP_REQUIRE_BROWSER is set but {reason}")
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
