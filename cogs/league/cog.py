@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import absences as away
-from bot import deadline_defaults, limits, replies
+from bot import alttext, deadline_defaults, limits, replies
 from bot.checks import is_moderator, reader_lang
 from bot.i18n import has, t
 from bot.i18n.translator import localized_params, ls
@@ -921,7 +921,27 @@ class LeagueCog(commands.Cog):
         await replies.respond(
             interaction,
             embed=fitted(embed, lang),
-            files=[discord.File(io.BytesIO(png), filename="standings.png")],
+            files=[
+                discord.File(
+                    io.BytesIO(png),
+                    filename="standings.png",
+                    description=image_description(
+                        title,
+                        [
+                            t(
+                                lang,
+                                "league.alt.standings_row",
+                                rank=i,
+                                player=found.names.get(r.player, r.player),
+                                points=r.points,
+                                played=r.played,
+                                rating=f"{r.rating:.1f}",
+                            )
+                            for i, r in enumerate(rows, start=1)
+                        ],
+                    ),
+                )
+            ],
             ephemeral=True,
         )
 
@@ -946,8 +966,20 @@ class LeagueCog(commands.Cog):
         for found in await self.service.in_guild(interaction.guild_id):
             names.update(found.names)
         title = t(lang, "league.ratings.title", ruleset=t(lang, f"{ruleset}.title"))
-        png = await asyncio.to_thread(render_ratings, table_rows(rated), names, lang, title=title)
-        await self._image(interaction, title, png, "ratings.png")
+        ordered = table_rows(rated)
+        png = await asyncio.to_thread(render_ratings, ordered, names, lang, title=title)
+        rows = [
+            t(
+                lang,
+                "league.alt.ratings_row",
+                rank=i,
+                player=names.get(player, player),
+                rating=f"{r.ordinal:.1f}",
+                games=r.games,
+            )
+            for i, (player, r) in enumerate(ordered, start=1)
+        ]
+        await self._image(interaction, title, png, "ratings.png", image_description(title, rows))
 
     @subcommand("bracket", "A cup league's bracket")
     async def bracket(
@@ -961,7 +993,23 @@ class LeagueCog(commands.Cog):
         lang = reader_lang(interaction)
         title = t(lang, "league.cup.title", league=found.name, season=found.season)
         png = await asyncio.to_thread(render_bracket, found.cup, found.names, lang, title=title)
-        await self._image(interaction, title, png, "bracket.png")
+
+        def name(player: str | None) -> str:
+            return found.names.get(player, player) if player else "—"
+
+        ties = [
+            t(
+                lang,
+                "league.alt.bracket_tie" if tie.winner else "league.alt.bracket_open",
+                round=number,
+                a=name(tie.a),
+                b=name(tie.b),
+                winner=name(tie.winner),
+            )
+            for number, ties_ in enumerate(found.cup.rounds, start=1)
+            for tie in ties_
+        ]
+        await self._image(interaction, title, png, "bracket.png", image_description(title, ties))
 
     @subcommand("export", "The league's history as JSON: rounds, matches, results, the ledger")
     async def export(
@@ -981,16 +1029,17 @@ class LeagueCog(commands.Cog):
         )
 
     async def _image(
-        self, interaction: discord.Interaction[Any], title: str, png: bytes, filename: str
+        self,
+        interaction: discord.Interaction[Any],
+        title: str,
+        png: bytes,
+        filename: str,
+        description: str,
     ) -> None:
         embed = discord.Embed(title=limits.clip(title, limits.EMBED_TITLE), colour=COLOUR)
         embed.set_image(url=f"attachment://{filename}")
-        await replies.respond(
-            interaction,
-            embed=embed,
-            files=[discord.File(io.BytesIO(png), filename=filename)],
-            ephemeral=True,
-        )
+        file = discord.File(io.BytesIO(png), filename=filename, description=description)
+        await replies.respond(interaction, embed=embed, files=[file], ephemeral=True)
 
     @subcommand(
         "roster",
@@ -1161,6 +1210,12 @@ def info_embed(league: League, lang: str) -> discord.Embed:
         (t(lang, "league.info.playing"), limits.clip(playing, limits.FIELD_VALUE)),
     ]
     return _info_fields(embed, league, lang, before, after)
+
+
+def image_description(title: str, lines: Sequence[str]) -> str:
+    """A league image's alt text (Discord's attachment description): its title, then its rows
+    in the order the image shows them, clipped to Discord's 1,024 characters."""
+    return limits.clip("\n".join([title, *lines]), alttext.LIMIT)
 
 
 def _fixed_shown(league: League, lang: str) -> list[str]:

@@ -56,6 +56,8 @@ async def test_an_arena_league_from_creation_to_the_standings(season_env: Season
     lines = standings.response.embeds[0].description.splitlines()
     assert lines[0].startswith(f"1. <@{s.uid('bob')}> · 1 played, 1W 0D 0L · 3 pts · rating")
     assert not any("DP" in line for line in lines)
+    alt = standings.response.attachments[0].description or ""  # the image's rows as text
+    assert "\n1. bob: 3 points from 1 games" in alt and len(alt) <= 1024
 
 
 async def test_roster_commands_are_refused_with_the_reason(season_env: Season, discord_locale):

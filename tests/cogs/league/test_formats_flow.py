@@ -70,6 +70,9 @@ async def test_a_swiss_league_is_paired_round_by_round(season_env: Season, disco
     rated = await alice.slash(s.channel, "league ratings")
     assert rated.ephemeral
     assert rated.response.attachments[0].filename == "ratings.png"
+    alt = rated.response.attachments[0].description or ""  # the image's rows, for every eye
+    assert alt.startswith(t("en", "league.ratings.title", ruleset="Arena Duel") + "\n1. ")
+    assert "rating" in alt and len(alt) <= 1024
     assert rated.response.embeds[0].title == t("en", "league.ratings.title", ruleset="Arena Duel")
     winners = {m.a for m in (await s.league()).matches if m.winner == m.a}
     ratings = await s.bot.leagues.ratings(s.guild.id, "arena")
@@ -107,6 +110,8 @@ async def test_a_cup_league_opens_its_ties_and_shows_its_bracket(season_env: Sea
 
     shown = await carol.slash(s.channel, "league bracket")
     assert shown.ephemeral and shown.response.attachments[0].filename == "bracket.png"
+    alt = shown.response.attachments[0].description or ""
+    assert "Round 1:" in alt and "to be played" in alt and len(alt) <= 1024
     assert shown.response.embeds[0].title == t(
         "en", "league.cup.title", league="Sand Cup", season="S1"
     )
