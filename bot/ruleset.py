@@ -670,11 +670,41 @@ class Presenter:
         player answers with the same public choices, such as a vote)."""
         return False
 
-    # the seat's DM
+    def headline(
+        self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+    ) -> str | None:
+        """The step's main event in words: the channel post's first line (plain form, no
+        bullet). ``events`` are the step's public events; None when none is worth a line. Here
+        the first event the log words; a ruleset picks what matters most (a knockout over a
+        move)."""
+        lines = self.event_lines(events, lang, names)
+        return lines[0].removeprefix("• ") if lines else None
+
+    # the seat's DM: what changed for it, then the question; its sheet behind 📋, help behind ❓
+    def seat_memo(self, view: Mapping[str, Any], seat: str) -> JSON | None:
+        """What the seat's next prompt compares against to say what changed since this one
+        (small: its hit points, its cards, who stands near it), from the seat's own view. It is
+        stored with the seat each time the seat is prompted."""
+        return None
+
+    def seat_news(self, memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        """What changed for ``seat`` since its last prompt (``memo``: :meth:`seat_memo` then;
+        None at its first prompt): the prompt's first lines, in です・ます form in Japanese."""
+        return []
+
+    def question(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        """What the prompt asks of the seat now, in a line or two (its buttons are the
+        answers): after the news and the step's header."""
+        return []
+
     def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        """The seat's own sheet (its hand, keys, stats): the private answer of the prompt's
+        📋 button."""
         return []
 
     def order_help(self, lang: str) -> str:
+        """How to order, with every term the buttons use explained: sent with the seat's first
+        prompt of a game, then behind the prompt's ❓ button."""
         return t(lang, f"{self.key}.dm.help")
 
     def order_text(self, text: str, lang: str) -> str:
