@@ -103,6 +103,10 @@ class DemoResult:
     transcript: Path | None = None
     record: Path | None = None
     cleared: int = 0  # files of an earlier demo removed from the folder first
+    # What the players read, as sent (for bench/player_side.py's figures): each DM as
+    # (recipient's user id, its text), and each channel post's description (its last version).
+    dms: list[tuple[int, str]] = field(default_factory=list)
+    posts: list[str] = field(default_factory=list)
 
 
 class FileSink:
@@ -120,6 +124,8 @@ class FileSink:
         self._posts: dict[int, int] = {}  # outbox id of a channel post -> its block
         self._edits: dict[int, int] = {}  # outbox id of a channel post -> refreshes seen
         self.boards: list[Path] = []
+        self.dms: list[tuple[int, str]] = []
+        self.descriptions: dict[int, str] = {}  # outbox id of a channel post -> its description
 
     @property
     def lines(self) -> list[str]:
@@ -147,9 +153,10 @@ class FileSink:
                 self.blocks[self._posts[row.ref_id]] = block
             return
         if row.kind == "dm":
-            self.blocks.append(
-                [f"--- DM → {row.target_id} ---", str(payload.get("content") or ""), ""]
-            )
+            # composed as the outbox sends it: an acknowledgement it carries reads first
+            text = str(messages.compose(payload)["content"] or "")
+            self.dms.append((int(row.target_id or 0), text))
+            self.blocks.append([f"--- DM → {row.target_id} ---", text, ""])
             return
         self._posts[row.id] = len(self.blocks)
         self.blocks.append(await self._channel_block(row, payload, 0))
@@ -164,6 +171,9 @@ class FileSink:
         if composed["content"]:
             lines.append(composed["content"])
         embed = composed["embed"] or {}
+        self.descriptions[row.ref_id if row.kind == "edit" and row.ref_id else row.id] = str(
+            embed.get("description") or ""
+        )
         if embed.get("description"):
             lines.append(embed["description"])
         for f in embed.get("fields", []):
@@ -269,7 +279,14 @@ async def play(
             transcript.write_text(header + "\n\n" + "\n".join(sink.lines), "utf-8")
             winner = table.outcome(game).winner
             result = DemoResult(
-                game.id, game.step, winner, sink.boards, transcript, cleared=cleared
+                game.id,
+                game.step,
+                winner,
+                sink.boards,
+                transcript,
+                cleared=cleared,
+                dms=sink.dms,
+                posts=list(sink.descriptions.values()),
             )
             if record is not None:
                 exported = await table.export(game.id)
