@@ -81,9 +81,10 @@ def turn_message(
     made public now (a reveal event, or the end of the game).
 
     ``resolved_turn`` and ``resolved_view`` (the public view before the resolution) name the
-    step whose results the post shows: its first line says which step ended and which begins,
-    since the title names the step now open. Seeds, salts and commitments are shown short
-    (:func:`short`); the Proofs button under the post answers with them in full.
+    step whose results the post shows: its first line is what happened (the presenter's
+    headline, or the result), the title names the step now open, and the tallies show what
+    changed since ``resolved_view``. The dice proofs are behind the post's Proofs button; the
+    footer keeps the next step's commitments, short (:func:`short`).
 
     ``group`` is the open step's post group (:meth:`bot.loaded.LoadedGame.post_group`), and
     ``earlier`` the ``group`` record of the post this one replaces when it continues that post
@@ -93,25 +94,33 @@ def turn_message(
     game, present = loaded.game, loaded.presenter
     view = loaded.view(None)
     names = game.names
-    lines = present.event_lines([e for e in events if addressees(e) is None], lang, names)
+    public = [e for e in events if addressees(e) is None]
+    finished = game.status in ("finished", "abandoned")
+    lines = present.event_lines(public, lang, names)
+    # The first line says what happened: the step's main event in words (the result, when the
+    # game ended), the other events after it; the title names the step now open.
+    headline = outcome_text(loaded, lang) if finished else present.headline(public, lang, names)
+    if headline:
+        lines = [
+            f"**{headline}**",
+            *(line for line in lines if line.removeprefix("• ") != headline),
+        ]
     if first:
         lines.insert(0, t(lang, "game.started", players=player_line(game)))
-    finished = game.status in ("finished", "abandoned")
-    if earlier is None and resolved_turn is not None and resolved_view is not None:
-        resolved = present.step_name(resolved_view, lang, resolved_turn)
-        header = (
-            t(lang, "game.step.resolved_final", resolved=resolved)
-            if finished
-            else t(lang, "game.step.resolved", resolved=resolved, step=step_name(loaded, lang))
-        )
-        lines.insert(0, header)
-    if finished:
-        lines.append("**" + outcome_text(loaded, lang) + "**")
     if earlier is not None:  # a post the group's earlier steps made: its log goes on
         lines = limits.log_tail([*earlier["log"], *lines], DESCRIPTION_LIMIT)
+    # Tallies cut to what changed: since the step before (since the group's first step, for a
+    # post a run of steps edits); whole on the first post and the last.
+    tallies = present.tallies(view, lang, names)
+    before = earlier.get("tallies") if earlier is not None else None
+    if before is None and resolved_view is not None:
+        before = [list(pair) for pair in present.tallies(resolved_view, lang, names)]
+    shown_tallies = tallies
+    if not first and not finished and before is not None:
+        shown_tallies = [pair for pair in tallies if list(pair) not in before]
     fields: list[dict[str, Any]] = [
         {"name": name, "value": limits.clip(value, FIELD_LIMIT), "inline": True}
-        for name, value in present.tallies(view, lang, names)
+        for name, value in shown_tallies
     ]
     # The orders themselves are told by the event lines; their texts and salts (the proofs of
     # the receipts) are behind the Proofs button and in /game export. The post keeps what the
@@ -143,27 +152,28 @@ def turn_message(
                 "value": limits.clip("\n".join(later), FIELD_LIMIT),
             }
         )
-    # The secret seed is revealed once, at the end, and proves every secret draw of the game:
-    # it is shown whole, like the orders revealed late (the per-turn proofs are shortened).
-    seeds = [
-        f"{s.phase} `{s.seed if s.phase == SECRET else short(s.seed)}`" for s in revealed_streams
-    ]
-    committed = [f"{s.phase} `{short(s.commitment)}`" for s in commitments]
+    # The dice proofs are behind the Proofs button; the post keeps, small in its footer, the
+    # commitments to the next step's dice (published before any of them is rolled) and, on the
+    # first post, the players digest that binds players to seats (bot.record.players_digest).
+    committed = [f"{s.phase} {short(s.commitment)}" for s in commitments]
     if first:
-        # Binds the players to their seats from the start: an export's players map is checked
-        # against it (bot.record.players_digest), so nobody can swap who played which seat later.
         players = {s.seat: s.name for s in game.seats}
         digest = players_digest(game.id, game.seat_order, players)
-        committed.insert(0, f"players `{short(digest)}`")
-    # One field for the dice: the seeds this post reveals, and the commitments to the next
-    # step's, published here before any of its dice is rolled.
-    dice = []
-    if seeds:
-        dice.append(t(lang, "game.dice.revealed", values=" · ".join(seeds)))
+        committed.insert(0, f"players {short(digest)}")
+    footer = t(lang, "game.footer", game=game.id)
     if committed:
-        dice.append(t(lang, "game.dice.committed", values=" · ".join(committed)))
-    if dice:
-        fields.append({"name": t(lang, "game.field.dice"), "value": "\n".join(dice)})
+        footer += "\n🎲 " + t(lang, "game.footer.committed", values=" · ".join(committed))
+    if finished:
+        # The secret seed is revealed once, at the end, in the result post (shared/spec): whole,
+        # as it proves every secret draw of the game.
+        seeds = [f"{s.phase} `{s.seed}`" for s in revealed_streams if s.phase == SECRET]
+        if seeds:
+            fields.append(
+                {
+                    "name": t(lang, "game.field.dice"),
+                    "value": t(lang, "game.dice.revealed", values=" · ".join(seeds)),
+                }
+            )
     if not finished and game.deadline_at is not None:
         deadline = int(game.deadline_at)
         fields.append(
@@ -185,7 +195,7 @@ def turn_message(
         "color": FINISHED_COLOUR if finished else EMBED_COLOUR,
         "fields": fields,
         "image": {"url": "attachment://board.png"},
-        "footer": {"text": t(lang, "game.footer", game=game.id)},
+        "footer": {"text": footer},
     }
     awaited = loaded.awaiting() if game.status == "active" else []
     outcome = loaded.outcome() if finished else None
@@ -223,8 +233,9 @@ def turn_message(
     }
     if group is not None:
         since = int(earlier["since"]) if earlier is not None else proof_turn
-        # The lines the description shows: the next step of the group adds its own.
-        payload["group"] = {"key": group, "since": since, "log": lines}
+        # The lines the description shows (the next step of the group adds its own), and the
+        # tallies its first step began from (what the group's later versions show changed).
+        payload["group"] = {"key": group, "since": since, "log": lines, "tallies": before}
         if since < proof_turn:
             proofs["since"] = since
     payload["view"] = {"kind": "proofs", "proofs": proofs}
@@ -241,6 +252,31 @@ def turn_message(
             "proofs": proofs,
         }
     return payload
+
+
+def quiet_step(
+    loaded: LoadedGame,
+    *,
+    lang: str,
+    events: Iterable[Mapping[str, Any]],
+    revealed_orders: Mapping[str, OrderRow],
+    later_orders: Iterable[OrderRow],
+    resolved_view: Mapping[str, Any] | None,
+) -> bool:
+    """Whether a resolved step's post would say nothing public: no public event the log words,
+    no order to show (withheld, sent by default, revealed late), no tally changed. Such a step
+    gets no post of its own: the latest post is edited to the step now open (its title, board
+    and deadline), as a run of grouped steps edits theirs."""
+    game, present = loaded.game, loaded.presenter
+    if game.status != "active" or resolved_view is None or any(True for _ in later_orders):
+        return False
+    if any(row.withheld or row.defaulted for row in revealed_orders.values()):
+        return False
+    public = [e for e in events if addressees(e) is None]
+    if present.event_lines(public, lang, game.names):
+        return False
+    now = present.tallies(loaded.view(None), lang, game.names)
+    return now == present.tallies(resolved_view, lang, game.names)
 
 
 def continued_log(log: Iterable[str], lang: str) -> list[str]:
@@ -422,9 +458,14 @@ def seat_dm(
     lang: str,
     awaited: bool,
     private_events: list[dict[str, Any]] | None = None,
+    prompted: Mapping[str, Any] | None = None,
 ) -> dict[str, Any] | None:
-    """The DM a seat gets each turn: the events addressed to it alone, its private information
-    and, if it owes one, the order view (with a board of its own view where the ruleset asks)."""
+    """The DM a seat gets each turn: the events addressed to it alone and, if it owes an order,
+    the prompt, which asks one thing. It opens with what changed for the seat since its last
+    prompt (``prompted``: the stored ``{"memo": …}`` of that prompt, :func:`seat_memo`; None
+    before its first), then the step and its deadline in one line, then the question; its
+    answers are the buttons. The seat's sheet is behind the 📋 button, the ruleset's help behind
+    ❓ (and in the seat's first prompt of the game only), so that no prompt repeats them."""
     game, present = loaded.game, loaded.presenter
     guild = f"<#{game.channel_id}>" if game.channel_id else ""
     told = present.event_lines(private_events or [], lang, game.names)
@@ -439,22 +480,26 @@ def seat_dm(
         header = t(lang, "dm.private_events", game=game.id, channel=guild)
         return {"lang": lang, "content": "\n".join([header, *told])}
     view = loaded.view(seat)
+    memo = prompted.get("memo") if prompted is not None else None
+    header = t(
+        lang,
+        "dm.turn_header",
+        ruleset=present.title(lang),
+        game=game.id,
+        step=step_name(loaded, lang),
+        seat=seat,
+        channel=guild,
+    )
+    if game.deadline_at is not None:
+        header += " " + t(lang, "dm.deadline", deadline=when(game.deadline_at))
     lines = [
         *told,
-        t(
-            lang,
-            "dm.turn_header",
-            ruleset=present.title(lang),
-            game=game.id,
-            step=step_name(loaded, lang),
-            seat=seat,
-            channel=guild,
-        ),
-        *present.private_lines(view, seat, lang),
+        *present.seat_news(memo, view, seat, lang),
+        header,
+        *present.question(view, seat, lang),
     ]
-    if game.deadline_at is not None:
-        lines.append(t(lang, "dm.deadline", deadline=when(game.deadline_at)))
-    lines.append(present.order_help(lang))
+    if prompted is None:  # the seat's first prompt of the game: how to answer, once
+        lines += ["", present.order_help(lang)]
     groups = _groups(loaded, seat, lang)
     payload: dict[str, Any] = {
         "lang": lang,
@@ -469,6 +514,9 @@ def seat_dm(
             # A ruleset whose orders are too rich for one row of buttons (a whole action sheet)
             # offers a step-by-step builder behind one button; its cog registers the builder.
             "builder": t(lang, "order.builder") if loaded.spec.sheet_builder else None,
+            # the seat's sheet and the ruleset's help, each answered privately on a click
+            "mine": t(lang, "dm.mine.button"),
+            "help": t(lang, "dm.help.button"),
         },
     }
     if present.private_board(view, seat):  # drawn from this seat's own view, for its eyes only
@@ -481,6 +529,19 @@ def seat_dm(
             "description": present.board_description(view, lang, game.names, scene),
         }
     return payload
+
+
+def seat_memo(loaded: LoadedGame, seat: str) -> dict[str, Any]:
+    """What is stored with a seat when it is prompted, for its next prompt's news: the
+    presenter's memo of the seat's own view, wrapped (a ruleset's memo may be None)."""
+    return {"memo": loaded.presenter.seat_memo(loaded.view(seat), seat)}
+
+
+def mine_text(loaded: LoadedGame, seat: str, lang: str) -> str:
+    """The 📋 button's private answer: the seat's own sheet (hand, keys, stats) as it is now."""
+    lines = loaded.presenter.private_lines(loaded.view(seat), seat, lang)
+    title = t(lang, "dm.mine.title", game=loaded.game.id, seat=seat)
+    return "\n".join([title, *lines]) if lines else t(lang, "dm.mine.nothing", game=loaded.game.id)
 
 
 def when(at: float) -> str:

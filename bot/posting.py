@@ -89,15 +89,27 @@ class Posting:
             commitments.insert(0, secret)  # committed before the first draw, revealed at the end
         group = loaded.post_group()
         continued = await self._group_post(tx, game, group) if not first else None
+        events = [e.to_json() for e in result_events]
+        if continued is None and not first:
+            quiet = messages.quiet_step(
+                loaded,
+                lang=lang,
+                events=events,
+                revealed_orders=resolved_orders or {},
+                later_orders=loaded.later_orders,
+                resolved_view=resolved_view,
+            )
+            if quiet and (continued := await self._latest_post(tx, game)) is not None:
+                group = (continued.payload.get("group") or {}).get("key") or "quiet"
         earlier: dict[str, Any] | None = None
         if continued is not None:
-            earlier = dict(continued.payload["group"])
+            earlier = dict(continued.payload.get("group") or self._as_group(continued.payload))
             if continued.status == "failed":  # refused for good: the log goes on in a new post
                 earlier["log"] = messages.continued_log(earlier["log"], lang)
         payload = messages.turn_message(
             loaded,
             lang=lang,
-            events=[e.to_json() for e in result_events],
+            events=events,
             revealed_streams=revealed,
             revealed_orders=resolved_orders or {},
             commitments=commitments,
@@ -128,6 +140,8 @@ class Posting:
             game.prompt_outbox_id = channel_outbox
             await tx.update_game(game)
         awaited = loaded.awaiting() if game.status == "active" and prompts else []
+        # Each seat's last prompt, for what changed since (read only when someone is prompted).
+        memos = await tx.seat_memos(game.id) if awaited else {}
         carried: int | None = None
         for seat in game.seat_order:
             user_id = game.user_of(seat)
@@ -138,8 +152,15 @@ class Posting:
                 if e.to is not None and seat in e.to
             ]
             dm = messages.seat_dm(
-                loaded, seat, lang=user_lang, awaited=seat in awaited, private_events=told
+                loaded,
+                seat,
+                lang=user_lang,
+                awaited=seat in awaited,
+                private_events=told,
+                prompted=memos.get(seat),
             )
+            if seat in awaited:  # what its next prompt will say changed since this one
+                await tx.set_seat_memo(game.id, seat, messages.seat_memo(loaded, seat))
             ack = (acks or {}).get(seat)
             if ack is not None:
                 text = messages.carried_ack(loaded, ack, user_lang)
@@ -245,6 +266,28 @@ class Posting:
         if edits is not None:
             await tx.supersede_edits(edits, row)
         return row
+
+    @staticmethod
+    async def _latest_post(tx: Transaction, game: GameRow) -> OutboxRow | None:
+        """The game's latest turn post (that a step which says nothing public edits)."""
+        if game.prompt_outbox_id is None:
+            return None
+        posted = await tx.get_outbox(game.prompt_outbox_id)
+        return posted if posted is not None and posted.kind == "channel" else None
+
+    @staticmethod
+    def _as_group(payload: Mapping[str, Any]) -> dict[str, Any]:
+        """A post of no group, as a group's record (its log and the steps its proofs cover):
+        what a quiet step that continues it needs (:meth:`_latest_post`)."""
+        proofs = payload["view"].get("proofs") or {}
+        turn = int(proofs.get("turn", 0))
+        description = (payload.get("embed") or {}).get("description") or ""
+        return {
+            "key": "quiet",
+            "since": int(proofs.get("since", turn)),
+            "log": description.split("\n") if description else [],
+            "tallies": None,
+        }
 
     @staticmethod
     async def _group_post(tx: Transaction, game: GameRow, group: str | None) -> OutboxRow | None:

@@ -76,6 +76,16 @@ class Reads:
             raise TableError("order.stale_buttons", turn=turn, current=game.step)
         return game, seat
 
+    async def own_seat(self, game_id: str, user_id: int) -> tuple[LoadedGame, str]:
+        """The game as it stands and the asker's own seat in it (the 📋 button's sheet: never
+        another seat's). Refuses a stranger, and a player whose seat was handed on."""
+        async with self.repo.read() as tx:
+            loaded = await self.load(tx, game_id)
+            seat = loaded.game.seat_of(user_id)
+            if seat is None:
+                raise await not_seated(tx, loaded.game, user_id)
+        return loaded, seat
+
     async def games_here(
         self, channel_id: int, statuses: tuple[str, ...] = ACTIVE_STATUSES
     ) -> list[GameRow]:

@@ -107,14 +107,20 @@ def build_view(spec: dict[str, Any]) -> discord.ui.View:
     """The view an outbox payload describes (``{"kind": "orders", ...}``, or a kind a cog
     registered in :data:`VIEW_KINDS`)."""
     view = discord.ui.View(timeout=None)
-    if spec.get("kind") == "orders" and spec.get("groups"):
-        # the builder's button keeps its place: 25 choices (an Apeiron event's options) and the
-        # builder made 26 components, and the prompt was never sent
-        room = limits.COMPONENTS - (1 if spec.get("builder") else 0)
+    orders = spec.get("kind") == "orders"
+    # The prompt's own buttons keep their places: 25 choices (an Apeiron event's options) and
+    # the builder made 26 components, and the prompt was never sent.
+    extras = [spec.get(name) for name in ("builder", "mine", "help")] if orders else []
+    if orders and spec.get("groups"):
+        room = limits.COMPONENTS - sum(1 for extra in extras if extra)
         for item in _buttons_for(spec["game"], spec["turn"], [], spec["groups"][0], room):
             view.add_item(item)
-    if spec.get("kind") == "orders" and spec.get("builder"):
+    if orders and spec.get("builder"):
         view.add_item(BuilderButton.make(spec["game"], spec["turn"], spec["builder"]))
+    if orders and spec.get("mine"):
+        view.add_item(MineButton.make(spec["game"], spec["mine"]))
+    if orders and spec.get("help"):
+        view.add_item(HelpButton.make(spec["game"], spec["help"]))
     make_items = view_kind(str(spec.get("kind")))
     if make_items is not None:
         for item in make_items(spec):
@@ -588,4 +594,87 @@ class ProofsButton(
         )
 
 
-DYNAMIC_ITEMS = (OrderButton, OrderSelect, ChallengeButton, BuilderButton, ProofsButton)
+class _GameButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    # Each subclass has its own template; this one (never registered) only names the group.
+    template=r"pbp:[a-z]:(?P<game>[^:]+)",
+):
+    """A persistent button of a prompt whose custom id carries only its game: what it answers
+    is read when it is clicked, so an old prompt's button answers with the game as it is."""
+
+    EMOJI = ""
+    KIND = ""
+
+    def __init__(self, item: discord.ui.Button[Any], game_id: str) -> None:
+        super().__init__(item)
+        self.game_id = game_id
+
+    @classmethod
+    def make(cls, game_id: str, label: str) -> Self:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=limits.clip(label, limits.BUTTON_LABEL),
+            emoji=cls.EMOJI,
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"pbp:{cls.KIND}:{game_id}",
+        )
+        return cls(button, game_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        assert isinstance(item, discord.ui.Button)  # the template matches only our buttons' ids
+        return cls(item, match["game"])
+
+
+class MineButton(_GameButton, template=r"pbp:m:(?P<game>[^:]+)"):
+    """📋 under a prompt: the clicker's own sheet (hand, keys, stats) in the game as it is now,
+    privately. Only ever the clicker's seat: a player whose seat was handed on is refused."""
+
+    EMOJI, KIND = "📋", "m"
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: Host = interaction.client
+        lang = reader_lang(interaction)
+        await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        try:
+            loaded, seat = await bot.table.reads.own_seat(self.game_id, interaction.user.id)
+        except RuleError as exc:
+            await replies.refuse(interaction, exc, lang)
+            return
+        await replies.send_private(interaction, messages.mine_text(loaded, seat, lang))
+
+
+class HelpButton(_GameButton, template=r"pbp:h:(?P<game>[^:]+)"):
+    """❓ under a prompt: how to answer in this game's ruleset (its help, every term its
+    buttons use), privately, in the clicker's language."""
+
+    EMOJI, KIND = "❓", "h"
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: Host = interaction.client
+        lang = reader_lang(interaction)
+        await bot.table.remember_locale(interaction.user.id, str(interaction.locale))
+        try:
+            game = await bot.table.game(self.game_id)
+        except RuleError as exc:
+            await replies.refuse(interaction, exc, lang)
+            return
+        present = registry.get(game.ruleset).presenter
+        title = t(lang, "dm.help.title", ruleset=present.title(lang))
+        await replies.send_private(interaction, title + "\n" + present.order_help(lang))
+
+
+DYNAMIC_ITEMS = (
+    OrderButton,
+    OrderSelect,
+    ChallengeButton,
+    BuilderButton,
+    ProofsButton,
+    MineButton,
+    HelpButton,
+)

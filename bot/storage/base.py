@@ -199,6 +199,13 @@ class GameStore(ABC):
     @abstractmethod
     async def set_dm_open(self, game_id: str, seat: str, is_open: bool) -> None: ...
     @abstractmethod
+    async def seat_memos(self, game_id: str) -> dict[str, Any]:
+        """Each prompted seat's memo of its last prompt (``Presenter.seat_memo``, wrapped:
+        ``{"memo": …}``); a seat never prompted in this game is absent."""
+
+    @abstractmethod
+    async def set_seat_memo(self, game_id: str, seat: str, memo: Any) -> None: ...
+    @abstractmethod
     async def set_left(self, game_id: str, seat: str, turn: int) -> None:
         """The seat left during step ``turn`` while the game went on for the others."""
 

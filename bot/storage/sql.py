@@ -303,6 +303,19 @@ class SqlGames(SqlPrimitives, GameStore):
             (bool(is_open), game_id, seat),
         )
 
+    async def seat_memos(self, game_id: str) -> dict[str, Any]:
+        rows = await self._all(
+            "SELECT seat, prompt_memo FROM seats WHERE game_id = ? AND prompt_memo IS NOT NULL",
+            (game_id,),
+        )
+        return {r["seat"]: json.loads(r["prompt_memo"]) for r in rows}
+
+    async def set_seat_memo(self, game_id: str, seat: str, memo: Any) -> None:
+        await self._exec(
+            "UPDATE seats SET prompt_memo = ? WHERE game_id = ? AND seat = ?",
+            (dumps(memo), game_id, seat),
+        )
+
     async def next_game_number(self) -> int:
         # Two creators counting at once would both take the same id: the second counts after the
         # first has committed (its own statement, so it reads past the wait).
