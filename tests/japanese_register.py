@@ -1,0 +1,253 @@
+"""The register of Japanese text (issue 35), for tests/test_japanese_register.py: a DM to one
+player ends its sentences in です・ます forms; a post in the game's channel ends none in them.
+
+A transcript (``bot.demo``'s ``transcript-ja.txt``) is cut into blocks: ``--- DM → <user> ---``
+opens a DM, ``=== <title> ===`` a channel post. Each line is then read as the reader would:
+
+- **Data is exempt.** Lines without kana (ids, dice, squares), the items of a list (``- `` a
+  sheet's or hand's cards, ``1. `` a numbered choice), quoted card text (``> ``), the dice proofs
+  and the board's file name are not sentences. In a line, code spans, mentions and timestamps
+  read as nouns, and parenthesised asides (``（無回答時）``) and quotations (``「実はそこにいた」``)
+  are set aside: an aside may be terse in either register.
+- **A DM's sentences are polite.** A line is cut into segments at 。！？ and at ``：``. A segment
+  that ends in a predicate must end in a polite form (です、ます、ました、ません、ください、
+  でしょう…). A segment without a predicate (``現在地：E4``, ``…の勝利！``, ``向きは↓下。``) says
+  nothing about register and passes. What comes before a ``：`` is a label, and what follows the
+  last ``：`` of a line that does not end in 。！？ is a field's value (``敗北条件：自分が死亡
+  している``): both are data. A predicate is found by its ending: a verb's dictionary or past
+  form (〜する、〜した、〜できる), ない, だ, an adjective's い after a kanji or し, the casual
+  〜て, and any of these before か.
+- **A channel post has no polite ending.** Anywhere in a channel line (asides included: the
+  channel reads them too), です／ます forms before a clause's end are flagged.
+
+:func:`key_of` names the catalogue entry a flagged sentence most likely comes from, so that a
+failure points at the key to fix."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from bot import demo
+from bot.i18n import _SOURCES
+
+RULESETS = ("arena", "tactics", "dungeon", "apeiron", "esper")
+# Esper's demo is played with seven seats: its larger table deals the SPECIAL side and the
+# ambush and key votes, whose prompts a five-seat game may never send.
+PLAYERS = {"esper": 7}
+SEED = 7
+
+DM_HEAD = "--- DM → "
+POST_HEAD = "=== "
+
+# --- reading a line ------------------------------------------------------------------------------
+
+KANA = re.compile(r"[\u3040-\u30ff]")
+# Not sentences: list items, quoted card text, the dice proofs, the demo's board line.
+DATA_LINE = re.compile(r"^\s*(?:[-–]\s|\d+\.\s|>\s?|\[ダイスの証明\]|次 |シード |\(board: )")
+CODE = re.compile(r"`[^`]*`")
+MENTION = re.compile(r"<[@#][!&]?\d+>|<t:\d+(?::[a-zA-Z])?>")
+NOUN = "Ｘ"  # what a code span or a mention reads as: a noun
+ASIDE = re.compile(r"（[^（）]*）|\([^()]*\)")
+QUOTE = re.compile(r"「[^「」]*」|『[^『』]*』")
+MARKUP = re.compile(r"\*\*|__|~~|(?<!\w)\*|\*(?!\w)")
+# where a sentence ends, and where a label ends
+SENTENCE_END = "。！？!?"
+LABEL_END = "："
+# what may trail a sentence's last word: spaces, closing marks, emoji and other symbols, ellipses
+TRAILING = re.compile(r"[\s」』）】\]\)…‥・、,.\-—–→←↑↓]+$|[^\w\s]+$")
+
+POLITE = re.compile(
+    r"(?:です|ます|ました|ません|ませんでした|でした|でしょう|ましょう|ください|下さい|なさい"
+    r"|ですか|ますか|ませんか|ましょうか|ですね|ますね|ですよ|ますよ|どうぞ)$"
+)
+# a predicate's plain ending: a verb's dictionary or past form, ない, だ, an adjective, casual て
+PLAIN = re.compile(
+    r"(?:(?<=[\u3040-\u309f\u4e00-\u9fff])[うくぐすつぬぶむるた]"
+    r"|だ|ない|(?<=[\u4e00-\u9fffし])い|(?<=[\u3040-\u309f\u4e00-\u9fff])て)$"
+)
+# a polite form at a clause's end, for the channel: before a sentence's end, a bracket, a comma,
+# a line's end, or a particle that closes it
+POLITE_ANYWHERE = re.compile(
+    r"(?:です|ます|ました|ません|でした|でしょう|ましょう|ください)"
+    r"(?=$|[。！？!?、，）」』\)\s—:：]|か|ね|よ|が|けど|から|ので|のに)"
+)
+
+
+def _nouns(text: str) -> str:
+    """Code spans, mentions and timestamps read as nouns; markup goes."""
+    return MARKUP.sub("", MENTION.sub(NOUN, CODE.sub(NOUN, text)))
+
+
+def _without_asides(text: str) -> str:
+    """The line without its parenthesised asides (nested ones too) and quotations."""
+    previous = None
+    while previous != text:
+        previous, text = text, ASIDE.sub("", QUOTE.sub(NOUN, text))
+    return text
+
+
+def _ending(segment: str) -> str:
+    """The segment without what trails its last word (spaces, closing marks, emoji)."""
+    previous = None
+    while previous != segment:
+        previous, segment = segment, TRAILING.sub("", segment)
+    return segment
+
+
+def is_plain_predicate(segment: str) -> bool:
+    """Whether ``segment`` ends in a predicate of the plain form (〜する、〜した、〜ない、〜だ,
+    or one of these before the question's か)."""
+    end = _ending(segment)
+    if POLITE.search(end):
+        return False
+    if end.endswith("か"):
+        end = end[:-1]
+        if POLITE.search(end):
+            return False
+    return bool(PLAIN.search(end))
+
+
+@dataclass(frozen=True)
+class Offence:
+    """One flagged sentence: where (``ruleset``, the block's ``head``), the ``line`` as sent,
+    the ``sentence`` that broke the register, and the ``block``'s lines."""
+
+    ruleset: str
+    kind: str  # "dm" or "channel"
+    head: str
+    line: str
+    sentence: str
+    block: tuple[str, ...]
+
+
+def dm_sentences(line: str) -> Iterator[str]:
+    """The segments of a DM line that must be polite: those that end in a predicate of the
+    plain form (labels, field values, data and asides are not read)."""
+    if not line.strip() or DATA_LINE.match(line) or not KANA.search(line):
+        return
+    text = _without_asides(_nouns(line))
+    # cut at sentence ends and labels, remembering which mark ended each piece
+    pieces = [*re.split(rf"([{SENTENCE_END}{LABEL_END}])", text), ""]
+    segments = list(zip(pieces[::2], pieces[1::2], strict=True))
+    last_text = max((i for i, (seg, _) in enumerate(segments) if seg.strip()), default=-1)
+    for i, (segment, mark) in enumerate(segments):
+        if mark == LABEL_END:
+            continue  # a label
+        after_label = i > 0 and segments[i - 1][1] == LABEL_END
+        if i == last_text and not mark and after_label:
+            continue  # a field's value at the line's end
+        if is_plain_predicate(segment):
+            yield segment.strip()
+
+
+def channel_sentences(line: str) -> Iterator[str]:
+    """The polite endings of a channel line (code spans and quotations set aside)."""
+    if not line.strip() or DATA_LINE.match(line):
+        return
+    text = QUOTE.sub(NOUN, _nouns(line))
+    for clause in re.split(rf"(?<=[{SENTENCE_END}])", text):
+        if POLITE_ANYWHERE.search(clause):
+            yield clause.strip()
+
+
+# --- transcripts ---------------------------------------------------------------------------------
+
+
+def blocks(transcript: str) -> Iterator[tuple[str, list[str]]]:
+    """Each block of a transcript as (its head line, its lines); what precedes the first block
+    (the demo's own header) is no message."""
+    head: str | None = None
+    lines: list[str] = []
+    for line in transcript.splitlines():
+        if line.startswith(DM_HEAD) or line.startswith(POST_HEAD):
+            if head is not None:
+                yield head, lines
+            head, lines = line, []
+        elif head is not None:
+            lines.append(line)
+    if head is not None:
+        yield head, lines
+
+
+def offences(ruleset: str, transcript: str) -> list[Offence]:
+    found = []
+    for head, lines in blocks(transcript):
+        dm = head.startswith(DM_HEAD)
+        # a post's title is channel text too (the DM's head line is the demo's, not the bot's)
+        checked = lines if dm else [head.strip("= ").rsplit(" ===", 1)[0], *lines]
+        for line in checked:
+            for sentence in dm_sentences(line) if dm else channel_sentences(line):
+                kind = "dm" if dm else "channel"
+                found.append(Offence(ruleset, kind, head, line, sentence, (head, *lines)))
+    return found
+
+
+@cache
+def transcript(ruleset: str) -> str:
+    """The Japanese transcript of the seeded demo of ``ruleset`` (played once a session)."""
+    out = Path(tempfile.mkdtemp(prefix=f"ja-register-{ruleset}-"))
+    asyncio.run(demo.play(ruleset, out=out, seed=SEED, lang="ja", players=PLAYERS.get(ruleset)))
+    return (out / "transcript-ja.txt").read_text("utf-8")
+
+
+# --- which key ------------------------------------------------------------------------------------
+
+
+@cache
+def _templates() -> tuple[tuple[str, str, re.Pattern[str], int], ...]:
+    """(file, key, the template as a pattern, its literal length) of every Japanese entry."""
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in _SOURCES:
+        for path in sorted(folder.glob("*ja.json")):
+            for key, value in json.loads(path.read_text("utf-8")).items():
+                parts = re.split(r"\{[^{}]*\}", value)
+                literal = sum(len(p.strip()) for p in parts)
+                if literal < 3:
+                    continue
+                pattern = ".*?".join(re.escape(p) for p in parts)
+                found.append((str(path.relative_to(root)), key, re.compile(pattern, re.S), literal))
+    return tuple(found)
+
+
+def key_of(line: str, sentence: str) -> str:
+    """The catalogue entry the flagged ``sentence`` most likely comes from: of the templates
+    that match in ``line`` and share the sentence's ending, the one with the most literal text
+    (``?`` when none does)."""
+    end = _ending(sentence)[-3:]
+    for wanted in (end, ""):  # a template that has the ending, else any that matches
+        best: tuple[int, str] | None = None
+        for name, key, pattern, literal in _templates():
+            if wanted and wanted not in pattern.pattern.replace("\\", ""):
+                continue
+            if pattern.search(line) and (best is None or literal > best[0]):
+                best = (literal, f"{key} ({name})")
+        if best:
+            return best[1]
+    return "?"
+
+
+def report(found: list[Offence], *, limit: int = 40) -> str:
+    """The offences for a failure message: each distinct line once (digits folded, so a
+    template's repeats count as one), with its likely key, how often it was sent, and its block."""
+    seen: dict[str, list[Offence]] = {}
+    for offence in found:
+        seen.setdefault(offence.kind + re.sub(r"\d+", "N", offence.line), []).append(offence)
+    parts = []
+    for group in list(seen.values())[:limit]:
+        first = group[0]
+        want = "です・ます" if first.kind == "dm" else "plain form (no です／ます)"
+        block = "\n".join("    | " + line for line in first.block if line.strip())
+        parts.append(
+            f"[{first.ruleset} {first.kind}] {len(group)}× wants {want}: {first.sentence!r}\n"
+            f"  line: {first.line}\n  key:  {key_of(first.line, first.sentence)}\n{block}"
+        )
+    more = len(seen) - limit
+    return "\n\n".join(parts) + (f"\n\n… and {more} more distinct lines" if more > 0 else "")
