@@ -22,11 +22,13 @@ async def test_challenge_accept_dice_by_dm_and_board_in_channel(duel):
     assert "Turn 1" in prompt.embeds[0].title
     assert prompt.attachments[0].filename == "board.png"
     assert field(prompt, "Orders in: 0/2") is not None
-    commitments = field(prompt, "Dice proofs")
-    assert commitments is not None and "pre `" in commitments.value
+    # the dice proofs are behind the Proofs button; the footer keeps the commitments, short
+    assert "dice committed:" in prompt.embeds[0].footer.text
     for player in (duel.alice, duel.bob):
         dm = last_dm(player)
-        assert "Your dice" in dm.content
+        # the dice, with what each decides, and where the opponent stands from this seat
+        assert "Your dice" in dm.content and "die 2 decides a passing" in dm.content
+        assert "4 hexes away, in front of you" in dm.content
         labels = [c.label for row in dm.components for c in row.children]
         assert "Forward" in labels and "Stay" in labels
 
@@ -57,7 +59,8 @@ async def test_orders_by_text_and_button_resolve_once(duel):
     assert "B ordered: Forward, Keep facing." in log
     # The dice show where they decide something: the charge check (and a fight).
     assert "Charge check (A " in log and "A's dice" not in log
-    assert field(result, "Dice proofs").value.startswith("seeds pre `")
+    # the post opens with where both went
+    assert log.startswith("**A moves 0,2 → 0,1 · B moves 0,-2 → 0,-1**")
     game = await duel.bot.table.game(duel.game_id)
     assert game.step == 2 and game.version == 2
 
