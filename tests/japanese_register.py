@@ -6,7 +6,8 @@ opens a DM, ``=== <title> ===`` a channel post. Each line is then read as the re
 
 - **Data is exempt.** Lines without kana (ids, dice, squares), the items of a list (``- `` a
   sheet's or hand's cards, ``1. `` a numbered choice), quoted card text (``> ``), the dice proofs
-  and the board's file name are not sentences. In a line, code spans, mentions and timestamps
+  and the board's file name are not sentences. In a line, code spans, mentions, timestamps and
+  the glossaries' terms that look like verbs (右を向く、向きを変えない: the names of choices)
   read as nouns, and parenthesised asides (``（無回答時）``) and quotations (``「実はそこにいた」``)
   are set aside: an aside may be terse in either register.
 - **A DM's sentences are polite.** A line is cut into segments at 。！？ and at ``：``. A segment
@@ -29,6 +30,7 @@ import asyncio
 import json
 import re
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -80,9 +82,26 @@ POLITE_ANYWHERE = re.compile(
 )
 
 
+@cache
+def _terms() -> re.Pattern[str]:
+    """The glossaries' terms that read like a plain predicate (右を向く, 向きを変えない): names
+    of a choice, not sentences, wherever a list or a label names them."""
+    root = Path(__file__).resolve().parent.parent
+    paths = [*root.glob("cogs/*/glossary.toml"), root / "bot" / "i18n" / "glossary.toml"]
+    words = {
+        str(term["ja"])
+        for path in paths
+        for term in tomllib.loads(path.read_text("utf-8")).get("term", [])
+        if PLAIN.search(str(term["ja"]))
+    }
+    return re.compile("|".join(sorted(map(re.escape, words), key=len, reverse=True)) or "(?!)")
+
+
 def _nouns(text: str) -> str:
-    """Code spans, mentions and timestamps read as nouns; markup goes."""
-    return MARKUP.sub("", MENTION.sub(NOUN, CODE.sub(NOUN, text)))
+    """Code spans, mentions, timestamps and the glossaries' predicate-like terms read as
+    nouns; markup goes."""
+    text = MARKUP.sub("", MENTION.sub(NOUN, CODE.sub(NOUN, text)))
+    return _terms().sub(NOUN, text)
 
 
 def _without_asides(text: str) -> str:

@@ -137,6 +137,7 @@ def test_the_dm_rule_passes_polite_sentences_and_data() -> None:
         "これが最後のカードです。このラウンドの後に休息します（カード1枚を失う）。",  # an aside
         "**あなたの行動**：E1の飛竜、H 5、向き↓下。",  # no predicate
         "鉤縄使い A-8：H9・HP 8/8",
+        "• **方向転換**は移動の後です：右を向く・左を向く（1面ずつ）、向きを変えない。",  # terms
         "⏳ 期限：<t:1800000000:f> (<t:1800000000:R>)",
     ]
     for line in fine:
