@@ -16,65 +16,22 @@ from bot.alttext import BoardScene
 from bot.i18n import has, t
 from bot.ordertext import reword
 from bot.ruleset import Outcome, Presenter
-from cogs.dungeon import board
+from cogs.dungeon import board, words
 from cogs.dungeon import orders as grammar
+from cogs.dungeon.content import label, parse_label
+from cogs.dungeon.hexes import neighbours
 
-SEATS = ("A", "B", "C", "D")
-
-
-def figure_name(fid: Any, lang: str, names: Mapping[str, str]) -> str:
-    text = str(fid)
-    if text in SEATS:
-        return f"{text} · {names.get(text, text)}"
-    if "-" in text:
-        mtype, number = text.rsplit("-", 1)
-        return t(
-            lang,
-            "dungeon.board.monster_name",
-            name=t(lang, f"dungeon.monster.{mtype}"),
-            number=number,
-        )
-    return text
-
-
-def card_text(card: Mapping[str, Any], lang: str) -> str:
-    """``Trample (72): move 3, jump · attack 3``, the card's name and what it does."""
-    parts = [t(lang, "dungeon.card_text.move", move=card.get("move", 0))]
-    if card.get("jump"):
-        parts[-1] += t(lang, "dungeon.card_text.jump")
-    if card.get("flying"):
-        parts[-1] += t(lang, "dungeon.card_text.flying")
-    if card.get("attack"):
-        attack = t(lang, "dungeon.card_text.attack", attack=card["attack"])
-        if card.get("range"):
-            attack += t(lang, "dungeon.card_text.range", range=card["range"])
-        if card.get("targets", 1) > 1:
-            attack += t(lang, "dungeon.card_text.targets", targets=card["targets"])
-        if card.get("push"):
-            attack += t(lang, "dungeon.card_text.push", push=card["push"])
-        if card.get("pull"):
-            attack += t(lang, "dungeon.card_text.pull", pull=card["pull"])
-        parts.append(attack)
-    if card.get("heal"):
-        heal = t(lang, "dungeon.card_text.heal", heal=card["heal"])
-        if card.get("heal_range"):
-            heal += t(lang, "dungeon.card_text.range", range=card["heal_range"])
-        parts.append(heal)
-    name = t(lang, f"dungeon.card.{card['id']}")
-    return t(
-        lang,
-        "dungeon.card_text.line",
-        name=name,
-        initiative=card.get("initiative", 0),
-        text=" · ".join(parts),
-    )
+SEATS = words.SEATS
+figure_name = words.figure_name
+card_text = words.card_text
 
 
 def _tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
     fields = []
     for hero in view.get("heroes") or []:
         seat = hero["seat"]
-        head = f"{seat} · {names.get(seat, seat)} · {t(lang, 'dungeon.class.' + hero['class'])}"
+        dot = " · " if lang == "en" else "・"
+        head = f"{figure_name(seat, lang, names)}{dot}{t(lang, 'dungeon.class.' + hero['class'])}"
         if hero.get("status") != "active":
             fields.append((head, t(lang, f"dungeon.board.status.{hero.get('status')}")))
             continue
@@ -128,6 +85,11 @@ def _param(key: str, value: Any, lang: str, names: Mapping[str, str]) -> Any:
     return value
 
 
+def _paren(lang: str, text: str, inner: Any) -> str:
+    """``Guard #2 (D1)``, in Japanese with full-width brackets: ``衛兵#2（D1）``."""
+    return f"{text} ({inner})" if lang == "en" else f"{text}（{inner}）"
+
+
 def _event_kind(event: Mapping[str, Any]) -> str:
     """The sentence an event reads as (some read differently when a field is empty)."""
     kind = str(event["type"])
@@ -135,6 +97,10 @@ def _event_kind(event: Mapping[str, Any]) -> str:
         return "joined_round_later"
     if kind == "killed" and event.get("by") is None:
         return "killed_by_nothing"
+    if kind == "attack" and event.get("modifier") in ("miss", "x2"):
+        return f"attack_{event['modifier']}"
+    if kind == "healed" and not event.get("amount"):
+        return "healed_full"
     return kind
 
 
@@ -148,11 +114,12 @@ def _event_lines(
         params = {k: _param(k, v, lang, names) for k, v in event.items() if k != "type"}
         if kind == "picks":
             cards = sep.join(
-                f"{figure_name(s, lang, names)}: {t(lang, 'dungeon.card.' + c)}"
+                f"{figure_name(s, lang, names)}{': ' if lang == 'en' else '：'}"
+                + t(lang, "dungeon.card." + c)
                 for s, c in (event.get("cards") or {}).items()
             )
             order = " → ".join(
-                f"{figure_name(a, lang, names)} ({i})" for a, i in event.get("order") or []
+                _paren(lang, figure_name(a, lang, names), i) for a, i in event.get("order") or []
             )
             lines.append("**" + t(lang, "dungeon.event.picks", round=event["round"]) + "**")
             lines.append("• " + t(lang, "dungeon.event.cards", cards=cards or "—"))
@@ -160,12 +127,12 @@ def _event_lines(
             continue
         if kind == "door_opened":
             params["monsters"] = (
-                sep.join(f"{figure_name(m, lang, names)} ({h})" for m, h in event["monsters"])
+                sep.join(_paren(lang, figure_name(m, lang, names), h) for m, h in event["monsters"])
                 or "—"
             )
         elif kind in ("joined_round", "joined_round_later"):
             params["monsters"] = sep.join(
-                f"{figure_name(m, lang, names)} ({i})" for m, i in event.get("monsters") or []
+                _paren(lang, figure_name(m, lang, names), i) for m, i in event.get("monsters") or []
             )
             params["next"] = sep.join(figure_name(m, lang, names) for m in event.get("next") or [])
         elif kind == "monster_tie":
@@ -175,7 +142,9 @@ def _event_lines(
             )
             params["count"] = len(event.get("options") or [])
         elif kind == "tie_chosen":
-            params["votes"] = "·".join(map(str, event.get("votes") or [])) or "—"
+            params["votes"] = ("·" if lang == "en" else "・").join(
+                map(str, event.get("votes") or [])
+            ) or "—"
         elif kind in ("pushed", "pulled"):
             params["to"] = (event.get("path") or ["?"])[-1]
         elif kind == "order_void":
@@ -212,42 +181,179 @@ def _targets(view: Mapping[str, Any], reach: Mapping[str, Any], lang: str) -> st
     return t(lang, "dungeon.dm.list_sep").join(out)
 
 
-def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+def _hero(view: Mapping[str, Any], seat: str) -> Mapping[str, Any] | None:
+    return next((h for h in view.get("heroes") or [] if h["seat"] == seat), None)
+
+
+def _names(view: Mapping[str, Any], ids: Sequence[str], lang: str) -> str:
+    """Monsters by name and hex: ``Guard #2 (D1), Archer #1 (E5)``."""
+    hexes = {str(m["id"]): m["hex"] for m in view.get("monsters") or []}
+    return t(lang, "dungeon.dm.list_sep").join(
+        t(lang, "dungeon.plan.target", name=figure_name(i, lang, {}), hex=hexes.get(i, "—"))
+        for i in ids
+    )
+
+
+def _adjacent_monsters(view: Mapping[str, Any], hex_label: str | None) -> list[str]:
+    """The monsters next to a hex (the ones that will hit a character in melee)."""
+    h = parse_label(hex_label) if hex_label else None
+    if h is None:
+        return []
+    around = {label(n) for n in neighbours(h)}
+    return sorted(str(m["id"]) for m in view.get("monsters") or [] if m["hex"] in around)
+
+
+def _sheet(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """The 📋 answer: the character, its card this round, its hand with what each card does,
+    its discard and lost cards; on its turn, every hex it may end on and what it can attack."""
     me = view.get("you") or {}
-    phase = view.get("phase")
-    lines: list[str] = []
-    if phase == "pick":
-        hand = me.get("hand") or []
-        # the example names a card of the reader's own hand (another class's would be refused)
-        example = t(lang, f"dungeon.card.{hand[0]['id']}") if hand else "1"
-        lines.append(t(lang, "dungeon.dm.pick", example=example))
-        for i, card in enumerate(hand, start=1):
-            lines.append(f"{i}. {card_text(card, lang)}")
-        if len(me.get("hand") or []) == 1:
-            lines.append(t(lang, "dungeon.dm.last_card"))
-    elif phase == "act":
-        hero = next((h for h in view.get("heroes") or [] if h["seat"] == seat), None)
-        if hero and hero.get("card"):
-            lines.append(t(lang, "dungeon.dm.your_turn", hex=hero.get("hex") or "—"))
-            lines.append(card_text(hero["card"], lang))
-        reach = me.get("reach") or {}
+    hero = _hero(view, seat)
+    if hero is None:
+        return []
+    lines = [
+        t(
+            lang,
+            "dungeon.sheet.head",
+            seat=seat,
+            cls=t(lang, f"dungeon.class.{hero['class']}"),
+            hp=max(hero["hp"], 0),
+            max=hero["max_hp"],
+            hex=hero.get("hex") or "—",
+            kills=hero.get("kills", 0),
+        )
+    ]
+    if hero.get("status") not in (None, "active"):
+        lines.append(t(lang, f"dungeon.board.status.{hero['status']}"))
+    if hero.get("card"):
+        lines.append(t(lang, "dungeon.sheet.card", card=card_text(hero["card"], lang)))
+    elif me.get("picked"):
+        name = t(lang, f"dungeon.card.{me['picked']}")
+        lines.append(t(lang, "dungeon.sheet.sealed", card=name))
+    hand = me.get("hand") or []
+    lines.append(t(lang, "dungeon.sheet.hand", count=len(hand)))
+    lines += [f"{i}. {card_text(card, lang)}" for i, card in enumerate(hand, start=1)]
+    sep = t(lang, "dungeon.dm.list_sep")
+    for key, cards in (("discard", me.get("discard")), ("lost", me.get("lost"))):
+        if cards:
+            named = sep.join(t(lang, f"dungeon.card.{c}") for c in cards)
+            lines.append(t(lang, f"dungeon.sheet.{key}", cards=named))
+    reach = me.get("reach")
+    if reach is not None:
         lines.append(t(lang, "dungeon.dm.moves", hexes=" ".join(reach.get("moves") or []) or "—"))
         lines.append(t(lang, "dungeon.dm.targets", targets=_targets(view, reach, lang) or "—"))
         closed = (view.get("doors") or {}).get("closed") or []
         if closed:
             lines.append(t(lang, "dungeon.dm.doors", hexes=" ".join(closed)))
-    elif phase == "tie":
-        tie = view.get("tie") or {}
+    return lines
+
+
+# Log causes a character's news words (cogs/dungeon/state.py Hero.log)
+_LOSSES = ("hit", "trap", "hazardous", "grounded")
+
+
+def _cause(entry: Sequence[Any], lang: str) -> str:
+    _, cause, by, amount = entry
+    who = figure_name(by, lang, {}) if by else ""
+    if cause == "hit" and not amount:
+        return t(lang, "dungeon.news.missed", who=who)
+    if cause == "healed":
+        return t(lang, "dungeon.news.by_heal", who=who, amount=amount)
+    return t(lang, f"dungeon.news.by_{cause}", who=who, amount=amount)
+
+
+def _news(memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    hero = _hero(view, seat)
+    if not isinstance(memo, Mapping) or hero is None:
+        return []
+    lines = []
+    entries = [e for e in hero.get("log") or [] if e[0] > int(memo.get("log", 0))]
+    if entries:
+        net = sum(e[3] if e[1] == "healed" else -e[3] for e in entries)
+        key = (
+            "dungeon.news.hurt"
+            if net < 0
+            else "dungeon.news.healed"
+            if net > 0
+            else "dungeon.news.even"
+        )
+        causes = t(lang, "dungeon.dm.list_sep").join(_cause(e, lang) for e in entries)
         lines.append(
+            t(lang, key, amount=abs(net), causes=causes, hp=max(hero["hp"], 0), max=hero["max_hp"])
+        )
+    lost = list((view.get("you") or {}).get("lost") or [])
+    if len(lost) > int(memo.get("lost", 0)):
+        hand = len((view.get("you") or {}).get("hand") or [])
+        lines.append(
+            t(lang, "dungeon.news.rested", card=t(lang, f"dungeon.card.{lost[-1]}"), hand=hand)
+        )
+    near = _adjacent_monsters(view, hero.get("hex"))
+    come = [m for m in near if m not in (memo.get("near") or [])]
+    if come:
+        lines.append(t(lang, "dungeon.news.near", monsters=_names(view, come, lang)))
+    return lines
+
+
+def _question(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    me = view.get("you") or {}
+    hero = _hero(view, seat) or {}
+    phase = view.get("phase")
+    if phase == "pick":
+        lines = [
+            t(
+                lang,
+                "dungeon.ask.pick",
+                round=view.get("round", 1),
+                hp=max(hero.get("hp", 0), 0),
+                max=hero.get("max_hp", 0),
+                hex=hero.get("hex") or "—",
+            )
+        ]
+        if len(me.get("hand") or []) == 1:
+            lines.append(t(lang, "dungeon.dm.last_card"))
+        return lines
+    if phase == "act":
+        lines = []
+        if hero.get("card"):
+            lines.append(
+                t(
+                    lang,
+                    "dungeon.ask.act",
+                    hex=hero.get("hex") or "—",
+                    card=card_text(hero["card"], lang),
+                )
+            )
+        moves = (me.get("reach") or {}).get("moves") or []
+        # every hex is an option of the menu, with the pass and the attacks: past its 25 the
+        # rest are typed (the question says how; the sheet lists them all)
+        if len(moves) >= 24:
+            lines.append(t(lang, "dungeon.ask.more_hexes", count=len(moves), example=moves[-1]))
+        return lines
+    if phase == "tie":
+        tie = view.get("tie") or {}
+        return [
             t(
                 lang,
                 "dungeon.dm.tie",
                 monster=figure_name(tie.get("monster"), lang, {}),
+                count=len(view.get("tie_labels") or []),
             )
-        )
-        for i, option in enumerate(view.get("tie_labels") or [], start=1):
-            lines.append(f"{i}. {option_text(option, lang)}")
-    return lines
+        ]
+    return []
+
+
+# What a step's headline names first: the end of the run, a character down, a monster down, a
+# door opened, a monster tie, then the hardest blow; the first worded event when none is there.
+_HEADLINE_ORDER = (
+    "won",
+    "lost",
+    "resigned",
+    "hero_killed",
+    "exhausted",
+    "killed",
+    "door_opened",
+    "monster_tie",
+    "rested",
+)
 
 
 class DungeonPresenter(Presenter):
@@ -295,7 +401,55 @@ class DungeonPresenter(Presenter):
         return _event_lines(events, lang, names)
 
     def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
-        return _private_lines(view, seat, lang)
+        return _sheet(view, seat, lang)
+
+    def seat_memo(self, view: Mapping[str, Any], seat: str) -> dict[str, Any] | None:
+        """The character's last log number, its lost cards and the monsters next to it."""
+        hero = _hero(view, seat)
+        if hero is None:
+            return None
+        log = hero.get("log") or []
+        return {
+            "log": log[-1][0] if log else 0,
+            "lost": len((view.get("you") or {}).get("lost") or []),
+            "near": _adjacent_monsters(view, hero.get("hex")),
+        }
+
+    def seat_news(self, memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        """Hit points lost or won since the last prompt and who dealt them, a rest, the
+        monsters that came next to the character."""
+        return _news(memo, view, seat, lang)
+
+    def question(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return _question(view, seat, lang)
+
+    def headline(
+        self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+    ) -> str | None:
+        """The step's main event: the end of the run, a character or a monster down, a door
+        opened, a monster tie, else the hardest blow dealt, else the first worded event."""
+
+        def rank(event: Mapping[str, Any]) -> int:
+            kind = _event_kind(event)
+            if kind in ("killed", "killed_by_nothing") and str(event.get("figure")) in SEATS:
+                kind = "hero_killed"
+            elif kind == "killed_by_nothing":
+                kind = "killed"
+            return _HEADLINE_ORDER.index(kind) if kind in _HEADLINE_ORDER else len(_HEADLINE_ORDER)
+
+        ranked = sorted(range(len(events)), key=lambda i: rank(events[i]))
+        best = (
+            [events[ranked[0]]] if ranked and rank(events[ranked[0]]) < len(_HEADLINE_ORDER) else []
+        )
+        if not best:
+            blows = [e for e in events if e.get("type") == "attack" and e.get("damage")]
+            best = [max(blows, key=lambda e: int(e["damage"]))] if blows else []
+        if not best:
+            best = [e for e in events if e.get("type") == "picks"][:1]
+        if best and best[0].get("type") == "picks":
+            return t(lang, "dungeon.headline.picks", round=best[0]["round"])
+        lines = _event_lines(best or events, lang, names)
+        return lines[0].removeprefix("• ") if lines else None
 
     def render_board(self, view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> bytes:
         return board.render(view, lang, dict(names))

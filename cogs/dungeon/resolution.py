@@ -299,9 +299,9 @@ def _character_turn(
             if target.alive and (card.push or card.pull):
                 _force(state, hero, target, card, events)
     if order.heal:
-        _heal(state, state.heroes[order.heal], card.heal, events)
+        _heal(state, state.heroes[order.heal], card.heal, events, hero.seat)
     elif card.heal and not order.heal:
-        _heal(state, hero, card.heal, events)
+        _heal(state, hero, card.heal, events, hero.seat)
     _land(state, hero, events)
 
 
@@ -359,13 +359,20 @@ def _spring(
     events.append(
         Event(kind, {"figure": _fid(figure), "hex": label(h), "damage": damage, "by": credit})
     )
-    _damage(state, figure, damage, credit, events)
+    _damage(state, figure, damage, credit, events, kind)
     _note_damage(state, figure, h, kind, damage)
 
 
 def _damage(
-    state: DungeonState, figure: Hero | Monster, damage: int, by: str | None, events: list[Event]
+    state: DungeonState,
+    figure: Hero | Monster,
+    damage: int,
+    by: str | None,
+    events: list[Event],
+    cause: str = "hit",
 ) -> None:
+    if isinstance(figure, Hero):
+        figure.note(cause, by, damage)
     figure.hp = max(0, figure.hp - damage)
     if figure.hp > 0:
         return
@@ -493,7 +500,7 @@ def _land(state: DungeonState, figure: Hero | Monster, events: list[Event]) -> N
         return
     damage = state.level + 2
     start = figure.hex
-    _damage(state, figure, damage, None, events)
+    _damage(state, figure, damage, None, events, "grounded")
     _note_damage(state, figure, start, "grounded", damage)
     landing = None
     if _alive(figure):
@@ -519,9 +526,11 @@ def _land(state: DungeonState, figure: Hero | Monster, events: list[Event]) -> N
     )
 
 
-def _heal(state: DungeonState, hero: Hero, amount: int, events: list[Event]) -> None:
+def _heal(state: DungeonState, hero: Hero, amount: int, events: list[Event], by: str) -> None:
     before = hero.hp
     hero.hp = min(hero.max_hp, hero.hp + amount)
+    if hero.hp > before:
+        hero.note("healed", by, hero.hp - before)
     events.append(Event("healed", {"seat": hero.seat, "amount": hero.hp - before, "hp": hero.hp}))
 
 

@@ -39,9 +39,9 @@ from bot.dice import NO_SECRET, Dice
 from bot.i18n import LANGS, t
 from bot.ruleset import Choice, ChoiceGroup, Event, RuleError, StateError, counted_step
 from bot.ruleset import Outcome as GameOutcome
-from cogs.dungeon import content
+from cogs.dungeon import content, plans, words
 from cogs.dungeon.ai import RULES, Outcome
-from cogs.dungeon.content import Card, Scenario, label
+from cogs.dungeon.content import Card, Scenario, label, parse_label
 from cogs.dungeon.hexes import Hex, to_offset
 from cogs.dungeon.movement import paths
 from cogs.dungeon.orders import Order, default_order, hero_mover, in_range, parse, split_words
@@ -174,29 +174,70 @@ def outcome(state: DungeonState) -> GameOutcome:
 
 
 def choices(state: DungeonState, seat: str) -> list[ChoiceGroup]:
+    """One group a step, each choice a whole order: a card of the hand (named with what it
+    does), a monster tie's options (where it goes and whom it attacks), and a turn's whole
+    orders in a menu (:mod:`.plans`)."""
     if seat not in awaiting(state):
         return []
     if state.phase == "pick":
         hero = state.heroes[seat]
+        cards = {c.id: c for c in content.classes()[hero.cls].cards}
         return [
             ChoiceGroup(
                 "card",
                 "dungeon.choice.card",
-                [Choice(f"card {cid}", f"dungeon.card.{cid}") for cid in hero.hand],
+                [
+                    Choice(
+                        f"card {cid}",
+                        "dungeon.choice.card_label",
+                        params={
+                            "text": {
+                                lang: words.card_text(cards[cid].to_json(), lang, bold=False)
+                                for lang in LANGS
+                            }
+                        },
+                    )
+                    for cid in hero.hand
+                ],
             )
         ]
     if state.phase == "tie":
-        count = len((state.pending or {}).get("options", []))
+        options = [
+            outcome_labels(_from_json_outcome(o)) for o in (state.pending or {}).get("options", [])
+        ]
         return [
             ChoiceGroup(
                 "option",
                 "dungeon.choice.option",
-                [Choice(f"option {i}", f"dungeon.choice.option.{i}") for i in range(1, count + 1)],
+                [
+                    Choice(
+                        f"option {i}",
+                        "dungeon.choice.option_label",
+                        params={
+                            "number": i,
+                            "text": {lang: _tie_words(state, o, lang) for lang in LANGS},
+                        },
+                    )
+                    for i, o in enumerate(options, start=1)
+                ],
             )
         ]
-    return [
-        ChoiceGroup("act", "dungeon.choice.act", [Choice("pass", "dungeon.choice.pass")])
-    ]  # moves and attacks are written; one button to pass
+    return [ChoiceGroup("act", "dungeon.choice.act", plans.act_choices(state, seat), select=True)]
+
+
+def _tie_words(state: DungeonState, option: Mapping[str, Any], lang: str) -> str:
+    """``to B2, attacking A`` (the characters it would attack, by seat)."""
+    attacked = []
+    for hex_label in option.get("attacks") or []:
+        h = parse_label(str(hex_label))
+        figure = state.figure_at(h) if h is not None else None
+        attacked.append(figure.seat if isinstance(figure, Hero) else str(hex_label))
+    if attacked:
+        sep = t(lang, "dungeon.dm.list_sep")
+        return t(
+            lang, "dungeon.option_text.attack", hex=option["move_to"], targets=sep.join(attacked)
+        )
+    return t(lang, "dungeon.option_text.move", hex=option["move_to"])
 
 
 def resign(state: DungeonState, seat: str) -> tuple[DungeonState, list[Event]]:
@@ -233,6 +274,7 @@ def view(state: DungeonState, seat: str | None) -> dict[str, Any]:
                 "lost": len(hero.lost),
                 "card": card.to_json() if card and picks_public else None,
                 "kills": hero.kills,
+                "log": copy.deepcopy(hero.log),
             }
         )
     monsters = []
@@ -375,6 +417,7 @@ def to_json(state: DungeonState) -> dict[str, Any]:
                 "card": h.card,
                 "status": h.status,
                 "kills": h.kills,
+                "log": copy.deepcopy(h.log),
             }
             for h in state.heroes.values()
         ],
@@ -443,6 +486,8 @@ def from_json(obj: Mapping[str, Any]) -> DungeonState:
                 card=h.get("card"),
                 status=str(h["status"]),
                 kills=int(h.get("kills", 0)),
+                # a game stored before the log began has none
+                log=[list(x) for x in h.get("log") or []],
             )
         for m in obj["monsters"]:
             state.monsters.append(

@@ -22,6 +22,7 @@ from cogs.dungeon.movement import Ground
 DEFAULT_SCENARIO = "crypt"
 PARTY = "party"  # the outcome when the characters win
 MONSTERS = "monsters"  # the outcome when they all fall
+LOG_KEEP = 12  # a character's log entries kept (more than a round can bring between two prompts)
 
 
 # --- state ---------------------------------------------------------------------------------------
@@ -40,6 +41,14 @@ class Hero:
     card: str | None = None  # picked this round
     status: str = "active"  # active | exhausted | dead
     kills: int = 0
+    # What befell the character lately, public facts for its player's next prompt ("Guard 2 hit
+    # you for 3"): ``[number, cause, by, amount]`` with cause ``hit``, ``trap``, ``hazardous``,
+    # ``grounded`` or ``healed``; numbered from 1 over the game, the last LOG_KEEP kept.
+    log: list[list[Any]] = field(default_factory=list)
+
+    def note(self, cause: str, by: str | None, amount: int) -> None:
+        number = self.log[-1][0] + 1 if self.log else 1
+        self.log = [*self.log, [number, cause, by, amount]][-LOG_KEEP:]
 
     @property
     def in_play(self) -> bool:
