@@ -253,20 +253,40 @@ def key_of(line: str, sentence: str) -> str:
     return "?"
 
 
+def _around(block: tuple[str, ...], line: str, *, room: int = 6) -> list[str]:
+    """The block's head and its lines near ``line`` (a post of Esper's may run to fifty)."""
+    lines = [text for text in block[1:] if text.strip()]
+    at = lines.index(line) if line in lines else 0
+    start, end = max(0, at - room), min(len(lines), at + room + 1)
+    return [
+        block[0],
+        *(["…"] if start else []),
+        *lines[start:end],
+        *(["…"] if end < len(lines) else []),
+    ]
+
+
 def report(found: list[Offence], *, limit: int = 40) -> str:
-    """The offences for a failure message: each distinct line once (digits folded, so a
-    template's repeats count as one), with its likely key, how often it was sent, and its block."""
-    seen: dict[str, list[Offence]] = {}
+    """The offences for a failure message, one entry per catalogue key (a template's repeats
+    and its other names and numbers count once; a line no key matches is its own entry): the
+    key, how often it was sent, the flagged sentence, its line, and the block around it. A
+    summary line lists the keys first."""
+    keys: dict[str, str] = {}  # a line, digits folded -> its likely key
+    groups: dict[str, list[Offence]] = {}
     for offence in found:
-        seen.setdefault(offence.kind + re.sub(r"\d+", "N", offence.line), []).append(offence)
-    parts = []
-    for group in list(seen.values())[:limit]:
+        folded = offence.kind + re.sub(r"\d+", "N", offence.line)
+        if folded not in keys:
+            keys[folded] = key_of(offence.line, offence.sentence)
+        key = keys[folded]
+        groups.setdefault(f"{offence.kind} {key if key != '?' else folded}", []).append(offence)
+    parts = [f"{len(groups)} keys: " + ", ".join(sorted({k.split(" (")[0] for k in groups}))]
+    for name, group in list(groups.items())[:limit]:
         first = group[0]
         want = "です・ます" if first.kind == "dm" else "plain form (no です／ます)"
-        block = "\n".join("    | " + line for line in first.block if line.strip())
+        block = "\n".join("    | " + line for line in _around(first.block, first.line))
         parts.append(
-            f"[{first.ruleset} {first.kind}] {len(group)}× wants {want}: {first.sentence!r}\n"
-            f"  line: {first.line}\n  key:  {key_of(first.line, first.sentence)}\n{block}"
+            f"[{first.ruleset} {name}] {len(group)}× wants {want}: {first.sentence!r}\n"
+            f"  line: {first.line}\n{block}"
         )
-    more = len(seen) - limit
-    return "\n\n".join(parts) + (f"\n\n… and {more} more distinct lines" if more > 0 else "")
+    more = len(groups) - limit
+    return "\n\n".join(parts) + (f"\n\n… and {more} more keys" if more > 0 else "")

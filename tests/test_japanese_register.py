@@ -181,3 +181,4 @@ def test_a_failure_names_the_line_its_key_and_block() -> None:
     ]
     text = register.report(found)
     assert "line: • 突進の判定" in text and "    | === アリーナデュエル" in text
+    assert text.startswith("2 keys: ")
