@@ -31,7 +31,8 @@ def test_dms_are_polite_and_posts_plain(ruleset: str) -> None:
 
 # Texts of the shared catalogues posted in a game's or a league's channel (found where the code
 # sends them: bot/messages.py turn_message, notices and reminders, bot/table.py's notices, the
-# lobby's buttons, handovers, absences, league posts). Plain form.
+# lobby's buttons, handovers, absences, league posts, and the public answers of /roll, /config
+# language, /league create and join). Plain form.
 CHANNEL = (
     "table.notice.paused", "table.notice.resumed", "table.notice.extended",
     "table.notice.extended_paused", "table.notice.abandoned",
@@ -40,7 +41,8 @@ CHANNEL = (
     "game.revealed_order", "game.step.resolved", "game.step.resolved_final",
     "game.outcome.winner", "game.outcome.resigned", "game.outcome.draw", "game.outcome.winners",
     "game.outcome.nobody", "game.outcome.abandoned", "game.reminder", "game.dm_closed",
-    "game.group.continued", "deadlines.lobby.none",
+    "game.group.continued", "deadlines.lobby.none", "roll.footer", "roll.commitment_first",
+    "config.language_set",
     "board.alt.header", "board.alt.to_move", "board.alt.won", "board.alt.over",
     "handover.notice", "handover.offered",
     "away.notice.paused", "away.notice.back", "away.notice.miss_limit",
