@@ -8,8 +8,9 @@ opens a DM, ``=== <title> ===`` a channel post. Each line is then read as the re
   sheet's or hand's cards, ``1. `` a numbered choice), quoted card text (``> ``), the dice proofs
   and the board's file name are not sentences. In a line, code spans, mentions, timestamps and
   the glossaries' terms that look like verbs (右を向く、向きを変えない: the names of choices)
-  read as nouns, and parenthesised asides (``（無回答時）``) and quotations (``「実はそこにいた」``)
-  are set aside: an aside may be terse in either register.
+  read as nouns, and terse parenthesised asides (``（無回答時）``) and quotations
+  (``「実はそこにいた」``) are set aside: an aside may be terse in either register (one that
+  holds a 。 is read as the sentences it holds).
 - **A DM's sentences are polite.** A line is cut into segments at 。！？ and at ``：``. A segment
   that ends in a predicate must end in a polite form (です、ます、ました、ません、ください、
   でしょう…). A segment without a predicate (``現在地：E4``, ``…の勝利！``, ``向きは↓下。``) says
@@ -75,6 +76,8 @@ PLAIN = re.compile(
     r"(?:(?<=[\u3040-\u309f\u4e00-\u9fff])[うくぐすつぬぶむるた]"
     r"|だ|ない|(?<=[\u4e00-\u9fffし])い|(?<=[\u3040-\u309f\u4e00-\u9fff])て)$"
 )
+# words that end like a predicate and are not one (particles, counters, adverbs)
+NOT_PREDICATE = re.compile(r"(?:ずつ|ひとつ|ふたつ|いくつ|すべて|全て|かつ|および|ほど)$")
 # a polite form at a clause's end, for the channel: before a sentence's end, a bracket, a comma,
 # a line's end, or a particle that closes it
 POLITE_ANYWHERE = re.compile(
@@ -105,11 +108,17 @@ def _nouns(text: str) -> str:
     return _terms().sub(NOUN, text)
 
 
+def _aside(match: re.Match[str]) -> str:
+    """A terse aside goes; one that holds whole sentences (a 。 inside) is read as sentences."""
+    inner = match.group()[1:-1]
+    return f"。{inner}。" if re.search(f"[{SENTENCE_END}]", inner) else ""
+
+
 def _without_asides(text: str) -> str:
-    """The line without its parenthesised asides (nested ones too) and quotations."""
+    """The line without its terse parenthesised asides (nested ones too) and quotations."""
     previous = None
     while previous != text:
-        previous, text = text, ASIDE.sub("", QUOTE.sub(NOUN, text))
+        previous, text = text, ASIDE.sub(_aside, QUOTE.sub(NOUN, text))
     return text
 
 
@@ -131,7 +140,7 @@ def is_plain_predicate(segment: str) -> bool:
         end = end[:-1]
         if POLITE.search(end):
             return False
-    return bool(PLAIN.search(end))
+    return bool(PLAIN.search(end)) and not NOT_PREDICATE.search(end)
 
 
 @dataclass(frozen=True)

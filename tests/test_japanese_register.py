@@ -120,6 +120,7 @@ def test_the_dm_rule_is_strict_on_sentences() -> None:
         "ゲームは終わっていない。続けるなら`反対`と答えて",
         "あなたの手番だ。",
         "敵が多い。",
+        "**答え方**（この説明は最初だけだ。❓でもう一度確認できます）",  # a sentence in an aside
     ]
     for line in plain:
         assert list(register.dm_sentences(line)), line
@@ -139,6 +140,7 @@ def test_the_dm_rule_passes_polite_sentences_and_data() -> None:
         "これが最後のカードです。このラウンドの後に休息します（カード1枚を失う）。",  # an aside
         "**あなたの行動**：E1の飛竜、H 5、向き↓下。",  # no predicate
         "鉤縄使い A-8：H9・HP 8/8",
+        "`移動 C4`（タグかヘクス。ヘクス1つなら移動先、複数なら1歩ずつ）。",  # ずつ, no verb
         "• **方向転換**は移動の後です：右を向く・左を向く（1面ずつ）、向きを変えない。",  # terms
         "⏳ 期限：<t:1800000000:f> (<t:1800000000:R>)",
     ]
