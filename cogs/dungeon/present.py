@@ -121,8 +121,10 @@ def _event_lines(
             order = " → ".join(
                 _paren(lang, figure_name(a, lang, names), i) for a, i in event.get("order") or []
             )
-            lines.append("**" + t(lang, "dungeon.event.picks", round=event["round"]) + "**")
-            lines.append("• " + t(lang, "dungeon.event.cards", cards=cards or "—"))
+            # the post's headline says the cards are revealed when nothing weighs more
+            lines.append(
+                "• " + t(lang, "dungeon.event.cards", round=event["round"], cards=cards or "—")
+            )
             lines.append("• " + t(lang, "dungeon.event.order", order=order or "—"))
             continue
         if kind == "door_opened":
@@ -251,11 +253,14 @@ def _sheet(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
 _LOSSES = ("hit", "trap", "hazardous", "grounded")
 
 
-def _cause(entry: Sequence[Any], lang: str) -> str:
+def _cause(entry: Sequence[Any], seat: str, lang: str) -> str:
     _, cause, by, amount = entry
-    who = figure_name(by, lang, {}) if by else ""
+    # a character by its seat alone (its player's name is not in the view), a monster by name
+    who = str(by) if by in SEATS else figure_name(by, lang, {}) if by else ""
     if cause == "hit" and not amount:
         return t(lang, "dungeon.news.missed", who=who)
+    if cause == "healed" and by == seat:
+        return t(lang, "dungeon.news.by_own_heal", amount=amount)
     if cause == "healed":
         return t(lang, "dungeon.news.by_heal", who=who, amount=amount)
     return t(lang, f"dungeon.news.by_{cause}", who=who, amount=amount)
@@ -276,7 +281,7 @@ def _news(memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]
             if net > 0
             else "dungeon.news.even"
         )
-        causes = t(lang, "dungeon.dm.list_sep").join(_cause(e, lang) for e in entries)
+        causes = t(lang, "dungeon.dm.list_sep").join(_cause(e, seat, lang) for e in entries)
         lines.append(
             t(lang, key, amount=abs(net), causes=causes, hp=max(hero["hp"], 0), max=hero["max_hp"])
         )

@@ -72,7 +72,7 @@ async def test_a_round_with_a_monster_tie_settled_by_the_players_buttons(party) 
     tie_post = turn_posts(party)[-1]
     assert "monster tie" in tie_post.embeds[0].title
     log = tie_post.embeds[0].description
-    assert "Cards: A · alice: Sprint, B · bob: Volley" in log
+    assert "Cards of round 1: A · alice: Sprint, B · bob: Volley" in log
     assert "has 2 equally good moves: 1. to B2, attacking A3, 2. to B3, attacking A3" in log
     # each option's button says where the guard goes and whom it attacks
     assert labels(tie_post)[:2] == ["1. to B2, attacking B", "2. to B3, attacking B"]
@@ -96,11 +96,11 @@ async def test_a_round_with_a_monster_tie_settled_by_the_players_buttons(party) 
     assert s.phase == "act" and rules.awaiting(s) == ["B"]
     assert "B's turn" in after_tie.embeds[0].title
     turn_dm = last_dm(party.bob)
-    # the prompt opens with what befell Bob since his card pick: the guard's blow, where it stands
-    # (the dice, and the guard's standee number, differ from run to run)
-    assert re.match(
-        r"💔 You have lost (\d+) HP since your last prompt \(Guard #\d hit you", turn_dm.content
-    )
+    # the prompt opens with what befell Bob since his card pick: the guard's blow (or its miss),
+    # where it stands (the dice, and the guard's standee number, differ from run to run)
+    hurt = r"💔 You have lost \d+ HP since your last prompt \(Guard #\d hit you for \d+\)"
+    missed = r"❤ Since your last prompt: Guard #\d missed you\. You still have 11/11 HP\."
+    assert re.match(f"{hurt}|{missed}", turn_dm.content)
     assert re.search(r"Next to you now: Guard #\d \(B3\)", turn_dm.content)
     assert "Your turn, on A3" in turn_dm.content
 
