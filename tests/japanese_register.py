@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import tempfile
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from bot import demo
 from bot.i18n import _SOURCES
 
 RULESETS = ("arena", "tactics", "dungeon", "apeiron", "esper")
+SHARED_COGS = ("league", "away", "reminders", "privacy", "game")  # catalogues no ruleset owns
 # Esper's demo is played with seven seats (the fixture's five send fewer of its texts: with seed
 # 7, 2 prompts to join a combat against 25, 5 uses of 同調 against 14; the transcript is 2.7
 # times as long).
@@ -108,18 +108,22 @@ def _nouns(text: str) -> str:
     return _terms().sub(NOUN, text)
 
 
-def _aside(match: re.Match[str]) -> str:
-    """A terse aside goes; one that holds whole sentences (a 。 inside) is read as sentences."""
-    inner = match.group()[1:-1]
-    return f"。{inner}。" if re.search(f"[{SENTENCE_END}]", inner) else ""
+def _without_asides(text: str) -> tuple[str, list[str]]:
+    """The line without its parenthesised asides (nested ones too) and quotations, and the
+    asides that hold whole sentences (a 。 inside): those are read on their own, terse ones
+    not at all."""
+    held: list[str] = []
 
+    def aside(match: re.Match[str]) -> str:
+        inner = match.group()[1:-1]
+        if re.search(f"[{SENTENCE_END}]", inner):
+            held.append(inner)
+        return ""
 
-def _without_asides(text: str) -> str:
-    """The line without its terse parenthesised asides (nested ones too) and quotations."""
     previous = None
     while previous != text:
-        previous, text = text, ASIDE.sub(_aside, QUOTE.sub(NOUN, text))
-    return text
+        previous, text = text, ASIDE.sub(aside, QUOTE.sub(NOUN, text))
+    return text, held
 
 
 def _ending(segment: str) -> str:
@@ -161,19 +165,20 @@ def dm_sentences(line: str) -> Iterator[str]:
     plain form (labels, field values, data and asides are not read)."""
     if not line.strip() or DATA_LINE.match(line) or not KANA.search(line):
         return
-    text = _without_asides(_nouns(line))
-    # cut at sentence ends and labels, remembering which mark ended each piece
-    pieces = [*re.split(rf"([{SENTENCE_END}{LABEL_END}])", text), ""]
-    segments = list(zip(pieces[::2], pieces[1::2], strict=True))
-    last_text = max((i for i, (seg, _) in enumerate(segments) if seg.strip()), default=-1)
-    for i, (segment, mark) in enumerate(segments):
-        if mark == LABEL_END:
-            continue  # a label
-        after_label = i > 0 and segments[i - 1][1] == LABEL_END
-        if i == last_text and not mark and after_label:
-            continue  # a field's value at the line's end
-        if is_plain_predicate(segment):
-            yield segment.strip()
+    text, asides = _without_asides(_nouns(line))
+    for piece in (text, *asides):
+        # cut at sentence ends and labels, remembering which mark ended each segment
+        pieces = [*re.split(rf"([{SENTENCE_END}{LABEL_END}])", piece), ""]
+        segments = list(zip(pieces[::2], pieces[1::2], strict=True))
+        last_text = max((i for i, (seg, _) in enumerate(segments) if seg.strip()), default=-1)
+        for i, (segment, mark) in enumerate(segments):
+            if mark == LABEL_END:
+                continue  # a label
+            after_label = i > 0 and segments[i - 1][1] == LABEL_END
+            if i == last_text and not mark and after_label:
+                continue  # a field's value at the line's end
+            if is_plain_predicate(segment):
+                yield segment.strip()
 
 
 def channel_sentences(line: str) -> Iterator[str]:
@@ -218,10 +223,8 @@ def offences(ruleset: str, transcript: str) -> list[Offence]:
     return found
 
 
-@cache
-def transcript(ruleset: str) -> str:
-    """The Japanese transcript of the seeded demo of ``ruleset`` (played once a session)."""
-    out = Path(tempfile.mkdtemp(prefix=f"ja-register-{ruleset}-"))
+def transcript(ruleset: str, out: Path) -> str:
+    """The Japanese transcript of the seeded demo of ``ruleset``, played into ``out``."""
     asyncio.run(demo.play(ruleset, out=out, seed=SEED, lang="ja", players=PLAYERS.get(ruleset)))
     return (out / "transcript-ja.txt").read_text("utf-8")
 
@@ -231,35 +234,43 @@ def transcript(ruleset: str) -> str:
 
 @cache
 def _templates() -> tuple[tuple[str, str, re.Pattern[str], int], ...]:
-    """(file, key, the template as a pattern, its literal length) of every Japanese entry."""
+    """(file, key, a line of the template as a pattern, its literal length) of every line of
+    every Japanese entry (a transcript's line is one line of a help text)."""
     root = Path(__file__).resolve().parent.parent
     found = []
     for folder in _SOURCES:
         for path in sorted(folder.glob("*ja.json")):
+            name = str(path.relative_to(root))
             for key, value in json.loads(path.read_text("utf-8")).items():
-                parts = re.split(r"\{[^{}]*\}", value)
-                literal = sum(len(p.strip()) for p in parts)
-                if literal < 3:
-                    continue
-                pattern = ".*?".join(re.escape(p) for p in parts)
-                found.append((str(path.relative_to(root)), key, re.compile(pattern, re.S), literal))
+                for text in value.splitlines():
+                    parts = re.split(r"\{[^{}]*\}", text)
+                    literal = sum(len(p.strip()) for p in parts)
+                    if literal >= 3:
+                        pattern = re.compile(".*?".join(re.escape(p) for p in parts))
+                        found.append((name, key, pattern, literal))
     return tuple(found)
 
 
-def key_of(line: str, sentence: str) -> str:
+def key_of(line: str, sentence: str, ruleset: str = "") -> str:
     """The catalogue entry the flagged ``sentence`` most likely comes from: of the templates
-    that match in ``line`` and share the sentence's ending, the one with the most literal text
-    (``?`` when none does)."""
+    that match in ``line`` and share the sentence's ending (markup aside), those of the
+    ruleset's own and the shared catalogues first, the one with the most literal text (``?``
+    when none matches)."""
     end = _ending(sentence)[-3:]
+    own = f"cogs/{ruleset}/" if ruleset else ""
+    shared = ("bot/", *(f"cogs/{name}/" for name in SHARED_COGS))
     for wanted in (end, ""):  # a template that has the ending, else any that matches
-        best: tuple[int, str] | None = None
+        best: tuple[bool, int, str] | None = None
         for name, key, pattern, literal in _templates():
-            if wanted and wanted not in pattern.pattern.replace("\\", ""):
+            if wanted and wanted not in MARKUP.sub("", pattern.pattern.replace("\\", "")):
                 continue
-            if pattern.search(line) and (best is None or literal > best[0]):
-                best = (literal, f"{key} ({name})")
+            if not pattern.search(line):
+                continue
+            score = (name.startswith((own, *shared)) if own else True, literal, f"{key} ({name})")
+            if best is None or score[:2] > best[:2]:
+                best = score
         if best:
-            return best[1]
+            return best[2]
     return "?"
 
 
@@ -286,7 +297,7 @@ def report(found: list[Offence], *, limit: int = 40) -> str:
     for offence in found:
         folded = offence.kind + re.sub(r"\d+", "N", offence.line)
         if folded not in keys:
-            keys[folded] = key_of(offence.line, offence.sentence)
+            keys[folded] = key_of(offence.line, offence.sentence, offence.ruleset)
         key = keys[folded]
         groups.setdefault(f"{offence.kind} {key if key != '?' else folded}", []).append(offence)
     parts = [f"{len(groups)} keys: " + ", ".join(sorted({k.split(" (")[0] for k in groups}))]

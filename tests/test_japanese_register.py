@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,9 +22,22 @@ from tests import japanese_register as register
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(scope="module")
+def transcripts(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], str]:
+    """Each ruleset's Japanese demo transcript, played once, when a test first asks for it."""
+    played: dict[str, str] = {}
+
+    def of(ruleset: str) -> str:
+        if ruleset not in played:
+            played[ruleset] = register.transcript(ruleset, tmp_path_factory.mktemp(ruleset))
+        return played[ruleset]
+
+    return of
+
+
 @pytest.mark.parametrize("ruleset", register.RULESETS)
-def test_dms_are_polite_and_posts_plain(ruleset: str) -> None:
-    found = register.offences(ruleset, register.transcript(ruleset))
+def test_dms_are_polite_and_posts_plain(transcripts: Callable[[str], str], ruleset: str) -> None:
+    found = register.offences(ruleset, transcripts(ruleset))
     assert not found, "\n" + register.report(found)
 
 
@@ -141,6 +155,7 @@ def test_the_dm_rule_passes_polite_sentences_and_data() -> None:
         "**あなたの行動**：E1の飛竜、H 5、向き↓下。",  # no predicate
         "鉤縄使い A-8：H9・HP 8/8",
         "`移動 C4`（タグかヘクス。ヘクス1つなら移動先、複数なら1歩ずつ）。",  # ずつ, no verb
+        "1体に**攻撃**する（ダメージ。指定できます）か、**待機**します。",  # one sentence
         "• **方向転換**は移動の後です：右を向く・左を向く（1面ずつ）、向きを変えない。",  # terms
         "⏳ 期限：<t:1800000000:f> (<t:1800000000:R>)",
     ]
