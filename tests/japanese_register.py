@@ -10,7 +10,7 @@ opens a DM, ``=== <title> ===`` a channel post. Each line is then read as the re
   the glossaries' terms that look like verbs (右を向く、向きを変えない: the names of choices)
   read as nouns, and terse parenthesised asides (``（無回答時）``) and quotations
   (``「実はそこにいた」``) are set aside: an aside may be terse in either register (one that
-  holds a 。 is read as the sentences it holds).
+  holds a 。 is read as the sentences it holds, one that ends in だ is not terse).
 - **A DM's sentences are polite.** A line is cut into segments at 。！？ and at ``：``. A segment
   that ends in a predicate must end in a polite form (です、ます、ました、ません、ください、
   でしょう…). A segment without a predicate (``現在地：E4``, ``…の勝利！``, ``向きは↓下。``) says
@@ -76,8 +76,10 @@ PLAIN = re.compile(
     r"(?:(?<=[\u3040-\u309f\u4e00-\u9fff])[うくぐすつぬぶむるた]"
     r"|だ|ない|(?<=[\u4e00-\u9fffし])い|(?<=[\u3040-\u309f\u4e00-\u9fff])て)$"
 )
+# the plain copula: a register break even in a terse aside
+COPULA = re.compile(r"(?:だ|だった|である|ではない|じゃない)$")
 # words that end like a predicate and are not one (particles, counters, adverbs)
-NOT_PREDICATE = re.compile(r"(?:ずつ|ひとつ|ふたつ|いくつ|すべて|全て|かつ|および|ほど)$")
+NOT_PREDICATE = re.compile(r"(?:ずつ|ひとつ|ふたつ|いくつ|すべて|全て|かつ|および|ほど|まだ|ただ)$")
 # a polite form at a clause's end, for the channel: before a sentence's end, a bracket, a comma,
 # a line's end, or a particle that closes it
 POLITE_ANYWHERE = re.compile(
@@ -110,13 +112,16 @@ def _nouns(text: str) -> str:
 
 def _without_asides(text: str) -> tuple[str, list[str]]:
     """The line without its parenthesised asides (nested ones too) and quotations, and the
-    asides that hold whole sentences (a 。 inside): those are read on their own, terse ones
-    not at all."""
+    asides that hold whole sentences (a 。 inside) or end in the plain copula (だ, である):
+    those are read on their own, other terse ones (``（カードを1枚失う）``) not at all."""
     held: list[str] = []
 
     def aside(match: re.Match[str]) -> str:
         inner = match.group()[1:-1]
-        if re.search(f"[{SENTENCE_END}]", inner):
+        end = _ending(inner)
+        if re.search(f"[{SENTENCE_END}]", inner) or (
+            COPULA.search(end) and not NOT_PREDICATE.search(end)
+        ):
             held.append(inner)
         return ""
 

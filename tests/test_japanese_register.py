@@ -135,6 +135,7 @@ def test_the_dm_rule_is_strict_on_sentences() -> None:
         "あなたの手番だ。",
         "敵が多い。",
         "**答え方**（この説明は最初だけだ。❓でもう一度確認できます）",  # a sentence in an aside
+        "`パス`と送ってください（無回答も同じだ）。",  # the plain copula in an aside
     ]
     for line in plain:
         assert list(register.dm_sentences(line)), line
