@@ -261,7 +261,7 @@ def key_of(line: str, sentence: str, ruleset: str = "") -> str:
     that match in ``line`` and share the sentence's ending (markup aside), those of the
     ruleset's own and the shared catalogues first, the one with the most literal text (``?``
     when none matches)."""
-    end = _ending(sentence)[-3:]
+    end = _ending(sentence).rsplit(NOUN, 1)[-1][-6:]  # its last words, a placeholder's value aside
     own = f"cogs/{ruleset}/" if ruleset else ""
     shared = ("bot/", *(f"cogs/{name}/" for name in SHARED_COGS))
     for wanted in (end, ""):  # a template that has the ending, else any that matches
