@@ -214,9 +214,9 @@ def briefing(
     awaited: bool,
 ) -> dict[str, Any]:
     """The newcomer's first DM: the seat they hold now, its private events so far, the order it
-    has sealed for the open step, and (when it owes no order now: otherwise the prompt that
-    follows shows it) its private view. Only the seat's own facts: ``told`` holds the events
-    addressed to it, and the view is the engine's view for the seat."""
+    has sealed for the open step, its sheet, and (when it owes no order now: otherwise the
+    prompt that follows carries it) its private board. Only the seat's own facts: ``told``
+    holds the events addressed to it, and the view is the engine's view for the seat."""
     game, present, seat = loaded.game, loaded.presenter, handover.seat
     channel = f"<#{game.channel_id}>" if game.channel_id else ""
     lines = [
@@ -240,19 +240,20 @@ def briefing(
             t(lang, "handover.dm.sealed", order=text, receipt=messages.short(sealed.receipt))
         )
     payload: dict[str, Any] = {"lang": lang}
+    # The seat's sheet, whether or not a prompt follows: a prompt keeps it behind its 📋
+    # button, and a newcomer needs it at once.
+    view = loaded.view(seat)
+    private = present.private_lines(view, seat, lang)
+    if private:
+        lines += [t(lang, "handover.dm.view"), *private]
     if awaited:
         lines.append(t(lang, "handover.dm.prompt_follows"))
-    else:
-        view = loaded.view(seat)
-        private = present.private_lines(view, seat, lang)
-        if private:
-            lines += [t(lang, "handover.dm.view"), *private]
-        if present.private_board(view, seat):
-            payload["board"] = {
-                "version": game.version,
-                "seat": seat,
-                "names": game.names,
-                "view": view,
-            }
+    elif present.private_board(view, seat):  # (a prompt that follows carries the board)
+        payload["board"] = {
+            "version": game.version,
+            "seat": seat,
+            "names": game.names,
+            "view": view,
+        }
     payload["content"] = "\n".join(lines)
     return payload

@@ -100,11 +100,10 @@ def turn_message(
     # The first line says what happened: the step's main event in words (the result, when the
     # game ended), the other events after it; the title names the step now open.
     headline = outcome_text(loaded, lang) if finished else present.headline(public, lang, names)
-    if headline:
-        lines = [
-            f"**{headline}**",
-            *(line for line in lines if line.removeprefix("• ") != headline),
-        ]
+    if headline:  # bold on its first line (an event may say more below: a sheet opened)
+        head, *tail = headline.split("\n")
+        others = [line for line in lines if line.removeprefix("• ") != headline]
+        lines = [f"**{head}**", *tail, *others]
     if first:
         lines.insert(0, t(lang, "game.started", players=player_line(game)))
     if earlier is not None:  # a post the group's earlier steps made: its log goes on

@@ -219,10 +219,13 @@ async def test_a_match_on_discord_exports_a_record_that_replays(
 
     prompt = last_dm(duel.bob)
     assert "reply with `rock`" in prompt.content
+    # the throws, then the prompt's own buttons: the seat's sheet and the ruleset's help
     assert [c.label for row in prompt.components for c in row.children] == [
         "Rock",
         "Paper",
         "Scissors",
+        "Mine",
+        "Help",
     ]
     await duel.bob.send_dm("lizard")
     assert "is not a throw" in last_dm(duel.bob).content

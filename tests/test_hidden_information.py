@@ -410,10 +410,18 @@ async def test_five_players_one_resigns_and_the_rest_win_together(five: Any) -> 
     (game,) = await table.games_here(channel.id)
     assert game.status == "active" and len(game.seats) == 5
     seat_of = {m.id: game.seat_of(m.id) for m in (ann, ben, cy, dee, eve)}
-    # Each DM shows that seat's own team and hand, with its private board.
+    # Each prompt comes with that seat's private board; its 📋 button answers with the seat's
+    # own team and hand, and only the clicker's: never another seat's.
     for member in (ann, ben, cy, dee, eve):
         prompt = bot_dms(member)[-1]
-        assert "Your team:" in prompt.content and prompt.attachments
+        assert prompt.attachments and "Your team:" not in prompt.content
+        mine = await member.user.click(prompt, label="Mine")
+        state = await state_of(table, game.id)
+        seat = seat_of[member.id]
+        assert mine.ephemeral and "Your team:" in mine.response.content
+        assert f"seat **{seat}**" in mine.response.content
+        hand = " · ".join(str(card) for card in state.hands[seat])
+        assert hand in mine.response.content
 
     async def play_round(players: list[Any]) -> None:
         state = await state_of(table, game.id)

@@ -17,7 +17,8 @@ from bot.record import verify
 from bot.storage import OutboxRow
 
 MEDIAN_LIMIT = 700
-SHORT = re.compile(rf"`([0-9a-f]{{{messages.SHORT_HEX}}})…`")
+# A value shown short: in the footer's commitments (bare) or a withheld order's receipt (quoted).
+SHORT = re.compile(rf"(?<![0-9a-f])([0-9a-f]{{{messages.SHORT_HEX}}})…")
 
 
 def post_length(composed: dict[str, Any]) -> int:
@@ -101,12 +102,19 @@ async def test_median_turn_post_is_short_and_the_proofs_stay_whole(
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-async def test_every_post_after_the_first_names_the_step_it_resolved(
+async def test_every_post_after_the_first_starts_with_what_happened(
     ruleset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    posts, _record = await play_demo(ruleset, "en", tmp_path, monkeypatch)
+    """A post's first line is the step's main event in bold (the result on the last post), never
+    a step header: the title names the step now open."""
+    posts, record = await play_demo(ruleset, "en", tmp_path, monkeypatch)
     first, *later = [p["embed"]["description"].splitlines()[0] for p in posts]
     assert first.startswith("The game begins")
-    assert all(line.startswith("**Results of ") for line in later)
-    assert all("(next: " in line for line in later[:-1])
-    assert "(next: " not in later[-1]  # the last step resolved ends the game
+    assert later and all(line.startswith("**") and line.endswith("**") for line in later)
+    assert not [line for line in later if line.startswith("**Results of ")]
+    # the last post opens with the result; none before it does
+    assert any(word in later[-1] for word in ("wins", "draw", "win", "defeat", "escape", "lose"))
+    assert all(p["embed"]["title"] != posts[-1]["embed"]["title"] for p in posts[:-1])
+    # no commitment, seed or salt in a post's description: the proofs are behind the button
+    assert not [p for p in posts if SHORT.search(p["embed"]["description"])]
+    assert record["turns"], "the game went on past its setup"

@@ -200,10 +200,9 @@ async def test_export_attaches_a_record_that_replays_the_game(duel, tmp_path, ca
     ]
     assert all(check.ok for check in verify(record))
     # The first post bound the players to their seats: the export's digest is the one posted.
-    commitments = field(turn_posts(duel)[0], "Dice proofs")
-    assert commitments is not None
-    # (shown short: the full digest is behind the post's Proofs button)
-    assert f"players `{record['players_digest'][:12]}…`" in str(commitments.value)
+    # (shown short in its footer: the full digest is behind the post's Proofs button)
+    footer = turn_posts(duel)[0].embeds[0].footer.text
+    assert f"players {record['players_digest'][:12]}…" in footer
 
     # The same file through the command line.
     path = tmp_path / attachment.filename

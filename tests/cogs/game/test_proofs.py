@@ -1,5 +1,5 @@
-"""Turn posts that read on a phone: proofs shown short, the full values behind a Proofs button
-(persistent: it works after a restart), and a first line that names the step resolved."""
+"""Turn posts that read on a phone: a first line that says what happened, the proofs behind a
+Proofs button (persistent: it works after a restart), the next commitments short in the footer."""
 
 from __future__ import annotations
 
@@ -37,50 +37,53 @@ async def play_turn(duel, alice: str = "forward none", bob: str = "stay left") -
     await duel.bot.outbox.idle()
 
 
-async def test_posts_show_short_proofs_and_the_step_resolved(duel):
+async def test_posts_start_with_what_happened_and_keep_the_proofs_behind_the_button(duel):
     await start_duel(duel)
     first = turn_posts(duel)[0]
     record = await duel.bot.table.export(duel.game_id)
-    committed = field(first, "Dice proofs")
-    assert committed is not None and committed.value.startswith("next players `")
-    digest = record["players_digest"]
-    assert f"players `{digest[:SHORT_HEX]}…`" in committed.value
+    # The commitments are published before any die is rolled, short, in the footer.
+    footer = first.embeds[0].footer.text or ""
+    assert f"players {record['players_digest'][:SHORT_HEX]}…" in footer
     opened = await streams(duel, 1)
-    assert f"pre `{opened['pre'].commitment[:SHORT_HEX]}…`" in committed.value
-    assert not HEX64.search(post_text(first)), "no 64-digit value in a post"
-    assert "Results of" not in (first.embeds[0].description or "")  # nothing was resolved yet
+    assert f"pre {opened['pre'].commitment[:SHORT_HEX]}…" in footer
+    assert field(first, "Dice proofs") is None
+    assert not HEX64.search(post_text(first) + footer), "no 64-digit value in a post"
 
     await play_turn(duel)
     post = turn_posts(duel)[1]
     assert post.embeds[0].title.endswith("Turn 2")
-    # The title names the step that opens; the first line the one whose results follow.
-    assert post.embeds[0].description.splitlines()[0] == "**Results of Turn 1** (next: Turn 2)"
+    # The title names the step that opens; the first line says what happened, in bold.
+    head = post.embeds[0].description.splitlines()[0]
+    assert head.startswith("**") and head.endswith("**") and "Results of" not in head
+    # The seeds it revealed are behind the Proofs button, not in the post; the footer commits
+    # to the next step's dice.
     resolved = await streams(duel, 1)
-    dice = field(post, "Dice proofs")
-    assert dice is not None
-    assert dice.value.splitlines()[0] == (
-        f"seeds pre `{resolved['pre'].seed[:SHORT_HEX]}…` · "
-        f"resolve `{resolved['resolve'].seed[:SHORT_HEX]}…`"
-    )
-    assert dice.value.splitlines()[1].startswith("next pre `")
+    assert field(post, "Dice proofs") is None
+    text = post_text(post) + (post.embeds[0].footer.text or "")
+    assert resolved["pre"].seed[:SHORT_HEX] not in text
+    assert resolved["resolve"].seed[:SHORT_HEX] not in text
+    following = await streams(duel, 2)
+    assert f"pre {following['pre'].commitment[:SHORT_HEX]}…" in post.embeds[0].footer.text
     # Orders sent on time are told by the events; their texts and salts are behind the button.
     assert "Orders" not in [f.name for f in post.embeds[0].fields]
     async with duel.bot.table.repo.read() as tx:
         sealed = await tx.orders_for_turn(duel.game_id, 1)
-    assert sealed["A"].salt[:SHORT_HEX] not in post_text(post)
-    assert not HEX64.search(post_text(post))
+    assert sealed["A"].salt[:SHORT_HEX] not in text
+    assert not HEX64.search(text)
     # The full values are in the export (and verify checks them).
     record = await duel.bot.table.export(duel.game_id)
     assert record["turns"][0]["seeds"]["pre"] == resolved["pre"].seed
     assert record["turns"][0]["salts"]["A"] == sealed["A"].salt
 
 
-async def test_posts_in_japanese_name_the_step_resolved(duel):
+async def test_posts_in_japanese_start_with_what_happened(duel):
     await start_duel(duel)
     await duel.bot.table.set_language(duel.guild.id, "ja")
     await play_turn(duel)
     post = turn_posts(duel)[-1]
-    assert post.embeds[0].description.splitlines()[0] == "**第1ターンの結果**（次は第2ターン）"
+    head = post.embeds[0].description.splitlines()[0]
+    assert head.startswith("**") and "の結果" not in head
+    assert "ダイスのコミットメント" in post.embeds[0].footer.text
 
 
 async def test_the_final_post_names_the_last_step(duel):
