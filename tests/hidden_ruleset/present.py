@@ -89,6 +89,24 @@ class BidsPresenter(Presenter):
             t(lang, f"{self.key}.dm.hand", hand=hand) if hand else t(lang, f"{self.key}.dm.empty"),
         ]
 
+    def seat_memo(self, view: Mapping[str, Any], seat: str) -> dict[str, Any] | None:
+        """The hand when the seat was last prompted: its next prompt says what left it."""
+        you = view.get("you")
+        return {"hand": list(you["hand"])} if you else None
+
+    def seat_news(self, memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        you = view.get("you")
+        if not memo or not you:
+            return []
+        gone = [card for card in memo["hand"] if card not in you["hand"]]
+        played = " · ".join(str(card) for card in gone)
+        return (
+            [t(lang, f"{self.key}.dm.news", played=played, left=len(you["hand"]))] if gone else []
+        )
+
+    def question(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return [t(lang, f"{self.key}.dm.question")]
+
     def private_board(self, view: Mapping[str, Any], seat: str) -> bool:
         """Round 1's DM shows the seat its own team and hand on a board of its own."""
         return view.get("round") == 1 and bool(view.get("open")) and view.get("outcome") is None
