@@ -71,7 +71,10 @@ def _param(key: str, value: Any, lang: str, names: Mapping[str, str]) -> Any:
     if key == "path" and isinstance(value, list):
         return "→".join(map(str, value))
     if key == "modifier":
-        return t(lang, f"dungeon.modifier.{value}") if value in ("miss", "x2") else f"{value:+d}"
+        if value in ("miss", "x2"):
+            return t(lang, f"dungeon.modifier.{value}")
+        # a minus sign, not a hyphen, where Japanese is read (the "P 1" lost its sign)
+        return f"{value:+d}" if lang == "en" else f"{value:+d}".replace("-", "−")
     if key == "reason" and isinstance(value, str):
         return value  # worded in event_lines, with its own parameters
     if key in ("lost", "card") and isinstance(value, str):
@@ -99,6 +102,8 @@ def _event_kind(event: Mapping[str, Any]) -> str:
         return "killed_by_nothing"
     if kind == "attack" and event.get("modifier") in ("miss", "x2"):
         return f"attack_{event['modifier']}"
+    if kind == "attack" and not event.get("damage"):
+        return "attack_none"
     if kind == "healed" and not event.get("amount"):
         return "healed_full"
     return kind
@@ -139,7 +144,7 @@ def _event_lines(
             params["next"] = sep.join(figure_name(m, lang, names) for m in event.get("next") or [])
         elif kind == "monster_tie":
             params["options"] = sep.join(
-                f"{i}. {option_text(o, lang)}"
+                t(lang, "dungeon.event.tie_option", number=i, text=option_text(o, lang))
                 for i, o in enumerate(event.get("options") or [], start=1)
             )
             params["count"] = len(event.get("options") or [])
@@ -257,8 +262,8 @@ def _cause(entry: Sequence[Any], seat: str, lang: str) -> str:
     _, cause, by, amount = entry
     # a character by its seat alone (its player's name is not in the view), a monster by name
     who = str(by) if by in SEATS else figure_name(by, lang, {}) if by else ""
-    if cause == "hit" and not amount:
-        return t(lang, "dungeon.news.missed", who=who)
+    if cause == "hit" and not amount:  # a miss, or a blow the modifier took down to nothing
+        return t(lang, "dungeon.news.no_harm", who=who)
     if cause == "healed" and by == seat:
         return t(lang, "dungeon.news.by_own_heal", amount=amount)
     if cause == "healed":
