@@ -99,7 +99,7 @@ async def test_a_round_with_a_monster_tie_settled_by_the_players_buttons(party) 
     # the prompt opens with what befell Bob since his card pick: the guard's blow (or its miss),
     # where it stands (the dice, and the guard's standee number, differ from run to run)
     hurt = r"💔 You have lost \d+ HP since your last prompt \(Guard #\d hit you for \d+\)"
-    missed = r"❤ Since your last prompt: Guard #\d missed you\. You still have 11/11 HP\."
+    missed = r"❤ Since your last prompt: Guard #\d's attack did you no harm\. You still have 11/11"
     assert re.match(f"{hurt}|{missed}", turn_dm.content)
     assert re.search(r"Next to you now: Guard #\d \(B3\)", turn_dm.content)
     assert "Your turn, on A3" in turn_dm.content
@@ -107,7 +107,13 @@ async def test_a_round_with_a_monster_tie_settled_by_the_players_buttons(party) 
     # a refused order keeps the turn open and says why
     await party.bob.send_dm("attack E5")
     assert "No monster stands at E5" in last_dm(party.bob).content
-    await party.bob.send_dm("攻撃 B3")
+    # the turn with the menu alone: its first option attacks the guard from where Bob stands
+    (menu,) = [c for row in turn_dm.components for c in row.children if c.type.value == 3]
+    attack = menu.options[0]
+    assert re.fullmatch(r"⚔ Guard #\d \(B3\), without moving", attack.label)
+    assert menu.options[-1].label == "Pass: stay on A3, no attack"
+    sealed = await party.bob_dm.select(turn_dm, [attack.value], custom_id=menu.custom_id)
+    assert "attack B3" in sealed.response.content  # the order echoed as the menu made it
     s = await state(party)
     assert s.current() == "A"
     result = await party.alice.slash(party.channel, "order", text="move A1")
