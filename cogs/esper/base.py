@@ -170,7 +170,7 @@ def parse(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
             return EsperOrder((Action("pass"),))
         if words[:1] == ["keys"]:
             words = words[1:]
-        chosen = list(dict.fromkeys(spot_word(w) for w in words))
+        chosen = list(dict.fromkeys(spot_word(w) for w in _paired(words)))
         if len(chosen) != state.pack.keys_placed:
             raise OrderRejected(R_KEYS, n=state.pack.keys_placed)
         return EsperOrder((Action("keys", tuple(chosen)),))
@@ -192,6 +192,18 @@ def parse(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
         _check_path(state, seat, path, int(state.pending.get("distance", 0)))
         return EsperOrder((Action("path", (">".join(path),)),))
     raise OrderRejected(R_NOT_NOW)
+
+
+def _paired(words: Sequence[str]) -> list[str]:
+    """Spots given as a column and a row apart (the buttons' ``B 2 D 5``) joined (``B2 D5``);
+    whole spots as they are."""
+    out: list[str] = []
+    for word in words:
+        if out and word.isdigit() and len(out[-1]) == 1 and out[-1].upper() in COLUMNS:
+            out[-1] += word
+        else:
+            out.append(word)
+    return out
 
 
 def _check_path(state: EsperState, seat: str, path: Sequence[str], n: int) -> None:

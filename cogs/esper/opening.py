@@ -378,6 +378,9 @@ def parse_start(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOr
     if side_of(state, seat) == DEFENDER:
         if words in (["pass"], ["none"]):
             return EsperOrder((Action("pass"),))
+        if len(words) == 5 and words[0] == "ambush" and words[3] == "runner":
+            # the buttons' order: the planet and the spot on it as two picks (``P3 2``)
+            words = ["ambush", f"{words[1]}-{words[2]}", "runner", words[4]]
         if len(words) == 4 and words[0] == "ambush" and words[2] == "runner":
             spot = _spot_word(words[1])
             if spot.endswith("-0"):

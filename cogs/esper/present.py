@@ -52,6 +52,8 @@ PRIVATE = (
     "precombat_used",
     "check_target",
 )
+# The silhouettes a select menu offers (25 options, one of them "keep"): more are listed.
+SILHOUETTE_MENU = 24
 COMBAT_STEPS = ("entry", "precombat", "cturn", "sync", "defend", "block", "round_end")
 BASE_STEPS = ("keys", "place", "path")
 BASE_COLUMNS = "ABCDEF"
@@ -480,14 +482,8 @@ def _part_two_params(
         params["dice"] = "+".join(map(str, dice)) or "?"
         params["bonus"] = int(event.get("bonus") or 0)
         params["sum"] = sum(dice) + params["bonus"]
-    elif kind == "c_drawn":
-        detail = event.get("detail") or {}
-        params["cards"] = "\n".join(
-            "- " + ccard_line(detail[c], lang)
-            if isinstance(detail.get(c), Mapping)
-            else "- " + name(c)
-            for c in event.get("cards") or ()
-        )
+    elif kind == "c_drawn":  # by name and id: the cards' lines are behind 📋
+        params["cards"] = joined(lang, [f"{name(c)} `{c}`" for c in event.get("cards") or ()])
     elif kind == "sync_total":
         params["helpers"] = seats_label(event.get("helpers") or [], names, lang)
     elif kind == "block":
@@ -724,12 +720,12 @@ def tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> lis
 
 
 def _table(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
-    """One field, a short line per seat."""
+    """A field per seat (named by its letter), one short line."""
     seats = view.get("seats") or {}
     sheets = view.get("sheets") or {}
     reveal = view.get("reveal") or {}
     grades = view.get("grades") or {}
-    rows = []
+    rows: list[tuple[str, str]] = []
     for seat, info in seats.items():
         lines: list[str] = []
         if seat in reveal:  # the game is over: every sheet is public
@@ -791,8 +787,9 @@ def _table(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
             lines.append(" · ".join(marks))
         # the seat's letter only: players' names are on the board's roster, and the step's
         # first line names the seat to play
-        rows.append(f"**{seat}** " + (" · ".join(lines) or "—"))
-    return [(t(lang, "esper.tally.title"), "\n".join(rows))] if rows else []
+        rows.append((str(seat), " · ".join(lines) or "—"))
+    # one field per seat: a post shows only the rows that changed since the step before
+    return rows
 
 
 def _base_field(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
@@ -909,7 +906,9 @@ def _combat_field(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
 
 
 def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
-    """The DM's status lines from the seat's own view: who it is and what this step asks."""
+    """The seat's own sheet from its own view (the 📋 button's private answer): who it is,
+    its printed sheet, its ability cards, what it has seen and been told, the ambush and the
+    key installations (EVIL silhouettes), its C cards."""
     you = view.get("you") or {}
     if not you:
         return []
@@ -933,7 +932,7 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
             card=you.get("card") or "—",
         )
     ]
-    if view.get("stage") == "over":  # at the deal, the dealt sheet comes as its own event
+    if sheet:  # the printed sheet: its abilities are what the seat plays with
         lines += sheet_lines(sheet, lang, names)
     hand = you.get("hand") or []
     if hand:
@@ -964,9 +963,7 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     keys = you.get("keys")
     if isinstance(keys, Mapping) and keys:
         lines.append(t(lang, "esper.dm.keys", keys=joined(lang, _key_names(view, keys, lang))))
-    lines += _hand_lines(view, seat, lang)
-    if seat in (view.get("waiting") or ()):
-        lines += _asks(view, seat, lang)
+    lines += _hand_lines(view, seat, lang, whole=True)
     return lines
 
 
@@ -986,8 +983,9 @@ def _key_names(view: Mapping[str, Any], keys: Mapping[str, Any], lang: str) -> l
     return out
 
 
-def _hand_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
-    """The seat's C hand: every card in a combat it takes part in, else only how many."""
+def _hand_lines(view: Mapping[str, Any], seat: str, lang: str, *, whole: bool = False) -> list[str]:
+    """The seat's C hand: every card in a combat it takes part in (or ``whole``: always, the
+    📋 answer), else only how many."""
     mine = (view.get("you") or {}).get("combat")
     if not isinstance(mine, Mapping):
         return []
@@ -996,7 +994,7 @@ def _hand_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     fighting = isinstance(combat, Mapping) and (
         seat in (combat.get("seats") or ()) or seat in (combat.get("late") or ())
     )
-    if not fighting:
+    if not fighting and not (whole and hand):
         return [t(lang, "esper.dm.c_held", n=len(hand))] if hand else []
     lines = [
         t(
@@ -1047,10 +1045,10 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         sil_names = you.get("silhouette_names") or {}
         allowed = [f"{pick(sil_names.get(i), lang, i)} `{i}`" for i in you.get("silhouettes") or ()]
         key = "esper.ask.balance" if step in ("balance", "balance_card") else "esper.ask.silhouette"
-        return [
-            t(lang, key, card=card_label(you.get("card"), lang)),
-            t(lang, "esper.ask.allowed", silhouettes=joined(lang, allowed)),
-        ]
+        lines = [t(lang, key, card=card_label(you.get("card"), lang))]
+        if len(allowed) > SILHOUETTE_MENU:  # more than the menu holds: the rest are typed
+            lines.append(t(lang, "esper.ask.allowed", silhouettes=joined(lang, allowed)))
+        return lines
     if step == "start":
         if mine.get("side") == "defender":
             runners = [s for s, i in seats.items() if i.get("side") == "defender"]
@@ -1077,26 +1075,18 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
             for s, i in seats.items()
             if s != seat and i.get("spot") == spot and i.get("alive") and spot
         ]
-        lines = [
-            t(
-                lang,
-                "esper.ask.turn" if step == "turn" else "esper.ask.after",
-                spot=spot_label(spot, lang),
-                here=joined(lang, here),
-            )
-        ]
-        if view.get("stage") == "base":
-            if mine.get("outside"):
-                lines = [t(lang, "esper.ask.outside", n=you.get("infiltration", 0))]
-            elif step == "turn":
-                lines.append(t(lang, "esper.ask.base_turn"))
+        key = "esper.ask.turn" if step == "turn" else "esper.ask.after"
+        if view.get("stage") == "base" and step == "turn":
+            key = "esper.ask.base_turn"
+        line = t(lang, key, spot=spot_label(spot, lang), here=joined(lang, here))
+        if view.get("stage") == "base" and mine.get("outside"):
+            line = t(lang, "esper.ask.outside", n=you.get("infiltration", 0))
         usable = you.get("usable") or []
-        if usable:
-            lines.append(t(lang, "esper.ask.usable"))
-            lines += ["- " + ability_line(a, lang) for a in usable]
-        checks = [a.get("id") for a in usable if a.get("timing") == "check"]
-        if checks:
-            lines.append(t(lang, "esper.ask.check", id=checks[0]))  # nothing fires unordered
+        if usable:  # by name and id, on the same line: their texts are behind 📋
+            named = [f"{pick(a.get('name'), lang, str(a.get('id')))} `{a['id']}`" for a in usable]
+            line += " " + t(lang, "esper.ask.usable", abilities=joined(lang, named))
+        # [check] abilities fire only when ordered: the help (❓) says how, once
+        lines = [line]
         return lines
     return []
 
@@ -1222,6 +1212,169 @@ def _combat_asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
             )
         ]
     return []
+
+
+# --- what changed for the seat since its last prompt ----------------------------------------------
+
+
+def seat_memo(view: Mapping[str, Any], seat: str) -> dict[str, Any] | None:
+    """A few numbers and ids from the seat's own view, for its next prompt's news: its
+    durability and mind, its ability cards and C cards (ids), its spot and who shares it."""
+    you = view.get("you") or {}
+    if not you:
+        return None
+    mine = (view.get("seats") or {}).get(seat) or {}
+    held = you.get("combat")
+    combat: Mapping[str, Any] = held if isinstance(held, Mapping) else {}
+    return {
+        "d": you.get("durability"),
+        "m": you.get("mind"),
+        "a": [str(a.get("id")) for a in you.get("hand") or () if isinstance(a, Mapping)],
+        "c": [str(c.get("id")) for c in combat.get("c_hand") or () if isinstance(c, Mapping)],
+        "s": mine.get("spot"),
+        "n": _sharing(view, seat),
+        "al": you.get("alignment"),
+    }
+
+
+def _sharing(view: Mapping[str, Any], seat: str) -> list[str]:
+    """The living seats on the seat's spot (public: the pieces' spots)."""
+    seats = view.get("seats") or {}
+    spot = (seats.get(seat) or {}).get("spot")
+    if not spot:
+        return []
+    return sorted(
+        str(s) for s, i in seats.items() if s != seat and i.get("spot") == spot and i.get("alive")
+    )
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}"
+
+
+def seat_news(memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """What changed for the seat since its last prompt, one short line each: durability and
+    mind (a combat's damage, a card's, a recovery), ability cards and C cards gained or lost, a
+    new spot, who arrived on or left its spot."""
+    now = seat_memo(view, seat)
+    if not isinstance(memo, Mapping) or now is None:
+        return []
+    lines: list[str] = []
+    for key, stat in (("d", "durability"), ("m", "mind")):
+        old, new = memo.get(key), now.get(key)
+        if isinstance(old, int) and isinstance(new, int) and old != new:
+            lines.append(t(lang, f"esper.news.{stat}", old=old, new=new, delta=_signed(new - old)))
+    you = view.get("you") or {}
+    names = {str(a.get("id")): a.get("name") for a in you.get("hand") or ()}
+    names.update((view.get("names") or {}).items())
+    before, after = list(memo.get("a") or ()), list(now.get("a") or ())
+    gained = [a for a in after if a not in before]
+    lost = [a for a in before if a not in after]
+    if gained:
+        cards = joined(lang, [pick(names.get(a), lang, a) for a in gained])
+        lines.append(t(lang, "esper.news.abilities_gained", cards=cards))
+    if lost:
+        cards = joined(lang, [pick(names.get(a), lang, a) for a in lost])
+        lines.append(t(lang, "esper.news.abilities_lost", cards=cards))
+    # C cards: a draw is told by its own event and a play is the seat's own; only a loss it did
+    # not make (a death drops the hand) is news
+    c_now = list(now.get("c") or ())
+    if memo.get("c") and not c_now:
+        lines.append(t(lang, "esper.news.c_cards", old=len(memo.get("c") or ()), new=0))
+    spot, was = now.get("s"), memo.get("s")
+    near, near_before = list(now.get("n") or ()), list(memo.get("n") or ())
+    if spot != was and spot:
+        key = "esper.news.spot_with" if near else "esper.news.spot"
+        lines.append(t(lang, key, spot=spot_label(spot, lang), seats=joined(lang, near)))
+    elif spot:
+        came = [s for s in near if s not in near_before]
+        went = [s for s in near_before if s not in near]
+        if came:
+            lines.append(t(lang, "esper.news.arrived", seats=joined(lang, came)))
+        if went:
+            lines.append(t(lang, "esper.news.left", seats=joined(lang, went)))
+    return ["🆕 " + line for line in lines]
+
+
+def question(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """What this step asks of the seat, in a line or two (its answers are the buttons; the
+    order's syntax where it is typed)."""
+    if seat not in (view.get("waiting") or ()):
+        return []
+    lines = _asks(view, seat, lang)
+    mine = (view.get("you") or {}).get("combat")
+    if view.get("step") in COMBAT_STEPS and isinstance(mine, Mapping):
+        # what a combat answer is chosen from: the hand by name (each card's line is behind 📋)
+        hand = [c for c in mine.get("c_hand") or () if isinstance(c, Mapping)]
+        if hand:
+            cards = [f"{pick(c.get('name'), lang, str(c.get('id')))} `{c.get('id')}`" for c in hand]
+            lines.append(t(lang, "esper.ask.c_hand", cards=joined(lang, cards)))
+    return lines
+
+
+# The events a post's first line names, the weightiest first (esper.md: the game's turning points
+# before its routine); an event type not named here comes after all of them, in log order.
+HEADLINE_ORDER = (
+    "revealed",
+    "turn_limit",
+    "declaration_unopposed",
+    "declared",
+    "declared_solo",
+    "declaration_opposed",
+    "died",
+    "key_destroyed",
+    "stage_end",
+    "base",
+    "ambush",
+    "combat_start",
+    "combat_end",
+    "key_found",
+    "returned",
+    "black_hole",
+    "escaped",
+    "defence_broken",
+    "damaged",
+    "opened",
+    "convert",
+    "freed",
+    "party",
+    "silhouettes",
+    "silhouettes_changed",
+    "refused",
+    "refused_last",
+    "repick",
+    "sheets_fixed",
+    "first_player",
+    "square",
+    "flipped",
+    "info",
+    "abilities",
+    "teleport",
+    "moved",
+    "infiltrated",
+    "attack",
+    "damage_roll",
+)
+
+
+def headline(
+    events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+) -> str | None:
+    """The step's main event in words (the post's first line): the weightiest worded public
+    event (:data:`HEADLINE_ORDER`), without its Markdown (the line is bold already)."""
+    worded = []
+    for index, event in enumerate(compact(events)):
+        key = event_key(event)
+        if key is None or not has(key):
+            continue
+        kind = str(event.get("type"))
+        rank = HEADLINE_ORDER.index(kind) if kind in HEADLINE_ORDER else len(HEADLINE_ORDER)
+        worded.append((rank, index, event, key))
+    if not worded:
+        return None
+    _, _, event, key = min(worded, key=lambda w: (w[0], w[1]))
+    line = fill(lang, key, event_params(event, lang, names)).replace("**", "")
+    return line.split("\n")[0].strip() or None
 
 
 # --- the result line -----------------------------------------------------------------------------
@@ -1401,6 +1554,23 @@ class EsperPresenter(Presenter):
 
     def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return private_lines(view, seat, lang)
+
+    def order_help(self, lang: str) -> str:
+        return t(lang, "esper.dm.help") + "\n" + t(lang, "esper.dm.terms")
+
+    def seat_memo(self, view: Mapping[str, Any], seat: str) -> dict[str, Any] | None:
+        return seat_memo(view, seat)
+
+    def seat_news(self, memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return seat_news(memo, view, seat, lang)
+
+    def question(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return question(view, seat, lang)
+
+    def headline(
+        self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+    ) -> str | None:
+        return headline(events, lang, names)
 
     def board_description(
         self, view: Mapping[str, Any], lang: str, names: Mapping[str, str], scene: BoardScene

@@ -505,11 +505,23 @@ def withheld(state: EsperState, seat: str) -> bool:
     return state.step in (SEE, base_stage.KEYS)
 
 
+# The steps of one normal turn that wait on its active seat alone (esper.md, Stage 1: the
+# turn, a teleport's direction or path, after the square).
+ONE_SEAT_STEPS = (TURN, AFTER, DIRECTION, base_stage.PATH)
+
+
 def post_group(state: EsperState) -> str | None:
     """One channel post per combat round: its steps (the entries, each combat turn, sync,
-    defence and block) edit the post the round began with."""
+    defence and block) edit the post the round began with. Likewise one post per normal turn:
+    the steps that wait on its active seat alone, one after another (its check phase, the turn,
+    the teleport's direction or path, after the square), edit the post the turn began with.
+    Only public facts name the group (the step, the active seat, the turns played)."""
     combat = state.combat
-    return None if combat is None else f"combat {combat.number} round {combat.round}"
+    if combat is not None:
+        return f"combat {combat.number} round {combat.round}"
+    if state.step in ONE_SEAT_STEPS and state.active is not None:
+        return f"turn {state.turn} {state.active}"
+    return None
 
 
 def step_seconds(state: EsperState) -> int | None:
@@ -536,7 +548,8 @@ def start_step(
     state = copy.copy(state)
     state.steps += 1
     state.open = True
-    state.last = []
+    # ``last`` (the moves the board draws) is kept: it holds the step just resolved, whose
+    # board is drawn after this step opens; resolve clears it.
     events: list[Event] = []
     if state.step == DEAL:
         events += [_sheet_event(state, s) for s in state.waiting]
@@ -718,10 +731,13 @@ def choices(state: EsperState, seat: str) -> list[ChoiceGroup]:
         opts += [
             Choice(f"silhouette {i}", "esper.choice.name", params={"name": names[i]}) for i in sils
         ]
-        return [ChoiceGroup("silhouette", "esper.group.silhouette", opts[:25])]
+        # a select menu: sixteen names and more are too many buttons for a phone
+        return [ChoiceGroup("silhouette", "esper.group.silhouette", opts[:25], select=True)]
+    if step == base_stage.KEYS:
+        return key_vote_choices(state)
     if step == START:
         if side_of(state, seat) == DEFENDER:
-            return []  # the ambush is typed (a spot and a runner)
+            return ambush_choices(state)
         return [
             ChoiceGroup(
                 "start",
@@ -737,10 +753,75 @@ def choices(state: EsperState, seat: str) -> list[ChoiceGroup]:
             )
         ]
     if step == AFTER:
-        return [ChoiceGroup("after", "esper.group.after", [Choice("end", "esper.choice.end")])]
+        after = [Choice("end", "esper.choice.end")]
+        try:
+            parse_turn(state, seat, [["fight"]])
+            after.append(Choice("fight", "esper.choice.fight"))
+        except OrderRejected:
+            pass
+        return [ChoiceGroup("after", "esper.group.after", after)]
     if step == TURN:
         return [ChoiceGroup("main", "esper.group.main", main_choices(state, seat))]
     return []
+
+
+def ambush_choices(state: EsperState) -> list[ChoiceGroup]:
+    """The ambush vote as three picks: the planet, the spot on it, the runner (36 spots do not
+    fit one menu). ``pass`` (no ambush) is typed: every group must be picked, and a pass after
+    two more picks would mislead (the question says so)."""
+    runners = [s for s in state.order if side_of(state, s) == DEFENDER and state.seats[s].alive]
+    return [
+        ChoiceGroup(
+            "ambush_planet",
+            "esper.group.ambush_planet",
+            [
+                Choice(f"ambush P{p}", "esper.choice.ambush_planet", params={"planet": p})
+                for p in range(1, PLANETS + 1)
+            ],
+        ),
+        ChoiceGroup(
+            "ambush_spot",
+            "esper.group.ambush_spot",
+            [Choice(str(i), "esper.choice.ambush_spot", params={"n": i}) for i in range(1, RING)],
+        ),
+        ChoiceGroup(
+            "ambush_runner",
+            "esper.group.ambush_runner",
+            [
+                Choice(f"runner {r}", "esper.choice.ambush_runner", params={"seat": r})
+                for r in runners
+            ],
+        ),
+    ]
+
+
+def key_vote_choices(state: EsperState) -> list[ChoiceGroup]:
+    """The key installations' vote as a column and a row for each (36 spots do not fit one
+    menu): ``keys B 2 D 5 E 1``, read as ``keys B2 D5 E1``. ``pass`` is typed."""
+    groups = []
+    for n in range(1, state.pack.keys_placed + 1):
+        head = "keys " if n == 1 else ""
+        groups.append(
+            ChoiceGroup(
+                f"key{n}_column",
+                "esper.group.key_column",
+                [
+                    Choice(f"{head}{c}", "esper.choice.key_column", params={"n": n, "column": c})
+                    for c in base_stage.COLUMNS
+                ],
+            )
+        )
+        groups.append(
+            ChoiceGroup(
+                f"key{n}_row",
+                "esper.group.key_row",
+                [
+                    Choice(str(r), "esper.choice.key_row", params={"n": n, "row": r})
+                    for r in range(1, base_stage.ROWS + 1)
+                ],
+            )
+        )
+    return groups
 
 
 # The sub-steps answered with one word: the group and its words, the default first.
@@ -766,8 +847,13 @@ def main_choices(state: EsperState, seat: str) -> list[Choice]:
                 continue
             name = {"en": ability.name_en, "ja": ability.name_ja}
             out.append(Choice(f"use {ability.id}", "esper.choice.use_check", params={"name": name}))
-    candidates = ["move left", "move right"]
     spot = state.seats[seat].spot or ""
+    if state.stage == BASE_STAGE:
+        # the base: one spot orthogonally (each neighbour a button), or in from around it
+        candidates = [f"move {n}" for n in base_stage.neighbours(spot)] if spot else []
+        candidates.append("infiltrate")
+    else:
+        candidates = ["move left", "move right"]
     if spot.endswith("-0") or spot == RAFNOR:
         candidates += [f"move P{p}" for p in range(1, PLANETS + 1)]
     candidates += [f"teleport {n}" for n in range(2, sheet_of(state, seat).esp + 1)]
@@ -781,6 +867,9 @@ def main_choices(state: EsperState, seat: str) -> list[Choice]:
         try:
             parse_turn(state, seat, parts_of(token))
         except OrderRejected:
+            continue
+        if text.startswith("move ") and base_stage.coords(text[5:]) is not None:
+            out.append(Choice(token, "esper.choice.move_to", params={"spot": text[5:]}))
             continue
         key = "esper.choice." + text.replace(" ", "_")
         out.append(Choice(token, key))
@@ -803,6 +892,7 @@ def resolve(
         default=default_order,
     )
     events: list[Event] = []
+    state.last = []  # this step's moves only (the board drawn after it shows them)
     _resolve_step(state, prepared, Streams(dice, secret), secret, events)
     return state, _named(state, events)
 

@@ -34,7 +34,8 @@ def public_text(events: Sequence[Event]) -> str:
 
 
 def asks(state: rules.EsperState, seat: str, lang: str = "en") -> list[str]:
-    return PRESENTER.private_lines(rules.view(state, seat), seat, lang)
+    """The prompt's question (its sheet is behind 📋)."""
+    return PRESENTER.question(rules.view(state, seat), seat, lang)
 
 
 def stem(lang: str, key: str) -> str:

@@ -165,6 +165,16 @@ def buttons(message: discord.Message) -> dict[str, bool]:
     return found
 
 
+def menu(message: discord.Message) -> list[str]:
+    """The labels of the message's select menus' options."""
+    found: list[str] = []
+    for row in message.components:
+        for item in row.children if isinstance(row, discord.ActionRow) else ():
+            if isinstance(item, discord.SelectMenu):
+                found += [option.label for option in item.options]
+    return found
+
+
 def seat_label(table: Table, seat: str, lang: str = "en") -> str:
     return t(lang, "esper.seat", seat=seat, player=table.seats[seat])
 
@@ -307,9 +317,9 @@ async def test_a_six_player_game_by_dm_with_a_refusal_an_objection_and_a_restart
     # --- silhouettes: nobody answers, the deadline passes, the defaults are revealed -----------
     expected = {seat: rules.default_silhouette(s, seat) for seat in s.order}
     for seat, name in table.seats.items():
-        if name != CLOSED:  # each open DM offers what the playing card allows, as buttons
+        if name != CLOSED:  # each open DM offers what the playing card allows, as a menu
             sheet = PACK.sheets[expected[seat]]
-            assert sheet.name(lang_of(name)) in buttons(last_dm(table.members[name]))
+            assert sheet.name(lang_of(name)) in menu(last_dm(table.members[name]))
     before = len(channel_posts(table))
     await table.env.advance_time(MINUTES * 60 + TICK)
     await table.bot.table.tick()  # the deadline worker (the maintenance loop may have run it)

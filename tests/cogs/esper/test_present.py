@@ -57,6 +57,14 @@ ENGINE = tuple(
 CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 
 
+def dm_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """What the seat reads of itself: its sheet (the 📋 answer), then the prompt's question."""
+    return [
+        *PRESENTER.private_lines(view, seat, lang),
+        *PRESENTER.question(view, seat, lang),
+    ]
+
+
 def _pack_names() -> dict[str, dict[str, str]]:
     out = {}
     ids = [*PACK.sheets, *PACK.planets, *PACK.abilities, *PACK.ccards, *PACK.base_cards]
@@ -186,7 +194,7 @@ class Run:
                 assert_clean(title + "\n" + value, lang)
                 self.assert_public(value)
             for seat in self.state.order:
-                lines = PRESENTER.private_lines(rules.view(self.state, seat), seat, lang)
+                lines = dm_lines(rules.view(self.state, seat), seat, lang)
                 for line in lines:
                     assert_clean(line, lang)
                 self.dms[lang].extend(lines)
@@ -258,9 +266,8 @@ def event_calls(files: Sequence[str] = ENGINE) -> list[tuple[str, bool]]:
 
 
 def seat_tally(view: dict[str, Any], lang: str, seat: str) -> str:
-    """The tallies' line of one seat (the first field, a line per seat led by its letter)."""
-    (_, value), *_ = PRESENTER.tallies(view, lang, NAMES)
-    return next(line for line in value.splitlines() if line.startswith(f"**{seat}** "))
+    """The tallies' line of one seat (its own field, named by its letter)."""
+    return dict(PRESENTER.tallies(view, lang, NAMES))[seat]
 
 
 def test_every_event_type_the_engine_emits_has_words_in_both_languages() -> None:
@@ -346,9 +353,9 @@ def test_the_deal_words_refusals_and_the_dm_offers_them() -> None:
     history = {"A": {"season": [sheets["A"]]}, "B": {"previous": sheets["B"]}}
     run = Run.new(history=history)
     run.open()
-    en = "\n".join(PRESENTER.private_lines(rules.view(run.state, "A"), "A", "en"))
+    en = "\n".join(dm_lines(rules.view(run.state, "A"), "A", "en"))
     assert "`refuse`" in en
-    ja = "\n".join(PRESENTER.private_lines(rules.view(run.state, "B"), "B", "ja"))
+    ja = "\n".join(dm_lines(rules.view(run.state, "B"), "B", "ja"))
     assert "`直前拒否`" in ja
     run.resolve({"A": "refuse", "B": "refuse-last"})
     assert {"refused", "dealt"} <= run.types()
@@ -415,7 +422,7 @@ def test_repicks_and_balancing() -> None:
     run.open()
     evil = [s.id for s in PACK.sheets.values() if s.alignment == "EVIL"]
     for lang in LANGS:
-        lines = PRESENTER.private_lines(rules.view(run.state, "A"), "A", lang)
+        lines = dm_lines(rules.view(run.state, "A"), "A", lang)
         assert line_of(lines, PACK.sheets[evil[0]].name(lang))
     # A and B both change to the same EVIL silhouette: B, later, keeps its own
     run.resolve({"A": f"silhouette {evil[0]}", "B": f"silhouette {evil[0]}"})
@@ -454,13 +461,13 @@ def test_conversion_is_told_only_to_the_two_concerned() -> None:
     assert "tries to convert" in public and "success" in public
     assert "now EVIL" not in public and "unchanged" not in public
     for lang in LANGS:
-        mine = PRESENTER.private_lines(rules.view(run.state, two), two, lang)
+        mine = dm_lines(rules.view(run.state, two), two, lang)
         assert line_of(mine, "EVIL")
-        theirs = PRESENTER.private_lines(rules.view(run.state, one), one, lang)
+        theirs = dm_lines(rules.view(run.state, one), one, lang)
         assert line_of(theirs, "EVIL")
         others = [s for s in run.state.order if s not in (one, two)]
         for seat in others:
-            lines = PRESENTER.private_lines(rules.view(run.state, seat), seat, lang)
+            lines = dm_lines(rules.view(run.state, seat), seat, lang)
             assert not any(f"{one}" in line and "EVIL" in line for line in lines[1:])
 
 
@@ -475,7 +482,7 @@ def test_abilities_peek_party_treat_and_a_skipped_support() -> None:
     scene(run, {one: "P3-0", two: "P3-0", three: "P4-0"}, active=one)
     run.open()
     for lang in LANGS:
-        lines = PRESENTER.private_lines(rules.view(run.state, one), one, lang)
+        lines = dm_lines(rules.view(run.state, one), one, lang)
         assert line_of(lines, PACK.abilities["a09"].name(lang))
         assert line_of(lines, PACK.sheets["c01"].abilities[1].name(lang))
     run.resolve({one: f"use c01b {two}; party {two}; convert {three}; end"})
@@ -550,7 +557,7 @@ def test_declaration_objected_then_unopposed() -> None:
     voter = run.state.waiting[0]
     run.open()  # the DMs are written for the open step
     for lang in LANGS:
-        lines = PRESENTER.private_lines(rules.view(run.state, voter), voter, lang)
+        lines = dm_lines(rules.view(run.state, voter), voter, lang)
         assert line_of(lines, active, "`object`" if lang == "en" else "`反対`")
     run.resolve({voter: "object"})
     assert "declaration_opposed" in run.types()
@@ -608,7 +615,7 @@ def test_stage_end_flips_and_views() -> None:
     seat = run.state.waiting[0]
     run.open()
     for lang in LANGS:
-        lines = PRESENTER.private_lines(rules.view(run.state, seat), seat, lang)
+        lines = dm_lines(rules.view(run.state, seat), seat, lang)
         assert line_of(lines, "`see" if lang == "en" else "`閲覧")
     target = run.state.pending["see"][seat]["of"][0]
     run.resolve({seat: f"see {target}"})
@@ -793,7 +800,7 @@ def check_hands_in_dms(run: Run) -> None:
     held = {s: set(state.seats[s].c_hand) for s in combat.seats}
     for seat in combat.seats:
         for lang in LANGS:
-            text = "\n".join(PRESENTER.private_lines(rules.view(state, seat), seat, lang))
+            text = "\n".join(dm_lines(rules.view(state, seat), seat, lang))
             for card in held[seat]:
                 assert f"`{card}`" in text
             others = set().union(*(h for s, h in held.items() if s != seat)) - held[seat]
@@ -825,8 +832,8 @@ def test_the_dm_asks_each_combat_step_with_its_syntax() -> None:
     actor = state.combat.order[0]
     target = state.combat.order[1]
     run.open()
-    en = "\n".join(PRESENTER.private_lines(rules.view(run.state, actor), actor, "en"))
-    ja = "\n".join(PRESENTER.private_lines(rules.view(run.state, actor), actor, "ja"))
+    en = "\n".join(dm_lines(rules.view(run.state, actor), actor, "en"))
+    ja = "\n".join(dm_lines(rules.view(run.state, actor), actor, "ja"))
     assert f"`card k05 {state.combat.order[1]}`" in en and "`melee" in en and "+k27" in en
     assert f"`カード k05 {state.combat.order[1]}`" in ja and "`格闘" in ja
     assert "**Your C cards** (7, limit" in en and "**手札のCカード**（7枚" in ja
@@ -837,8 +844,8 @@ def test_the_dm_asks_each_combat_step_with_its_syntax() -> None:
         run.step()
     assert run.state.step == combats.DEFEND
     run.open()
-    en = "\n".join(PRESENTER.private_lines(rules.view(run.state, target), target, "en"))
-    ja = "\n".join(PRESENTER.private_lines(rules.view(run.state, target), target, "ja"))
+    en = "\n".join(dm_lines(rules.view(run.state, target), target, "en"))
+    ja = "\n".join(dm_lines(rules.view(run.state, target), target, "ja"))
     assert "You are attacked" in en and "`defend k16; durability" in en
     assert "`逃避 k25 左`" in ja and "`耐久力" in ja
     run.resolve({target: "pass"})
@@ -867,7 +874,7 @@ def test_a_blocked_teleport_escape_reads_well() -> None:
     assert run.state.step == combats.BLOCK and third in run.state.waiting
     run.open()
     for lang in LANGS:
-        lines = PRESENTER.private_lines(rules.view(run.state, third), third, lang)
+        lines = dm_lines(rules.view(run.state, third), third, lang)
         assert line_of(lines, "`block k26`" if lang == "en" else "`妨害 k26`")
         assert line_of(lines, PACK.ccards["k26"].name(lang) + " `k26`")
     run.resolve({third: "block k26"})
@@ -900,7 +907,7 @@ def test_the_base_reads_in_both_languages_and_its_keys_stay_secret() -> None:
     evil = run.defenders()
     run.open()
     for lang in LANGS:
-        lines = PRESENTER.private_lines(rules.view(run.state, evil[0]), evil[0], lang)
+        lines = dm_lines(rules.view(run.state, evil[0]), evil[0], lang)
         assert line_of(lines, "`keys B2 D5 E1`" if lang == "en" else "`重要拠点 B2 D5 E1`")
     run.resolve({s: "keys B2 D5 E1" for s in evil})
     keys_at = next(e for e in run.events if e["type"] == "keys_at")
@@ -918,9 +925,7 @@ def test_the_base_reads_in_both_languages_and_its_keys_stay_secret() -> None:
     assert run.state.step == base_stage.PLACE
     placer = run.state.waiting[0]
     run.open()
-    assert line_of(
-        PRESENTER.private_lines(rules.view(run.state, placer), placer, "ja"), "`配置 A1`"
-    )
+    assert line_of(dm_lines(rules.view(run.state, placer), placer, "ja"), "`配置 A1`")
     run.resolve({s: "place B1" for s in run.state.waiting})
     assert line_of(run.public["en"], f"{placer} ({NAMES[placer]}) is placed on B1")
     assert line_of(run.public["en"], "The turns in the base begin")
@@ -929,9 +934,13 @@ def test_the_base_reads_in_both_languages_and_its_keys_stay_secret() -> None:
     scene(run, {placer: "B1"}, active=placer)
     run.state.step = rules.TURN
     run.open()
-    for lang in LANGS:
-        lines = PRESENTER.private_lines(rules.view(run.state, placer), placer, lang)
-        assert line_of(lines, "`move B3`" if lang == "en" else "`移動 B3`")
+    for lang in LANGS:  # a move is a button per neighbour; a teleport is typed with its path
+        lines = dm_lines(rules.view(run.state, placer), placer, lang)
+        assert line_of(lines, "`teleport 3 C4>C5>D5`" if lang == "en" else "`テレポート 3")
+    moves = [c for g in rules.choices(run.state, placer) for c in g.choices]
+    assert {c.token for c in moves} >= {"move B2; end", "move A1; end", "move C1; end"}
+    assert {c.label("en") for c in moves} >= {"Move to B2", "Move to C1"}
+    assert "B2へ移動" in {c.label("ja") for c in moves}
     run.resolve({placer: "move B2; end"})
     found = line_of(run.public["en"], "finds the key installation", "B2")
     assert names["B2"].name_en in found
@@ -980,9 +989,9 @@ def test_waiting_around_the_base_asks_for_infiltration() -> None:
     scene(run, {}, active=outside)
     run.state.step = rules.TURN
     run.open()
-    en = PRESENTER.private_lines(rules.view(run.state, outside), outside, "en")
+    en = dm_lines(rules.view(run.state, outside), outside, "en")
     assert line_of(en, "You wait around the base", "`infiltrate A1`", "+2")
-    ja = PRESENTER.private_lines(rules.view(run.state, outside), outside, "ja")
+    ja = dm_lines(rules.view(run.state, outside), outside, "ja")
     assert line_of(ja, "`侵入 A1`", "+2")
     assert "outside" in seat_tally(rules.view(run.state, None), "en", outside)
     run.resolve({outside: "infiltrate A1; end"}, ScriptedDice([1, 1] * 4))

@@ -926,7 +926,7 @@ def test_the_scan_finds_injected_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
                         line + f" {word}" if line.startswith(f"**{hidden}** ") else line
                         for line in v.split("\n")
                     )
-                    + (f" {word}" if n.startswith(f"{hidden} ") else ""),
+                    + (f" {word}" if n == hidden or n.startswith(f"{hidden} ") else ""),
                 )
                 for n, v in fields
             ]
@@ -937,7 +937,7 @@ def test_the_scan_finds_injected_leaks(monkeypatch: pytest.MonkeyPatch) -> None:
                     line + f" {card}" if line.startswith("**B** ") else line
                     for line in v.split("\n")
                 )
-                + (f" {card}" if n.startswith("B ") else ""),
+                + (f" {card}" if n == "B" or n.startswith("B ") else ""),
             )
             for n, v in fields
         ]
