@@ -104,6 +104,14 @@ async def test_a_round_with_a_monster_tie_settled_by_the_players_buttons(party) 
     assert re.search(r"Next to you now: Guard #\d \(B3\)", turn_dm.content)
     assert "Your turn, on A3" in turn_dm.content
 
+    # 📋 answers Bob's sheet privately (his card, his hand, every hex he may end on), ❓ the help
+    sheet = await party.bob_dm.click(turn_dm, label="Mine")
+    assert "**B · Scout** · HP" in sheet.response.content
+    assert "This round: **Volley** (20)" in sheet.response.content
+    assert "You can end your move on:" in sheet.response.content
+    helped = await party.bob_dm.click(turn_dm, label="Help")
+    assert "↗2 is the direction on the board" in helped.response.content
+
     # a refused order keeps the turn open and says why
     await party.bob.send_dm("attack E5")
     assert "No monster stands at E5" in last_dm(party.bob).content
