@@ -909,6 +909,15 @@ def test_the_base_reads_in_both_languages_and_its_keys_stay_secret() -> None:
     for lang in LANGS:
         lines = dm_lines(rules.view(run.state, evil[0]), evil[0], lang)
         assert line_of(lines, "`keys B2 D5 E1`" if lang == "en" else "`重要拠点 B2 D5 E1`")
+    # or by buttons: a column and a row for each key installation, read as whole spots
+    groups = rules.choices(run.state, evil[0])
+    assert len(groups) == 2 * PACK.keys_placed
+    assert groups[0].choices[1].label("en") == "Key 1: column B"
+    assert groups[1].choices[1].label("ja") == "重要拠点1：2行目"
+    picks = {0: 1, 1: 1, 2: 3, 3: 4, 4: 4, 5: 0}  # B 2, D 5, E 1
+    text = " ".join(groups[i].choices[j].token for i, j in picks.items())
+    assert text == "keys B 2 D 5 E 1"
+    assert rules.parse(run.state, evil[0], text).canonical() == "keys B2 D5 E1"
     run.resolve({s: "keys B2 D5 E1" for s in evil})
     keys_at = next(e for e in run.events if e["type"] == "keys_at")
     assert sorted(addressees(keys_at) or ()) == sorted(evil)
@@ -1371,3 +1380,51 @@ def test_board_is_the_esper_board() -> None:
     to_turns(run)
     png = PRESENTER.render_board(rules.view(run.state, None), "ja", NAMES)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_prompt_opens_with_what_changed_for_the_seat() -> None:
+    """seat_news compares the seat's view with the memo of its last prompt: durability and
+    mind, ability cards, its spot and who came or went there; nothing at the first prompt."""
+
+    def view(durability: int, hand: list[str], spot: str, others: dict[str, str]) -> Any:
+        seats = {"A": {"spot": spot, "alive": True}}
+        seats.update({s: {"spot": at, "alive": True} for s, at in others.items()})
+        return {
+            "seats": seats,
+            "names": {"a05": {"en": "Mind Probe", "ja": "マインドプローブ"}},
+            "you": {
+                "durability": durability,
+                "mind": 3,
+                "hand": [{"id": c} for c in hand],
+                "alignment": "GOOD",
+            },
+        }
+
+    before = view(7, ["a04"], "P3-2", {"B": "P3-2", "C": "P1-0"})
+    memo = PRESENTER.seat_memo(before, "A")
+    assert PRESENTER.seat_news(None, before, "A", "en") == []
+    assert PRESENTER.seat_news(memo, before, "A", "en") == []
+    after = view(5, ["a05"], "P3-2", {"B": "P4-0", "C": "P3-2"})
+    en = PRESENTER.seat_news(memo, after, "A", "en")
+    assert en == [
+        "🆕 Durability 7 → 5 (−2).",
+        "🆕 New ability card(s): Mind Probe.",
+        "🆕 Ability card(s) gone: a04.",
+        "🆕 Arrived on your spot: C.",
+        "🆕 Left your spot: B.",
+    ]
+    ja = PRESENTER.seat_news(memo, after, "A", "ja")
+    assert ja[0] == "🆕 耐久力が7から5になりました（−2）。" and "マインドプローブ" in ja[1]
+    moved = PRESENTER.seat_news(memo, view(7, ["a04"], "P4-0", {"B": "P4-0"}), "A", "en")
+    assert moved == ["🆕 You are now on P4-0 (spaceport), with B."]
+
+
+def test_the_headline_names_the_weightiest_event() -> None:
+    events = [
+        {"type": "moved", "seat": "C", "to": "P1-4", "how": "move"},
+        {"type": "died", "seat": "E"},
+        {"type": "square", "seat": "C", "spot": "P1-4", "card": "p01"},
+    ]
+    assert PRESENTER.headline(events, "en", NAMES) == f"☠️ E ({NAMES['E']}) dies."
+    assert PRESENTER.headline(events[:1], "en", NAMES) == f"C ({NAMES['C']}) moves to P1-4."
+    assert PRESENTER.headline([{"type": "turn", "turn": 3, "seat": "C"}], "en", NAMES) is None

@@ -649,6 +649,34 @@ def test_ambush_is_the_most_voted_spot_and_runner_ties_to_the_earliest_seat() ->
     assert summary["ambush"] is None and summary["rafnor"] is None  # nobody else sees them
 
 
+def test_the_ambush_vote_has_buttons_planet_spot_and_runner() -> None:
+    """36 spots fit no menu: the planet, the spot on it and the runner are three picks, whose
+    tokens joined are an order the parser reads (``ambush P4 1 runner E``)."""
+    state = start_state()
+    groups = rules.choices(state, "A")
+    assert [g.name for g in groups] == ["ambush_planet", "ambush_spot", "ambush_runner"]
+    assert [c.token for c in groups[2].choices] == ["runner A", "runner E", "runner G"]
+    assert groups[0].choices[3].label("en") == "Ambush on planet 4"
+    assert groups[2].choices[1].label("ja") == "担当：E"
+    picked = " ".join([groups[0].choices[3].token, groups[1].choices[0].token, "runner E"])
+    assert picked == "ambush P4 1 runner E"
+    order = rules.parse(state, "A", picked)
+    assert order.canonical() == rules.parse(state, "A", "ambush P4-1 runner E").canonical()
+    assert rules.choices(state, "B")[0].name == "start"  # an invader picks its spaceport
+    state, _ = step(state, {"A": picked, "E": picked, "G": "pass"}, rolls=[1])
+    assert (state.ambush, state.ambush_runner) == ("P4-1", "E")
+
+
+def test_the_board_after_a_step_shows_that_steps_moves() -> None:
+    """The moves a step made stay in the view when the next step opens (the board drawn then
+    shows them), and go when that step resolves."""
+    state = start_state()
+    state, _ = step(state, {"B": "start P3", "C": "start P6"}, rolls=[3])
+    moved = [(m["seat"], m["to"]) for m in rules.view(state, None)["last"]]
+    assert ("B", "P3-0") in moved and ("C", "P6-0") in moved
+    assert rules.post_group(state) == f"turn {state.turn} {state.active}"  # one seat's turn
+
+
 def test_ambush_ties_go_to_the_earliest_seats_vote_and_no_vote_means_no_ambush() -> None:
     state = start_state()
     orders = {"A": "ambush P5-5 runner G", "E": "ambush P2-2 runner E", "G": "ambush P3-3 runner A"}
