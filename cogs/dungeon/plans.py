@@ -58,6 +58,8 @@ def act_choices(state: DungeonState, seat: str) -> list[Choice]:
     plans: list[tuple[str, Callable[[str], str]]] = []
     for chosen, spot in _attack_sets(card, spots, targets)[:ATTACK_PLANS]:
         plans.append(_plan(state, hero, card, spot, chosen, attack_first=True))
+    # staying put: an ally healed without moving (with nothing to attack it is the pass)
+    plans.append(_plan(state, hero, card, spots[0], targets.get(start, []), attack_first=False))
     for spot in sorted((s for s in spots if s.hex in doors), key=lambda s: s.cost):
         plans.append(_door(spot, start))
     near = [m.hex for m in state.living_monsters()] or list(doors)
@@ -178,6 +180,8 @@ def _plan(
             notes += t(lang, "dungeon.plan.note_pain", hexes=sep.join(label(h) for h in painful))
         if attack_first and spot.path is None:
             return t(lang, "dungeon.plan.attack_here", targets=names) + notes
+        if spot.path is None:
+            return t(lang, "dungeon.plan.stay", hex=label(spot.hex)) + notes
         if attack_first:
             return (
                 t(
