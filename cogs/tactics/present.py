@@ -7,7 +7,7 @@ dash keeps it from reading as the square A2), so two knights stay apart.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -33,28 +33,30 @@ def unit_label(unit: Mapping[str, Any] | None, lang: str, fallback: str = "?") -
 
 
 def _tallies(view: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    """One field per side (its DP and units on the board, who plays first), then the mana of
+    both (it changes every turn, so the sides' fields can be cut when nothing else did), and
+    a field of its own on a summon turn."""
     fields = []
     mana = view.get("mana") or {}
     for seat in SEATS:
-        current, maximum = (mana.get(seat) or [0, 0])[:2]
         value = t(
             lang,
             "tactics.tally.side",
             dp=(view.get("dp") or {}).get(seat, 0),
-            mana=current,
-            max=maximum,
             alive=(view.get("alive") or {}).get(seat, 0),
         )
         if view.get("first") == seat:
             value += "\n" + t(lang, "tactics.tally.first")
-        fields.append((f"{seat} · {names.get(seat, seat)}", value))
+        fields.append((t(lang, "tactics.tally.name", seat=seat, name=names.get(seat, seat)), value))
     if view.get("step") == "play" or view.get("outcome"):
-        turn_value = t(
-            lang, "tactics.tally.turn_value", turn=view.get("turn", 0), max=view.get("max_turns")
-        )
-        if view.get("summon_turn"):
-            turn_value += "\n" + t(lang, "tactics.tally.summon_turn")
-        fields.append((t(lang, "tactics.tally.turn"), turn_value))
+        each = [
+            t(lang, "tactics.tally.mana_each", seat=seat, mana=m[0], max=m[1])
+            for seat in SEATS
+            if len(m := (mana.get(seat) or [0, 0])) >= 2
+        ]
+        fields.append((t(lang, "tactics.tally.mana"), t(lang, "tactics.tally.sep").join(each)))
+        if view.get("summon_turn") and not view.get("outcome"):
+            fields.append((t(lang, "tactics.tally.summon"), t(lang, "tactics.tally.summon_turn")))
     return fields
 
 
@@ -83,6 +85,8 @@ def _params(
             continue
         if key in UNIT_FIELDS and isinstance(value, str):
             params[key] = unit_label(units.get(value) or _named(event, value), lang, value)
+        elif key == "delta" and isinstance(value, int):  # a stat change: its sign in print
+            params[key] = _signed(value)
         elif key == "stat" and has(f"tactics.stat.{value}"):  # a stat a buff changes
             params[key] = t(lang, f"tactics.stat.{value}")
         elif key == "reason" and isinstance(value, str):
@@ -167,53 +171,276 @@ def _derived(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> d
     return extra
 
 
-def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
-    """What only this seat is told in its DM: its step's task and its own units' state."""
+def _mine(view: Mapping[str, Any], seat: str, status: str = "board") -> list[Mapping[str, Any]]:
+    return [
+        u
+        for u in view.get("units") or ()
+        if u.get("side") == seat and u.get("status", "board") == status
+    ]
+
+
+def _reserve(view: Mapping[str, Any], seat: str) -> list[Mapping[str, Any]]:
+    """The seat's units it may still summon (neither on the board nor dead)."""
+    return [
+        u
+        for u in view.get("units") or ()
+        if u.get("side") == seat and u.get("status") not in ("board", "dead")
+    ]
+
+
+def _question(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """What this step asks: a roster, a lineup and its squares, or a sheet (with the mana it may
+    spend, the units it orders where they stand, and what it may summon)."""
     step = view.get("step")
-    lines = []
-    # Each step's DM ends with how to answer that step (the presenter's closing line,
-    # ``tactics.dm.help``, only says how to send or replace it, true of every step).
     if step == "roster":
-        lines.append(t(lang, "tactics.dm.roster", cap=view.get("cost_cap", 18)))
-        return lines
+        return [t(lang, "tactics.dm.roster", cap=view.get("cost_cap", 18))]
     if step == "deploy":
         mine = [u for u in view.get("units") or () if u.get("side") == seat]
-        roster = ", ".join(f"{unit_label(u, lang)} ({u.get('cost')})" for u in mine)
+        roster = t(lang, "tactics.dm.list_sep").join(
+            t(lang, "tactics.dm.roster_unit", unit=unit_label(u, lang), cost=u.get("cost"))
+            for u in mine
+        )
         zone = (view.get("map") or {}).get("zones", {}).get(seat) or []
-        lines.append(t(lang, "tactics.dm.deploy", cap=view.get("cost_cap", 18), roster=roster))
+        lines = [t(lang, "tactics.dm.deploy", cap=view.get("cost_cap", 18), roster=roster)]
         if zone:
             lines.append(t(lang, "tactics.dm.zone", first=zone[0], last=zone[-1]))
         return lines
-    # The engine says what this sheet may spend (its mana refills at the start of the phase).
-    lines.append(t(lang, "tactics.dm.mana", mana=view.get("next_mana", 0)))
-    for unit in view.get("units") or ():
-        if unit.get("side") != seat or unit.get("status", "board") != "board":
-            continue
-        marks = " 💤" if unit.get("exhausted") else ""
-        lines.append(
-            t(
-                lang,
-                "tactics.dm.unit",
-                unit=unit_label(unit, lang),
-                square=unit.get("square") or "—",
-                hp=unit.get("hp"),
-                max=unit.get("max_hp"),
-            )
-            + marks
+    if step != "play" or view.get("outcome"):
+        return []
+    units = t(lang, "tactics.dm.list_sep").join(
+        t(
+            lang,
+            "tactics.dm.unit_short",
+            unit=unit_label(u, lang),
+            square=u.get("square") or "—",
+            hp=u.get("hp"),
+            max=u.get("max_hp"),
         )
-    if view.get("summon_turn"):
-        reserve = [
-            unit_label(u, lang)
-            for u in view.get("units") or ()
-            if u.get("side") == seat and u.get("status") == "reserve"
-        ]
-        if reserve:
-            lines.append(t(lang, "tactics.dm.summon", units=", ".join(reserve)))
-    mine = [u for u in view.get("units") or () if u.get("side") == seat and u.get("square")]
-    lines.append(
-        t(lang, "tactics.dm.sheet", id=tag(str(mine[0]["id"])) if mine else tag(seat + "2"))
+        + (" 💤" if u.get("exhausted") else "")
+        for u in _mine(view, seat)
     )
+    lines = [t(lang, "tactics.dm.ask", mana=view.get("next_mana", 0), units=units)]
+    if view.get("summon_turn") and (reserve := _reserve(view, seat)):
+        listed = t(lang, "tactics.dm.list_sep").join(unit_label(u, lang) for u in reserve)
+        key = "tactics.dm.summon" if len(reserve) > 1 else "tactics.dm.summon_one"
+        lines.append(t(lang, key, units=listed))
     return lines
+
+
+def _stats(unit: Mapping[str, Any], lang: str) -> str:
+    """``HP 5/5 · ATK 6 DEF 1 MOV 3 RNG 2–5 · ✨ Headshot (4 mana)`` and its marks."""
+    low, high = [*(unit.get("range") or ()), 1, 1][:2]
+    text = t(
+        lang,
+        "tactics.dm.stats",
+        hp=unit.get("hp"),
+        max=unit.get("max_hp"),
+        atk=unit.get("atk"),
+        defence=unit.get("def"),
+        move=unit.get("move"),
+        range=t(lang, "tactics.dm.range", low=low, high=high) if low != high else str(low),
+    )
+    ability = unit.get("ability")
+    if isinstance(ability, Mapping):
+        names = ability.get("name") or {}
+        name = names.get(lang) or names.get("en") or "" if isinstance(names, Mapping) else names
+        text += t(lang, "tactics.dm.ability", name=name, mana=ability.get("mana"))
+    for effect in unit.get("effects") or ():
+        stat = str(effect.get("stat"))
+        text += t(
+            lang,
+            "tactics.dm.effect",
+            stat=t(lang, f"tactics.stat.{stat}") if has(f"tactics.stat.{stat}") else stat,
+            delta=_signed(int(effect.get("delta", 0))),
+            turns=effect.get("turns"),
+        )
+    if unit.get("master"):
+        text += " 👑"
+    if unit.get("exhausted"):
+        text += " " + t(lang, "tactics.dm.exhausted")
+    return text
+
+
+def _signed(number: int) -> str:
+    """``+2`` or ``−1`` (a minus sign, not a hyphen): a stat change keeps its sign in print."""
+    return f"+{number}" if number >= 0 else f"−{-number}"
+
+
+def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """The 📋 answer: the seat's units with their squares and stats, the ones it may still
+    summon, and the enemy units where they stand."""
+    step = view.get("step")
+    if step == "roster":
+        return [t(lang, "tactics.dm.no_roster_yet")]
+    lines = []
+    if step == "play":
+        lines.append(t(lang, "tactics.dm.mana", mana=view.get("next_mana", 0)))
+    on_board = _mine(view, seat)
+    waiting = [u for u in view.get("units") or () if u.get("side") == seat and u not in on_board]
+    lines.append(t(lang, "tactics.dm.mine"))
+    lines += [_sheet_line(lang, "tactics.dm.unit", unit) for unit in on_board]
+    for unit in waiting:
+        state = "dead" if unit.get("status") == "dead" else "reserve"
+        lines.append(_sheet_line(lang, f"tactics.dm.unit_{state}", unit))
+    enemy = _mine(view, _other(seat))
+    if enemy and step == "play":
+        lines.append(t(lang, "tactics.dm.theirs"))
+        lines += [_sheet_line(lang, "tactics.dm.unit", unit) for unit in enemy]
+    return lines
+
+
+def _sheet_line(lang: str, key: str, unit: Mapping[str, Any]) -> str:
+    """One unit of the 📋 sheet: its name, where it is (or that it waits or died), its stats."""
+    name = unit_label(unit, lang)
+    where = t(lang, key, unit=name, square=unit.get("square"), cost=unit.get("cost"))
+    return where + t(lang, "tactics.dm.stat_sep") + _stats(unit, lang)
+
+
+def _other(seat: str) -> str:
+    return SEATS[1] if seat == SEATS[0] else SEATS[0]
+
+
+def _memo(view: Mapping[str, Any], seat: str) -> dict[str, Any]:
+    """The turn, both sides' DP, and every unit on the board: HP for the seat's own, the square
+    for the enemy's (what the next prompt says changed)."""
+    units = view.get("units") or ()
+    return {
+        "step": view.get("step"),
+        "turn": view.get("turn"),
+        "dp": dict(view.get("dp") or {}),
+        "hp": {u["id"]: u.get("hp") for u in units if u.get("side") == seat and u.get("square")},
+        "foe": {
+            u["id"]: u.get("square") for u in units if u.get("side") != seat and u.get("square")
+        },
+    }
+
+
+def _news(memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+    """Since the seat's last prompt: DP, what its own units took (or that they fell), and where
+    the enemy's went (or that they fell); nothing at the first sheet after deployment."""
+    if not isinstance(memo, Mapping) or memo.get("step") != "play" or view.get("step") != "play":
+        return []
+    if memo.get("turn") == view.get("turn"):
+        return []
+    sep = t(lang, "tactics.dm.list_sep")
+    units = {u["id"]: u for u in view.get("units") or ()}
+    foe = _other(seat)
+    dp, was = view.get("dp") or {}, memo.get("dp") or {}
+    same = was.get(seat, 0) == dp.get(seat, 0) and was.get(foe, 0) == dp.get(foe, 0)
+    lines = [
+        t(
+            lang,
+            "tactics.news.dp_same" if same else "tactics.news.dp",
+            turn=memo.get("turn"),
+            mine_was=was.get(seat, 0),
+            mine=dp.get(seat, 0),
+            foe=foe,
+            foe_was=was.get(foe, 0),
+            theirs=dp.get(foe, 0),
+        )
+    ]
+
+    def hp_change(unit: Mapping[str, Any], hp: Any) -> str | None:
+        if unit.get("hp") == hp:
+            return None
+        change = _signed(int(unit.get("hp", 0)) - int(hp or 0))
+        return t(
+            lang,
+            "tactics.news.hp",
+            unit=unit_label(unit, lang),
+            change=change,
+            hp=unit.get("hp"),
+            max=unit.get("max_hp"),
+        )
+
+    def moved_to(unit: Mapping[str, Any], square: Any) -> str | None:
+        if unit.get("square") == square:
+            return None
+        return t(
+            lang, "tactics.news.moved", unit=unit_label(unit, lang), was=square, now=unit["square"]
+        )
+
+    hurt = _changes(units, memo.get("hp") or {}, lang, hp_change)
+    lines.append(
+        t(lang, "tactics.news.mine", units=sep.join(hurt))
+        if hurt
+        else t(lang, "tactics.news.mine_unhurt")
+    )
+    before = memo.get("foe") or {}
+    moved = _changes(units, before, lang, moved_to)
+    for unit in _mine(view, foe):
+        if unit["id"] not in before:  # summoned or revived since
+            moved.append(
+                t(lang, "tactics.news.came", unit=unit_label(unit, lang), now=unit.get("square"))
+            )
+    if moved:
+        lines.append(t(lang, "tactics.news.theirs", foe=foe, units=sep.join(moved)))
+    return lines
+
+
+def _changes(
+    units: Mapping[str, Mapping[str, Any]],
+    before: Mapping[str, Any],
+    lang: str,
+    changed: Callable[[Mapping[str, Any], Any], str | None],
+) -> list[str]:
+    """What became of each unit the memo held (``before``: id -> what it noted): fell, or
+    ``changed`` (None: nothing to say)."""
+    found = []
+    for uid, then in before.items():
+        unit = units.get(uid)
+        if unit is None:
+            continue
+        if unit.get("status") == "dead" or not unit.get("square"):
+            found.append(t(lang, "tactics.news.fell", unit=unit_label(unit, lang)))
+        elif (line := changed(unit, then)) is not None:
+            found.append(line)
+    return found
+
+
+# What a turn's headline is about, most telling first (the end is checked before these).
+HEADLINE_ORDER = ("death", "revive", "ability", "attack", "summon", "first", "rosters")
+
+
+def _headline(
+    events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+) -> str | None:
+    """The game's end; a master unit destroyed; the units that fell; else the turn's hardest
+    blow, an ability, a summon, who plays first; else how many units moved."""
+    units = _units_by_id(events)
+
+    def line(event: Mapping[str, Any], key: str | None = None) -> str:
+        params = _params(event, lang, units)
+        params.update(_derived(event, lang, names))
+        return t(lang, key or f"tactics.event.{event['type']}", **params)
+
+    ends = [e for e in events if e["type"] == "end"]
+    if ends:
+        return line(ends[-1])
+    deaths = [e for e in events if e["type"] == "death"]
+    masters = [e for e in deaths if e.get("master")]
+    if masters:
+        return line(masters[0], "tactics.headline.master")
+    if len(deaths) > 1:
+        fallen = t(lang, "tactics.dm.list_sep").join(
+            unit_label(units.get(str(e["unit"])) or _named(e, str(e["unit"])), lang, str(e["unit"]))
+            for e in deaths
+        )
+        return t(lang, "tactics.headline.deaths", count=len(deaths), units=fallen)
+    for kind in HEADLINE_ORDER:
+        found = [e for e in events if e["type"] == kind]
+        if not found:
+            continue
+        if kind == "attack":  # the hardest blow of the turn
+            return line(max(found, key=lambda e: int(e.get("damage", 0))))
+        return line(found[0])
+    moves = sum(1 for e in events if e["type"] == "move")
+    if moves:
+        return t(lang, "tactics.headline.moves", count=moves)
+    if any(e["type"] == "wait" for e in events):
+        return t(lang, "tactics.headline.quiet")
+    deployed = [e for e in events if e["type"] == "deployed"]
+    return line(deployed[0]) if deployed else None
 
 
 class TacticsPresenter(Presenter):
@@ -235,6 +462,22 @@ class TacticsPresenter(Presenter):
         self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
     ) -> list[str]:
         return _event_lines(events, lang, names)
+
+    def headline(
+        self, events: Sequence[Mapping[str, Any]], lang: str, names: Mapping[str, str]
+    ) -> str | None:
+        found = _headline(events, lang, names)
+        # the post sets it in bold: a bold word inside (``**A** plays first``) would break it
+        return found.replace("**", "") if found else None
+
+    def seat_memo(self, view: Mapping[str, Any], seat: str) -> dict[str, Any] | None:
+        return _memo(view, seat)
+
+    def seat_news(self, memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return _news(memo, view, seat, lang)
+
+    def question(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
+        return _question(view, seat, lang)
 
     def private_lines(self, view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return _private_lines(view, seat, lang)

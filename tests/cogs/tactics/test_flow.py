@@ -115,12 +115,19 @@ async def test_a_match_from_challenge_to_turn_two(duel):
     log = post.embeds[0].description
     assert "Knight A-2 moves D9→D8→D7." in log
     assert "Knight B-2 moves D2→" in log and "→C4." in log
-    tally_a = field(post, "A · alice")
-    assert tally_a is not None and "DP **0**" in tally_a.value and "Mana 1/1" in tally_a.value
-    assert "Units 3" in tally_a.value
-    turn = field(post, "Turn")
-    assert turn is not None and turn.value.startswith("2/10")
+    # The post opens with the turn's main event (nobody attacked: the moves); the sides' DP and
+    # units did not change, so only the mana (one field for both) is shown.
+    assert log.startswith("**No attack this turn: 3 moves.**")
+    assert field(post, "A · alice") is None and field(post, "B · bob") is None
+    mana = field(post, "Mana")
+    assert mana is not None and mana.value == "A 1/1 · B 1/1"
     assert field(post, "Deadline") is not None
+    # Each prompt opens with what changed since the seat's last one, then the question.
+    prompt = last_dm(duel.bob).content
+    assert "📣 After turn 1, DP unchanged: yours 0, A's 0." in prompt
+    assert "👣 A's units: Warlord A-1 E9 → E8, Knight A-2 D9 → D7" in prompt
+    assert "📝 Your sheet for this turn: 2 mana to spend." in prompt
+    assert "How to answer" not in prompt  # the help came with the first prompt only
 
 
 async def test_bad_sheets_are_refused_with_a_reason_and_keep_the_previous(duel):
