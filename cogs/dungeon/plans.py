@@ -59,7 +59,9 @@ def act_choices(state: DungeonState, seat: str) -> list[Choice]:
     for chosen, spot in _attack_sets(card, spots, targets)[:ATTACK_PLANS]:
         plans.append(_plan(state, hero, card, spot, chosen, attack_first=True))
     # staying put: an ally healed without moving (with nothing to attack it is the pass)
-    plans.append(_plan(state, hero, card, spots[0], targets.get(start, []), attack_first=False))
+    stay = _plan(state, hero, card, spots[0], targets.get(start, []), attack_first=False)
+    if stay[0] != "pass":
+        plans.append(stay)
     for spot in sorted((s for s in spots if s.hex in doors), key=lambda s: s.cost):
         plans.append(_door(spot, start))
     near = [m.hex for m in state.living_monsters()] or list(doors)

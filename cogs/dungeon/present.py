@@ -457,7 +457,7 @@ class DungeonPresenter(Presenter):
         if not best:
             best = [e for e in events if e.get("type") == "picks"][:1]
         if best and best[0].get("type") == "picks":
-            return t(lang, "dungeon.headline.picks", round=best[0]["round"])
+            return t(lang, "dungeon.event.picks", round=best[0]["round"])
         lines = _event_lines(best or events, lang, names)
         return lines[0].removeprefix("• ") if lines else None
 
