@@ -286,7 +286,9 @@ class Posting:
             "key": "quiet",
             "since": int(proofs.get("since", turn)),
             "log": description.split("\n") if description else [],
-            "tallies": None,
+            # what its tallies are cut against: nothing, so that the edited post shows them all
+            # (the post it replaces showed those that changed in its own step)
+            "tallies": [],
         }
 
     @staticmethod
