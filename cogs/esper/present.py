@@ -758,7 +758,7 @@ def _table(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
             if info.get(value):
                 parts.append(t(lang, f"esper.tally.{key}", n=info[value]))
         if parts:
-            lines.append(" · ".join(parts))
+            lines.append(t(lang, "esper.sep").join(parts))
         opened = info.get("open")
         if opened and seat not in reveal:
             printed = sheets.get(opened) or {}
@@ -784,10 +784,10 @@ def _table(view: Mapping[str, Any], lang: str) -> list[tuple[str, str]]:
         if info.get("refusals"):
             marks.append(t(lang, "esper.tally.refusals", n=info["refusals"]))
         if marks:
-            lines.append(" · ".join(marks))
+            lines.append(t(lang, "esper.sep").join(marks))
         # the seat's letter only: players' names are on the board's roster, and the step's
         # first line names the seat to play
-        rows.append((str(seat), " · ".join(lines) or "—"))
+        rows.append((str(seat), t(lang, "esper.sep").join(lines) or "—"))
     # one field per seat: a post shows only the rows that changed since the step before
     return rows
 
@@ -1084,7 +1084,8 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         usable = you.get("usable") or []
         if usable:  # by name and id, on the same line: their texts are behind 📋
             named = [f"{pick(a.get('name'), lang, str(a.get('id')))} `{a['id']}`" for a in usable]
-            line += " " + t(lang, "esper.ask.usable", abilities=joined(lang, named))
+            gap = "" if lang == "ja" else " "  # Japanese sentences follow on without a space
+            line += gap + t(lang, "esper.ask.usable", abilities=joined(lang, named))
         # [check] abilities fire only when ordered: the help (❓) says how, once
         lines = [line]
         return lines

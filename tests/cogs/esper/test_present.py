@@ -684,7 +684,7 @@ def test_a_fight_and_the_ambush_start_combats_and_read_well() -> None:
     assert run.state.combat is not None and run.state.step == combats.CTURN
     start = line_of(run.public["en"], "**Combat** on P2-2", "picks a fight")
     assert f"{one} ({NAMES[one]})" in start and f"{two} ({NAMES[two]})" in start
-    assert line_of(run.public["ja"], "戦闘を仕掛けました", f"{one}（{NAMES[one]}）")
+    assert line_of(run.public["ja"], "戦闘を仕掛けた", f"{one}（{NAMES[one]}）")
     # the rest of the table was asked whether it rushes in; it declined by default
     initiative = line_of(run.public["en"], "Round 1 initiative:")
     assert all(f"{s} {run.state.combat.cards[s]}" in initiative for s in (one, two))
