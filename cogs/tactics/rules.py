@@ -64,6 +64,7 @@ from bot.dice import NO_SECRET, Dice
 from bot.render.squaregrid import label, try_parse
 from bot.ruleset import (  # noqa: F401
     DRAW,
+    Choice,
     ChoiceGroup,
     Event,
     OrderRejected,
@@ -287,7 +288,25 @@ def targets(state: TacticsState, unit_id: str, from_square: str) -> dict[str, li
 
 
 def choices(state: TacticsState, seat: str) -> list[ChoiceGroup]:
-    return []  # sheets are built with the cog's builder, not one row of buttons
+    """One button for the answer that needs no thought (a whole sheet is built with the cog's
+    builder, 📝): the preset roster, the suggested lineup on the front row (both named on the
+    button), or every unit waiting. Each is the step's default order, always legal."""
+    if seat not in SEATS or seat not in awaiting(state):
+        return []
+    order = default_order(state, seat)
+    if state.step == "roster":
+        boss = master.preset(order.roster[0])
+        name = dict(boss.name) if boss is not None else order.roster[0]
+        params: dict[str, Any] = {"master": name, "count": len(order.roster) - 1}
+        key = "tactics.choice.roster"
+    elif state.step == "deploy":
+        placed = [f"{units.tag(ln.unit)} {label(ln.dest)}" for ln in order.lines if ln.dest]
+        lineup = {"en": ", ".join(placed), "ja": "、".join(placed)}
+        params, key = {"lineup": lineup}, "tactics.choice.deploy"
+    else:
+        params, key = {}, "tactics.choice.wait"
+    quick = Choice(order.canonical(), key, params=params)
+    return [ChoiceGroup("quick", "tactics.choice.group", [quick])]
 
 
 def default_order(state: TacticsState, seat: str) -> Order:

@@ -206,3 +206,25 @@ async def test_a_refusal_quotes_the_word_without_bidi_or_zero_width_characters(d
         assert ch not in reply
     for ch in "\u200b\u200c\u200d\u2060\ufeff":
         assert ch not in reply
+
+
+async def test_the_preset_roster_is_one_click(duel):
+    await start_match(duel)
+    prompt = last_dm(duel.alice)
+    labels = [c.label for row in prompt.components for c in row.children]
+    assert "Preset roster: Warlord and 9 units" in labels  # named on its button
+    done = await duel.alice_dm.click(prompt, label="Preset roster: Warlord and 9 units")
+    assert "Order sealed" in done.response.content
+    orders = await duel.bot.table.current_orders(duel.game_id)
+    assert orders["A"].text.startswith("roster warlord ")
+
+
+async def test_every_unit_waiting_is_one_click(duel):
+    await start_match(duel)
+    await through_setup(duel)
+    # A turn's prompt offers every unit waiting, beside the builder, ❓ and 📋.
+    prompt = last_dm(duel.bob)
+    done = await duel.bob_dm.click(prompt, label="Every unit waits this turn")
+    assert "Order sealed" in done.response.content
+    orders = await duel.bot.table.current_orders(duel.game_id)
+    assert orders["B"].text == "wait"

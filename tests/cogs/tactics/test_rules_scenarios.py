@@ -605,5 +605,7 @@ def test_builder_helpers():
     assert "G8" not in found["attack"] and "G7" in found["attack"] and "G5" in found["attack"]
     assert "G4" not in found["attack"]  # archer range 2–4
     assert "E9" in found["ability"] or found["ability"]
-    assert rules.choices(state, "A") == []
+    # one quick button beside the builder: the step's default, every unit waiting
+    (quick,) = rules.choices(state, "A")
+    assert [c.token for c in quick.choices] == ["wait"]
     assert rules.default_order(state, "A").canonical() == "wait"
