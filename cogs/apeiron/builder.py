@@ -165,14 +165,9 @@ def _facing_view(ctx: _Context, dest: str) -> discord.ui.View:
     return _buttons(ctx, view, "back")
 
 
-def _action_label(ctx: _Context, text: str) -> str:
-    words = text.split()
-    head = t(ctx.lang, f"apeiron.choice.{words[0]}")
-    if words[0] == "attack" and len(words) > 1:
-        unit = rules.unit_at(ctx.state, fld.parse_square(words[1]) or (0, 0))
-        who = ctx.name(unit.id) if unit else ""
-        return f"{head} {words[1]} {who}".strip()
-    return " ".join([head, *words[1:]])
+def _action_label(ctx: _Context, text: str, unit: rules.UnitState) -> str:
+    """The action as its button names it (its target, the ★ ability's name and cost)."""
+    return rules.action_choice(ctx.state, ctx.seat, unit, text).label(ctx.lang)
 
 
 def _action_options(ctx: _Context, dest: str, facing: str) -> list[tuple[str, str]]:
@@ -192,12 +187,12 @@ def _action_options(ctx: _Context, dest: str, facing: str) -> list[tuple[str, st
         line = f"{move} {facing} {text}"
         if text not in seen and ctx.parses(line):
             seen.add(text)
-            found.append((line, _action_label(ctx, text)))
+            found.append((line, _action_label(ctx, text, moved)))
     for text in rules.action_texts(ctx.state, ctx.seat, unit):
         line = f"{text}; {move} {facing}"
         if ctx.parses(line):
             found.append(
-                (line, t(ctx.lang, "apeiron.builder.first", action=_action_label(ctx, text)))
+                (line, t(ctx.lang, "apeiron.builder.first", action=_action_label(ctx, text, unit)))
             )
     return found[:MAX_OPTIONS]
 
@@ -293,7 +288,7 @@ def _square_ok(ctx: _Context, square: str) -> bool:
     for panel in (ctx.view.get("you") or {}).get("row") or ():
         if panel.get("pos") == pos and panel.get("cells"):
             x0, y0 = fld.origin(pos)
-            return panel["cells"][where[1] - y0][where[0] - x0] != "#"
+            return bool(panel["cells"][where[1] - y0][where[0] - x0] != "#")
     return False
 
 

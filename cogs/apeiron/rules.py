@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import packs
@@ -48,7 +48,7 @@ from bot.ruleset import (
     closed_step,
 )
 from cogs.apeiron import field as fld
-from cogs.apeiron import league
+from cogs.apeiron import labels, league
 from cogs.apeiron import pack as packlib
 from cogs.apeiron.effects import (
     annihilation,
@@ -144,6 +144,7 @@ from cogs.apeiron.state import (
     power,
     read_square,
     unit_at,
+    unit_card,
     zone_open,
 )
 from cogs.apeiron.targets import placed_count
@@ -430,7 +431,11 @@ def choices(state: ApeironState, seat: str) -> list[ChoiceGroup]:
                 "deck",
                 "apeiron.group.deck",
                 [
-                    Choice(DeckOrder(*deck).canonical(), f"apeiron.choice.preset.{i + 1}")
+                    Choice(
+                        DeckOrder(*deck).canonical(),
+                        "apeiron.choice.preset_named",
+                        params={"n": i + 1, "units": _listed(state, deck[0])},
+                    )
                     for i, deck in enumerate(deck_offers(state, seat)[:PRESET_BUTTONS])
                 ],
             )
@@ -463,25 +468,41 @@ def choices(state: ApeironState, seat: str) -> list[ChoiceGroup]:
             )
         ]
     if state.step == OPTION:
-        count = min(len(option_list(state)), MAX_CHOICES)
+        listed = option_list(state)[:MAX_CHOICES]
         return [
             ChoiceGroup(
                 "option",
                 "apeiron.group.option",
-                [Choice(f"option {n}", f"apeiron.choice.n.{n}") for n in range(1, count + 1)],
+                [_option_choice(state, n, token) for n, token in enumerate(listed, 1)],
             )
         ]
     unit = acting_unit(state)
     assert unit.square is not None
     paths = _button_paths(state, unit)
     groups = [
-        ChoiceGroup("unit", "apeiron.group.unit", [Choice(unit.id, "apeiron.choice.acting")]),
+        ChoiceGroup(
+            "unit",
+            "apeiron.group.unit",
+            [
+                Choice(
+                    unit.id,
+                    "apeiron.choice.acting",
+                    params={
+                        "unit": _name(state, unit.id),
+                        "label": f"{unit.seat}{unit.order}",
+                        "square": label(unit.square),
+                    },
+                )
+            ],
+        ),
         ChoiceGroup(
             "move",
             "apeiron.group.move",
             [
-                Choice(text, "apeiron.choice.stay" if text == "stay" else f"apeiron.sq.{end}")
-                for text, end in paths
+                Choice(text, "apeiron.choice.stay")
+                if text == "stay"
+                else Choice(text, "apeiron.choice.path", params={"path": text.replace(">", "→")})
+                for text, _ in paths
             ],
         ),
     ]
@@ -498,8 +519,7 @@ def choices(state: ApeironState, seat: str) -> list[ChoiceGroup]:
         actions = [Choice("none", "apeiron.choice.none")]
         for text in action_candidates(state, seat, unit, ends):
             if all(_parses(state, seat, f"{move} keep {text}") for move, _ in paths):
-                kind = text.split()[0]
-                actions.append(Choice(text, f"apeiron.choice.{kind}"))
+                actions.append(action_choice(state, seat, unit, text))
             if len(actions) == MAX_CHOICES:
                 break
         groups.append(ChoiceGroup("action", "apeiron.group.action", actions))
@@ -507,6 +527,89 @@ def choices(state: ApeironState, seat: str) -> list[ChoiceGroup]:
 
 
 PRESET_BUTTONS = 9
+
+
+def _name(state: ApeironState, card_id: str) -> dict[str, str]:
+    """A card's name in both languages (its id when the pack does not name it)."""
+    return card_name(state.pack, card_id) or {lang: card_id for lang in labels.LANGS}
+
+
+def _listed(state: ApeironState, card_ids: Sequence[str]) -> dict[str, str]:
+    """Cards' names joined, per language (a preset button's units, cut to fit its label)."""
+    sep = {"en": ", ", "ja": "、"}
+    return {
+        lang: labels.clipped(sep[lang].join(_name(state, c)[lang] for c in card_ids), 64)
+        for lang in labels.LANGS
+    }
+
+
+def _targets(state: ApeironState, tokens: Sequence[str]) -> dict[str, str]:
+    """`` → D6 Archer``: an action's targets with the units on their squares named, per
+    language (nothing when it takes none)."""
+    if not tokens:
+        return {lang: "" for lang in labels.LANGS}
+
+    def who(lang: str) -> Callable[[str], str | None]:
+        def name(token: str) -> str | None:
+            square = fld.parse_square(token)
+            unit = unit_at(state, square) if square is not None else None
+            return _name(state, unit.id)[lang] if unit is not None else None
+
+        return name
+
+    return {
+        lang: labels.clipped(" → " + labels.targets(tokens, lang, who(lang)), 48)
+        for lang in labels.LANGS
+    }
+
+
+def action_choice(state: ApeironState, seat: str, unit: UnitState, text: str) -> Choice:
+    """An action's button, named: the attack's square and target, the ★ ability's name (from
+    the card's text) with its targets and H cost, the item's name; treasure and chance as
+    they are."""
+    words = text.split()
+    kind = words[0]
+    if kind == "attack" and len(words) > 1:
+        square = fld.parse_square(words[1])
+        victim = unit_at(state, square) if square is not None else None
+        target = _name(state, victim.id) if victim is not None else {"en": "?", "ja": "?"}
+        return Choice(
+            text, "apeiron.choice.attack_at", params={"square": words[1], "target": target}
+        )
+    if kind == "ability":
+        index, args = 1, words[1:]
+        if args and args[0].isdigit():
+            index, args = int(args[0]), args[1:]
+        card = unit_card(state, unit)
+        stars = [a for a in card.abilities if a.timing == "star"]
+        ability = stars[index - 1] if 0 < index <= len(stars) else None
+        names = {
+            "en": (labels.star_names(card.text_en)[index - 1 : index] or [card.name_en])[0],
+            "ja": (labels.star_names(card.text_ja)[index - 1 : index] or [card.name_ja])[0],
+        }
+        cost = ability.cost if ability is not None else 0
+        key = "apeiron.choice.ability_cost" if cost else "apeiron.choice.ability_named"
+        params: dict[str, Any] = {"ability": names, "args": _targets(state, args), "cost": cost}
+        return Choice(text, key, params=params)
+    if kind == "item":
+        zone = state.side.get(seat)
+        card_id = zone["card"] if zone else ""
+        return Choice(
+            text,
+            "apeiron.choice.item_named",
+            params={"card": _name(state, card_id), "args": _targets(state, words[1:])},
+        )
+    return Choice(text, f"apeiron.choice.{kind}")
+
+
+def _option_choice(state: ApeironState, n: int, token: str) -> Choice:
+    """An event's choice, numbered as ``option N`` answers it and named: its square (and the
+    unit there), panel or word; a card's own numbered options keep their number."""
+    if token.isdigit():
+        return Choice(f"option {n}", f"apeiron.choice.n.{n}")
+    shown = _targets(state, [token])
+    choice = {lang: shown[lang].removeprefix(" → ") for lang in shown}
+    return Choice(f"option {n}", "apeiron.choice.option_named", params={"n": n, "choice": choice})
 
 
 def _button_paths(state: ApeironState, unit: UnitState) -> list[tuple[str, str]]:
@@ -765,6 +868,8 @@ def _public_cards(state: ApeironState) -> dict[str, dict[str, Any]]:
             entry.update(
                 hp=unit.hp, power=unit.power, move=unit.move, range=unit.range, flying=unit.flying
             )
+            # its printed text, public pack data: a seat's 📋 sheet says what its ★ abilities do
+            entry["text"] = {"en": unit.text_en, "ja": unit.text_ja}
         else:
             card: Any = state.pack.chest.get(card_id) or state.pack.specials.get(card_id)
             entry["kind"] = getattr(card, "kind", "special")

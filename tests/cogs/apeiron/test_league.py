@@ -466,7 +466,7 @@ def test_check_pick_keeps_a_deck_within_reach(hostile: packlib.Pack) -> None:
 
 
 def test_the_deck_prompt_of_a_league_seat(hostile: packlib.Pack) -> None:
-    from cogs.apeiron.present import private_lines
+    from cogs.apeiron.present import question
 
     rosters = lg.ApeironRosters.for_pack(hostile)
     held = league_rosters(hostile)
@@ -476,7 +476,7 @@ def test_the_deck_prompt_of_a_league_seat(hostile: packlib.Pack) -> None:
     mine = lg.Collection.of(held["B"][0].units)
     offers = rules.deck_offers(state, "B")
     for lang in LANGS:
-        lines = private_lines(rules.view(state, "B"), "B", lang)
+        lines = question(rules.view(state, "B"), "B", lang)
         text = "\n".join(lines)
         # every card of the collection by name, and the numbered offers are the buttons' decks
         for card_id in mine.units:
@@ -490,7 +490,7 @@ def test_the_deck_prompt_of_a_league_seat(hostile: packlib.Pack) -> None:
     # outside a league the prompt is as before: the pack's presets, no collection
     free = rules.new_game("f", rules.SEATS, {"pack": hostile.source}, DICE, DICE)
     free, _ = rules.start_step(free, DICE)
-    lines = private_lines(rules.view(free, "B"), "B", "en")
+    lines = question(rules.view(free, "B"), "B", "en")
     assert "collection" not in "\n".join(lines)
     assert len(lines) == 1 + len(hostile.presets[: rules.PRESET_BUTTONS])
 
