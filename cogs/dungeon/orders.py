@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from bot.i18n import LANGS, t
 from bot.ruleset import OrderRejected
 from cogs.dungeon import content
+from cogs.dungeon.ai import DungeonMap
 from cogs.dungeon.content import Card, label, parse_label
 from cogs.dungeon.hexes import Hex, distance, neighbours
 from cogs.dungeon.movement import Mover, Path, follow, paths
@@ -145,6 +146,10 @@ def _parse_act(state: DungeonState, hero: Hero, tokens: list[str]) -> Order:
                 attacks.append(monster.hex)
                 section, skip = "attack", used == 2
                 continue
+        if section == "heal" and heal is None and tok.upper() in state.heroes:
+            # a seat before the keywords: ``heal A`` names seat A, not the ``a`` of attack
+            heal = tok.upper()
+            continue
         if low in MOVE_WORDS:
             section = "move"
             continue
@@ -272,10 +277,13 @@ def check_move(state: DungeonState, hero: Hero, card: Card, move: list[Hex]) -> 
     return followed
 
 
-def in_range(state: DungeonState, source: Hex, target: Hex, reach: int) -> bool:
+def in_range(
+    state: DungeonState, source: Hex, target: Hex, reach: int, known: DungeonMap | None = None
+) -> bool:
     """Range counts hexes around walls (as the AI counts them) and needs line of sight; melee
-    (``reach`` 0) is a neighbour not behind a thin wall."""
-    m = ai_map(state)
+    (``reach`` 0) is a neighbour not behind a thin wall. ``known``: the state's
+    :func:`ai_map`, when the caller asks many times (its line of sight is built once a map)."""
+    m = known if known is not None else ai_map(state)
     if reach <= 0:
         return target in neighbours(source) and frozenset((source, target)) not in m.thin_walls
     if distance(source, target) > reach:
@@ -309,11 +317,12 @@ def check_attacks(
         raise OrderRejected("dungeon.reject.no_attack")
     if len(attacks) > card.targets or len(set(attacks)) != len(attacks):
         raise OrderRejected("dungeon.reject.too_many_targets", targets=card.targets)
+    known = ai_map(state)
     for h in attacks:
         target = state.figure_at(h)
         if not isinstance(target, Monster):
             raise OrderRejected("dungeon.reject.no_monster_there", hex=label(h))
-        if not in_range(state, source, h, card.range):
+        if not in_range(state, source, h, card.range, known):
             raise OrderRejected("dungeon.reject.out_of_range", hex=label(h), range=card.range)
 
 

@@ -6,8 +6,9 @@ first is picked, and every pick of one group must make an order with every pick 
 So the turn is one select menu (25 options at most) whose every option is a whole order that the
 parser accepts: attack these monsters from the nearest hex that reaches them (one option per set
 of targets), open a door, end the move on a hex (attacking from there what it reaches, healing
-who needs it most), or pass. Each is named as the board shows it: the hex, the arrow and the
-count of hexes from where the character stands (``C4 ↗2``), what it attacks or springs there.
+who needs it most), or pass; every one parses as it is (the tests hold each token to that).
+Each is named as the board shows it: the hex, the arrow and the count of hexes from where the
+character stands (``C4 ↗2``), what it attacks, whom it heals, the traps on the way.
 Any other order is typed (``move C4 attack #6``), as the question says.
 """
 
@@ -18,12 +19,13 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from bot.i18n import LANGS, t
-from bot.ruleset import Choice, RuleError
+from bot.ruleset import Choice
+from cogs.dungeon.ai import DungeonMap
 from cogs.dungeon.content import Card, label
 from cogs.dungeon.hexes import Hex, distance
 from cogs.dungeon.movement import Path, paths
-from cogs.dungeon.orders import hero_mover, in_range, parse
-from cogs.dungeon.state import DungeonState, Hero, Monster, card_of, ground, visible_doors
+from cogs.dungeon.orders import Order, hero_mover, in_range
+from cogs.dungeon.state import DungeonState, Hero, Monster, ai_map, card_of, ground, visible_doors
 from cogs.dungeon.words import figure_name, way
 
 ROOM = 25  # a select menu's options
@@ -43,8 +45,8 @@ class _Spot:
 
 
 def act_choices(state: DungeonState, seat: str) -> list[Choice]:
-    """The whole orders a character may give this turn, the likeliest first, each checked by
-    the parser (a menu never offers what the grammar would refuse)."""
+    """The whole orders a character may give this turn, the likeliest first, each made of what
+    the parser checks (a menu never offers what the grammar would refuse)."""
     hero = state.heroes[seat]
     card = card_of(state, hero)
     if card is None or hero.hex is None:
@@ -53,14 +55,15 @@ def act_choices(state: DungeonState, seat: str) -> list[Choice]:
     reach = paths(ground(state), hero_mover(state, hero, card), card.move) if card.move else {}
     doors = visible_doors(state)
     spots = [_Spot(start, None), *(_Spot(h, p) for h, p in reach.items())]
-    targets = {s.hex: _targets(state, card, s.hex) for s in spots if s.hex not in doors}
+    known = ai_map(state)  # one map (and its line of sight) for every range asked below
+    targets = {s.hex: _targets(state, card, s.hex, known) for s in spots if s.hex not in doors}
 
-    plans: list[tuple[str, Callable[[str], str]]] = []
+    plans: list[tuple[Order, Callable[[str], str]]] = []
     for chosen, spot in _attack_sets(card, spots, targets)[:ATTACK_PLANS]:
-        plans.append(_plan(state, hero, card, spot, chosen, attack_first=True))
+        plans.append(_plan(state, hero, card, spot, chosen, known, attack_first=True))
     # staying put: an ally healed without moving (with nothing to attack it is the pass)
-    stay = _plan(state, hero, card, spots[0], targets.get(start, []), attack_first=False)
-    if stay[0] != "pass":
+    stay = _plan(state, hero, card, spots[0], targets.get(start, []), known, attack_first=False)
+    if stay[0].canonical() != "pass":
         plans.append(stay)
     for spot in sorted((s for s in spots if s.hex in doors), key=lambda s: s.cost):
         plans.append(_door(spot, start))
@@ -69,16 +72,18 @@ def act_choices(state: DungeonState, seat: str) -> list[Choice]:
     # toward the monsters (or the doors) first: where a turn usually goes; traps last
     moves.sort(key=lambda s: (len(s.path.painful) if s.path else 0, _nearest(s.hex, near)))
     for spot in moves:
-        plans.append(_plan(state, hero, card, spot, targets.get(spot.hex, []), attack_first=False))
-    plans.append(("pass", lambda lang: t(lang, "dungeon.plan.pass", hex=label(start))))
+        found = targets.get(spot.hex, [])
+        plans.append(_plan(state, hero, card, spot, found, known, attack_first=False))
+    plans.append((Order("act"), lambda lang: t(lang, "dungeon.plan.pass", hex=label(start))))
 
+    # Each order is made of what the parser checks (a reachable end, targets in range from
+    # it, an ally in heal range), so its canonical text parses back: the tests hold every
+    # offered token to that, rather than parsing each again here (a menu is built at every
+    # prompt and click).
     choices: list[Choice] = []
     seen: set[str] = set()
-    for text, words in plans:
-        try:
-            token = parse(state, seat, text).canonical()
-        except RuleError:  # a door whose room would hide the target, say: not offered
-            continue
+    for order, words in plans:
+        token = order.canonical()
         if token in seen:
             continue
         seen.add(token)
@@ -92,11 +97,13 @@ def _choice(token: str, words: Callable[[str], str]) -> Choice:
     return Choice(token, LABEL_KEY, params={"text": {lang: words(lang) for lang in LANGS}})
 
 
-def _targets(state: DungeonState, card: Card, source: Hex) -> list[Monster]:
+def _targets(state: DungeonState, card: Card, source: Hex, known: DungeonMap) -> list[Monster]:
     """The monsters the card can attack from ``source``, the weakest first (the one to finish)."""
     if card.attack <= 0:
         return []
-    found = [m for m in state.living_monsters() if in_range(state, source, m.hex, card.range)]
+    found = [
+        m for m in state.living_monsters() if in_range(state, source, m.hex, card.range, known)
+    ]
     return sorted(found, key=lambda m: (m.hp, m.id))
 
 
@@ -126,7 +133,9 @@ def _nearest(h: Hex, near: list[Hex]) -> int:
     return min((distance(h, n) for n in near), default=0)
 
 
-def _heal_target(state: DungeonState, hero: Hero, card: Card, source: Hex) -> str | None:
+def _heal_target(
+    state: DungeonState, hero: Hero, card: Card, source: Hex, known: DungeonMap
+) -> str | None:
     """Whom the card heals, if not its own character (which it heals anyway): the ally in range
     who has lost the most, when that is more than the character itself has lost."""
     if card.heal <= 0 or card.heal_range <= 0:
@@ -137,7 +146,7 @@ def _heal_target(state: DungeonState, hero: Hero, card: Card, source: Hex) -> st
         if ally.seat == hero.seat or ally.hex is None:
             continue
         gone = ally.max_hp - ally.hp
-        nearer = gone > lost and in_range(state, source, ally.hex, card.heal_range)
+        nearer = gone > lost and in_range(state, source, ally.hex, card.heal_range, known)
         if nearer and (best is None or gone > best[0]):
             best = (gone, ally.seat)
     return best[1] if best else None
@@ -149,20 +158,20 @@ def _plan(
     card: Card,
     spot: _Spot,
     found: list[Monster],
+    known: DungeonMap,
     *,
     attack_first: bool,
-) -> tuple[str, Callable[[str], str]]:
+) -> tuple[Order, Callable[[str], str]]:
     """Move to ``spot`` (or stay), attack what it reaches (``found``, the weakest first), heal
     who needs it: the order text and its label in a language."""
     chosen = found[: card.targets]
-    heal = _heal_target(state, hero, card, spot.hex)
-    parts = []
-    if spot.path is not None:
-        parts.append(f"move {label(spot.hex)}")
-    if chosen:
-        parts.append("attack " + " ".join(label(m.hex) for m in chosen))
-    if heal:
-        parts.append(f"heal {heal}")
+    heal = _heal_target(state, hero, card, spot.hex, known)
+    order = Order(
+        "act",
+        move=(spot.hex,) if spot.path is not None else (),
+        attacks=tuple(m.hex for m in chosen),
+        heal=heal,
+    )
     start = hero.hex
     assert start is not None
 
@@ -197,11 +206,11 @@ def _plan(
             )
         return t(lang, "dungeon.plan.move", hex=label(spot.hex), way=way(start, spot.hex)) + notes
 
-    return " ".join(parts) or "pass", words
+    return order, words
 
 
-def _door(spot: _Spot, start: Hex) -> tuple[str, Callable[[str], str]]:
+def _door(spot: _Spot, start: Hex) -> tuple[Order, Callable[[str], str]]:
     def words(lang: str) -> str:
         return t(lang, "dungeon.plan.door", hex=label(spot.hex), way=way(start, spot.hex))
 
-    return f"move {label(spot.hex)}", words
+    return Order("act", move=(spot.hex,)), words

@@ -96,3 +96,13 @@ def test_the_view_notes_each_attack_its_damage_and_a_kill(state) -> None:
     said = [e.data for e in events if e.type == "attack"]
     assert [(x["target"], x["damage"]) for x in said] == [("guard-6", 2), ("archer-4", 2)]
     assert rules.from_json(rules.to_json(after)).last == after.last
+
+
+def test_heal_a_names_seat_a_not_the_a_of_attack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``heal A`` heals seat A (``a`` alone is short for attack elsewhere in an order)."""
+    use_scenario(monkeypatch, {"level": 1, "starts": ["A1", "A2", "A3", "B1"], "rooms": HALL})
+    s = acting(new(("A", "B", "C"), classes={"C": "mender"}), "C", "mend", "C2")
+    s.heroes["A"].hp = 3
+    put_monster(s, "guard-6", "E2")
+    for text in ("attack E2 heal A", "heal a", "回復 A"):
+        assert rules.parse(s, "C", text).heal == "A", text
