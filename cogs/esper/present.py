@@ -54,6 +54,8 @@ PRIVATE = (
 )
 # The silhouettes a select menu offers (25 options, one of them "keep"): more are listed.
 SILHOUETTE_MENU = 24
+# The combat steps whose question lists the seat's whole C hand (their answers draw on it).
+HAND_STEPS = ("cturn", "defend")
 COMBAT_STEPS = ("entry", "precombat", "cturn", "sync", "defend", "block", "round_end")
 BASE_STEPS = ("keys", "place", "path")
 BASE_COLUMNS = "ABCDEF"
@@ -1304,8 +1306,9 @@ def question(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         return []
     lines = _asks(view, seat, lang)
     mine = (view.get("you") or {}).get("combat")
-    if view.get("step") in COMBAT_STEPS and isinstance(mine, Mapping):
-        # what a combat answer is chosen from: the hand by name (each card's line is behind 📋)
+    if view.get("step") in HAND_STEPS and isinstance(mine, Mapping):
+        # what a combat turn or a defence is chosen from: the hand by name (each card's line is
+        # behind 📋; the other steps' menus list the cards that fit)
         hand = [c for c in mine.get("c_hand") or () if isinstance(c, Mapping)]
         if hand:
             cards = [f"{pick(c.get('name'), lang, str(c.get('id')))} `{c.get('id')}`" for c in hand]
