@@ -57,6 +57,7 @@ class Played:
     seat: str
     prompt: Any
     ack: str
+    via: str  # the prompt's buttons, or the builder
 
 
 def japanese_table(env: Any, clock: Any, set_locale: Any, names: tuple[str, ...]) -> Table:

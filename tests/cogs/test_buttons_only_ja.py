@@ -20,6 +20,7 @@ or 📋 answer) are gathered and reported together, so one run shows all that is
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ import discord
 import pytest
 
 from bot import messages, registry
+from bot.client import deterministic_entropy
 from bot.i18n import t
 from bot.orderbuilder import draft_of
 from tests.cogs.buttons_only_ja_helpers import (
@@ -45,6 +47,8 @@ from tests.cogs.buttons_only_ja_helpers import (
 )
 
 JA = "ja"
+# The deal, draws and dice (PBP_BUTTONS_ONLY_SEED=… plays other games, to look for more steps).
+SEED = os.environ.get("PBP_BUTTONS_ONLY_SEED", "buttons-only-ja")
 NAMES = ("あかり", "ひかる", "かなで", "つばさ", "みのり")  # seats A to E, in join order
 MAX_ORDERS = 60  # orders sealed (every seat's setup included) before the first real turn
 MAX_CLICKS = 12  # clicks of one order (choice groups, builder menus) before giving up
@@ -172,6 +176,19 @@ RULESETS = {
 
 
 @pytest.fixture
+def make_bot(make_bot: Callable[..., Any]) -> Callable[..., Any]:
+    """The conftest's bots, with seeds and salts derived from :data:`SEED`: the same deal, draws
+    and dice every run, so a step that needs typing fails every run, not one run in some."""
+
+    def factory(**kwargs: Any) -> Any:
+        bot = make_bot(**kwargs)
+        bot.table._keyed_entropy = deterministic_entropy(SEED)
+        return bot
+
+    return factory
+
+
+@pytest.fixture
 def table_of(simcord_env: Any, sim_clock: Any, discord_locale: Any) -> Callable[[int], Table]:
     def make(players: int) -> Table:
         return japanese_table(simcord_env, sim_clock, discord_locale, NAMES[:players])
@@ -293,7 +310,10 @@ async def play_until_real_turn(table: Table, ruleset: Ruleset, problems: list[st
             )
         english = english_words(ack)
         if english:
-            problems.append(f"{ruleset.key}: English in the acknowledgement: {english}\n{ack}")
+            problems.append(
+                f"{ruleset.key}: English in seat {seat}'s acknowledgement (by {played.via}) at "
+                f"step {loaded.game.step}: {english}\n{ack}"
+            )
         await table.bot.outbox.idle()
         await table.env.settle()
         if real:
@@ -309,7 +329,7 @@ async def answer_by_buttons(table: Table, ruleset: Ruleset, seat: str, loaded: A
     step = loaded.game.step
     prompt = latest_prompt(member, table.game_id, step)
     if prompt is None:
-        stage = getattr(loaded.state, "step", None) or getattr(loaded.state, "phase", "")
+        stage = getattr(loaded.state, "step", None) or getattr(loaded.state, "phase", "turn")
         dms = bot_dms(member)
         last = dms[-1].content if dms else "(no DM)"
         raise AssertionError(
@@ -320,9 +340,9 @@ async def answer_by_buttons(table: Table, ruleset: Ruleset, seat: str, loaded: A
     builds = has_builder and seat in ruleset.builder_seats
     if order_components(prompt, table.game_id) and not builds:
         ack = await click_through(member.user, prompt, table.game_id, key, seat)
-    else:
-        ack = await build_order(table, key, seat, prompt, loaded)
-    return Played(seat, prompt, ack)
+        return Played(seat, prompt, ack, "the prompt's buttons")
+    ack = await build_order(table, key, seat, prompt, loaded)
+    return Played(seat, prompt, ack, "the 📝 builder: its sealed answer")
 
 
 def latest_prompt(member: Any, game_id: str, step: int) -> discord.Message | None:
@@ -394,21 +414,21 @@ async def build_order(table: Table, key: str, seat: str, prompt: Any, loaded: An
     message = opened.response
     user = member.user
 
-    async def choose(what: str, values: list[str] | None = None) -> Any:
+    async def choose(what: str, values: list[str] | None = None, at: int = 0) -> Any:
         nonlocal message
         menu = Builder.of(message).by_what[what]
-        chosen = values or [menu["options"][0]["value"]]
+        chosen = values or [menu["options"][at]["value"]]
         result = await user.select(message, chosen, custom_id=menu["custom_id"])
         assert result.response is not None, f"{key}: the builder's {what} menu got no answer"
         message = result.response
         return message
 
-    async def choose_square() -> None:
+    async def choose_square(at: int = 0) -> None:
         """The squares' menu the builder shows now; a column first when more than 25 are
-        offered, then the squares of that column."""
+        offered, then the squares of that column. ``at``: which option (-1 the last)."""
         for _ in range(2):
             what = first_square_menu(message)
-            await choose(what)
+            await choose(what, at=at)
             if not what.startswith("col"):
                 return
 
@@ -427,7 +447,7 @@ async def build_order(table: Table, key: str, seat: str, prompt: Any, loaded: An
             continue
         if step == "play" and "unit" in menus and draft_lines(message) < 1:
             await choose("unit")
-            await choose_square()
+            await choose_square(-1)  # the last square offered: not where the unit stands
             await choose("act")  # the first action: wait where it ends
             continue
         seal = Builder.of(message).by_what.get("seal")
