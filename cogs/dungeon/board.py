@@ -89,6 +89,12 @@ CANVAS = Supersample(SS)
 _s, _sp, _f = CANVAS.s, CANVAS.sp, CANVAS.font
 
 
+def _dot(lang: str) -> str:
+    """The separator of a name's parts: ``A · Aurora`` in English, ``A・アウローラ`` in Japanese
+    (whose typography has its own middle dot)."""
+    return " · " if lang == "en" else "・"
+
+
 def _screen(h: tuple[int, int]) -> tuple[int, int]:
     return (h[0], -h[0] - h[1])
 
@@ -572,7 +578,7 @@ def _panel(
     for actor, initiative in order:
         if actor in heroes:
             colour = SEAT_COLOURS.get(actor, SIDE["A"])
-            who = f"{actor} · {names.get(actor, actor)}"
+            who = f"{actor}{_dot(lang)}{names.get(actor, actor)}"
         else:
             colour = MONSTER
             who = t(
@@ -612,7 +618,8 @@ def _panel(
         colour = SEAT_COLOURS.get(seat, SIDE["A"])
         CANVAS.side_card(d, (x0, y, x1, y + CARD_H), colour)
         status = hero.get("status")
-        head = f"{seat} · {names.get(seat, seat)} · {t(lang, 'dungeon.class.' + hero['class'])}"
+        dot = _dot(lang)
+        head = f"{seat}{dot}{names.get(seat, seat)}{dot}{t(lang, 'dungeon.class.' + hero['class'])}"
         d.text(
             _sp((x0 + 16, y + 17)),
             fit(head, bold, _s(x1 - x0 - 24)),
@@ -630,7 +637,7 @@ def _panel(
                 hand=hero["hand"],
             )
             if card:
-                line += " · " + t(lang, f"dungeon.card.{card['id']}")
+                line += _dot(lang) + t(lang, f"dungeon.card.{card['id']}")
         else:
             line = t(lang, f"dungeon.board.status.{status}")
         d.text(
