@@ -571,7 +571,10 @@ def private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     acting_id = active.get("id") if active else None
     own = (view.get("units") or {}).get(seat) or []
     if own:
-        lines.append(t(lang, "apeiron.dm.your_units"))
+        # the ▶ that marks the unit acting is explained only where one does
+        lines.append(
+            t(lang, "apeiron.dm.your_units" if acting_id else "apeiron.dm.your_units_idle")
+        )
         lines += [_unit_line(cards, seat, u, lang, acting_id) for u in own]
     zone = _zone_card(view, seat)
     if zone:
