@@ -106,8 +106,8 @@ def test_news_of_an_enemy_come_near_a_draw_a_zone_and_a_panel() -> None:
 
 
 def test_the_reveal_is_news_once_and_the_middle_row_is_not() -> None:
-    hidden = [None] * 9
-    middle = [None] * 9
+    hidden: list[Any] = [None] * 9
+    middle: list[Any] = [None] * 9
     for pos in (1, 2, 6):
         middle[pos - 1] = {"pos": pos, "panel": "g", "kind": "grass", "rot": 0}
     deck = PRESENTER.seat_memo(_view(panels=hidden, units={"A": [], "B": []}), "A")
