@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import io
 import logging
@@ -131,7 +132,11 @@ class OutboxSender:
         if self._task is not None and not self._task.done():
             self._again = True
             return
-        self._task = asyncio.get_running_loop().create_task(self.drain(), name="outbox-drain")
+        # A context of its own: the drain outlives whoever woke it (an order's handler, serving
+        # an acknowledgement) and must not carry that handler's context (bot.priority).
+        self._task = asyncio.get_running_loop().create_task(
+            self.drain(), name="outbox-drain", context=contextvars.Context()
+        )
 
     async def idle(self) -> None:
         """Wait until the current drain (and any wake-ups it absorbed) has finished."""

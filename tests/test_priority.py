@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.priority import Foreground
+from bot.priority import Foreground, in_foreground
 
 
 async def test_background_waits_until_the_acknowledgement_is_done() -> None:
@@ -67,3 +67,56 @@ async def test_nothing_served_means_no_wait() -> None:
     started = loop.time()
     await foreground.yield_to()
     assert loop.time() - started < 0.5
+
+
+async def test_a_task_started_inside_a_served_block_is_background() -> None:
+    """asyncio copies the context into every task it creates: the outbox drain an order's
+    handler wakes must not inherit the mark (its posts would then be paced as acknowledgements,
+    ahead of the acknowledgements of later orders, and never step aside)."""
+    foreground = Foreground(max_wait=5.0)
+    seen: dict[str, bool] = {}
+
+    async def woken() -> None:
+        seen["child"] = in_foreground()
+
+    async with foreground.serving():
+        seen["served"] = in_foreground()
+        await asyncio.create_task(woken())
+        seen["still served"] = in_foreground()
+    seen["after"] = in_foreground()
+    assert seen == {"served": True, "child": False, "still served": True, "after": False}
+
+
+async def test_a_task_started_inside_a_served_block_steps_aside_for_it() -> None:
+    """Such a task (a drain woken by the order) waits for the block like any background step;
+    the block's own task never does."""
+    foreground = Foreground(max_wait=5.0)
+    order: list[str] = []
+
+    async def drain() -> None:
+        await foreground.yield_to()
+        order.append("post")
+
+    async with foreground.serving():
+        post = asyncio.create_task(drain())
+        for _ in range(5):
+            await asyncio.sleep(0)  # the drain runs up to its wait
+        await foreground.yield_to()  # the served task itself: no wait
+        order.append("ack")
+    await post
+    assert order == ["ack", "post"]
+
+
+async def test_a_nested_block_is_part_of_the_same_reply() -> None:
+    foreground = Foreground(max_wait=5.0)
+    served: list[float] = []
+    foreground.on_served = served.append
+    async with foreground.serving():
+        async with foreground.serving():
+            assert in_foreground()
+        assert in_foreground() and foreground.busy
+    assert len(served) == 1 and not foreground.busy
+
+
+def test_outside_a_running_loop_nothing_is_served() -> None:
+    assert not in_foreground()
