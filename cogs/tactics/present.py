@@ -400,6 +400,7 @@ def _changes(
 
 # What a turn's headline is about, most telling first (the end is checked before these).
 HEADLINE_ORDER = ("death", "revive", "ability", "attack", "summon", "first", "rosters")
+ABILITY_EFFECTS = ("damage", "heal", "push", "pull", "stat", "teleport", "revive", "obstacle")
 
 
 def _headline(
@@ -433,6 +434,11 @@ def _headline(
             continue
         if kind == "attack":  # the hardest blow of the turn
             return line(max(found, key=lambda e: int(e.get("damage", 0))))
+        if kind == "ability":  # with what it did (its first effect: damage, a heal, a push…)
+            at = list(events).index(found[0])
+            after = events[at + 1] if at + 1 < len(events) else None
+            if after is not None and after["type"] in ABILITY_EFFECTS:
+                return line(found[0]) + t(lang, "tactics.headline.sep") + line(after)
         return line(found[0])
     moves = sum(1 for e in events if e["type"] == "move")
     if moves:
