@@ -1077,10 +1077,9 @@ def _asks(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
             for s, i in seats.items()
             if s != seat and i.get("spot") == spot and i.get("alive") and spot
         ]
-        key = "esper.ask.turn" if step == "turn" else "esper.ask.after"
-        if view.get("stage") == "base" and step == "turn":
-            key = "esper.ask.base_turn"
-        line = t(lang, key, spot=spot_label(spot, lang), here=joined(lang, here))
+        in_base = view.get("stage") == "base" and step == "turn"
+        ask = "esper.ask.base_turn" if in_base else f"esper.ask.{step}"
+        line = t(lang, ask, spot=spot_label(spot, lang), here=joined(lang, here))
         if view.get("stage") == "base" and mine.get("outside"):
             line = t(lang, "esper.ask.outside", n=you.get("infiltration", 0))
         usable = you.get("usable") or []

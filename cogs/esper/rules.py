@@ -873,7 +873,7 @@ def main_choices(state: EsperState, seat: str) -> list[Choice]:
             continue
         key = "esper.choice." + text.replace(" ", "_")
         out.append(Choice(token, key))
-    return out[:25]
+    return out[:22]  # a view holds 25 components: the framework adds ❓ and 📋
 
 
 # --- resolving -----------------------------------------------------------------------------------
