@@ -199,7 +199,12 @@ def _action_options(ctx: _Context, dest: str, facing: str) -> list[tuple[str, st
 
 def _action_view(ctx: _Context, dest: str, facing: str) -> discord.ui.View:
     options = [
-        discord.SelectOption(label=shown[:100], value=str(i), description=line[:100])
+        discord.SelectOption(
+            label=shown[:100],
+            value=str(i),
+            # the whole order line in the reader's words (``C4→C5 下 攻撃 D6``)
+            description=PRESENTER.order_text(line, ctx.lang)[:100],
+        )
         for i, (line, shown) in enumerate(_action_options(ctx, dest, facing))
     ]
     view = discord.ui.View(timeout=None)
