@@ -331,6 +331,8 @@ def seat_memo(view: Mapping[str, Any], seat: str) -> dict[str, Any]:
         "z": [_zone_card(view, seat), _zone_card(view, other)],
         "p": _panel_kinds(view),
         "x": [extra.get(seat), extra.get(other)],
+        # the seat's unit acting at this prompt: its own move is no news at the next one
+        "a": (acting(view) or {}).get("id") if view.get("active") == seat else None,
     }
 
 
@@ -376,6 +378,9 @@ def seat_news(memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[
             )
         elif square and hp > int(old_hp or 0):
             lines.append(t(lang, f"apeiron.news.{whose}_healed", hp=hp, **params))
+        moved = square and old_square and square != old_square
+        if owner == seat and moved and unit_id != memo.get("a"):  # pushed, pulled, carried
+            mine.append(t(lang, "apeiron.news.own_moved", old=old_square, **params))
         if owner != seat and square and square != old_square:
             close = [k for k, at in own_alive.items() if _near(square, at)]
             if close:
