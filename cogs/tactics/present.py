@@ -419,7 +419,8 @@ def _headline(
     if ends:
         return line(ends[-1])
     deaths = [e for e in events if e["type"] == "death"]
-    masters = [e for e in deaths if e.get("master")]
+    # A master unit's death is worth 2 DP (none by friendly fire: then it reads as any death).
+    masters = [e for e in deaths if not e.get("friendly") and e.get("points") == 2]
     if masters:
         return line(masters[0], "tactics.headline.master")
     if len(deaths) > 1:

@@ -426,8 +426,6 @@ class _Resolver:
                 "friendly": friendly,
                 "dp_to": to,
                 "points": points,
-                # a master unit's end is the turn's headline, whoever caused it
-                "master": unit.type.master,
             },
         )
 

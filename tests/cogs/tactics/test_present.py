@@ -55,7 +55,6 @@ def test_the_headline_puts_a_master_unit_first_and_a_stat_change_keeps_its_sign(
             "friendly": False,
             "dp_to": "A",
             "points": 2,
-            "master": True,
             "names": {"B1": {"en": "Archmage"}, "A1": {"en": "Warlord"}},
         },
     ]
