@@ -87,9 +87,12 @@ class _Context:
 
 
 def _pretty(ctx: _Context, line: str) -> str:
-    """A draft line with unit ids shown as names (``A2`` → ``Knight A2``)."""
+    """A draft line as the reader reads it: unit ids shown as names (``A2`` → ``Knight A-2``),
+    and in Japanese the keywords and unit kinds as typed in Japanese (``デッキ 覇王 剣士``,
+    ``剣士 A-2 →D7 攻撃 D6``), as the sealed order's acknowledgement shows it."""
     words = line.split()
-    return " ".join(unit_label(ctx.units[w], ctx.lang) if w in ctx.units else w for w in words)
+    named = " ".join(unit_label(ctx.units[w], ctx.lang) if w in ctx.units else w for w in words)
+    return PRESENTER.order_text(named, ctx.lang)
 
 
 def _shown(ctx: _Context, lines: list[str]) -> list[str]:
