@@ -19,6 +19,7 @@ counts, the seat's DM its own cards.
 from __future__ import annotations
 
 import string
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -1309,8 +1310,13 @@ def question(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
         # what a combat turn or a defence is chosen from: the hand by name (each card's line is
         # behind 📋; the other steps' menus list the cards that fit)
         hand = [c for c in mine.get("c_hand") or () if isinstance(c, Mapping)]
-        if hand:
-            cards = [f"{pick(c.get('name'), lang, str(c.get('id')))} `{c.get('id')}`" for c in hand]
+        copies = Counter(str(c.get("id")) for c in hand)  # a deck holds several of a card
+        by_id = {str(c.get("id")): c for c in hand}
+        cards = [
+            f"{pick(by_id[i].get('name'), lang, i)} `{i}`" + (f"×{n}" if n > 1 else "")
+            for i, n in copies.items()
+        ]
+        if cards:
             lines.append(t(lang, "esper.ask.c_hand", cards=joined(lang, cards)))
     return lines
 
