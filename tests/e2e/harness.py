@@ -34,14 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import catalogue, t
+from bot.i18n import t
 from tests.fakediscord import FakeDiscord, Interaction, Message
 
 ROOT = Path(__file__).resolve().parents[2]
-# An order button (``pbp:o:…``, its picks: each the chosen choice's place in its group) or a
-# ruleset's sheet-builder button (``pbp:b:…``).
+# An order button or menu (``pbp:o:…``, ``pbp:s:…``, its picks: each the chosen choice's place
+# in its group) or a ruleset's sheet-builder button (``pbp:b:…``).
 ORDER_BUTTON = re.compile(
-    r"^pbp:(?:o:(?P<game>[^:]+):(?P<turn>\d+):(?P<picks>[^:]*)|b:(?P<bgame>[^:]+):(?P<bturn>\d+))$"
+    r"^pbp:(?:[os]:(?P<game>[^:]+):(?P<turn>\d+):(?P<picks>[^:]*)|b:(?P<bgame>[^:]+):(?P<bturn>\d+))$"
 )
 ACK = re.compile(
     r"Order (sealed|replaced) for (?P<game>\S+), turn (?P<turn>\d+)"
@@ -280,15 +280,29 @@ def arena_moves() -> dict[str, str]:
 
 @functools.cache
 def dungeon_choices() -> dict[str, str]:
-    """A card's button (``dungeon.card.<id>``), an option's and the pass."""
-    keys = catalogue("en")
-    tokens = {
-        f"card {k.removeprefix('dungeon.card.')}": k for k in keys if k.startswith("dungeon.card.")
-    }
-    tokens |= {
-        f"option {k.rsplit('.', 1)[1]}": k for k in keys if k.startswith("dungeon.choice.option.")
-    }
-    return button_words({**tokens, "pass": "dungeon.choice.pass"})
+    """A card's button (what the card does, ``dungeon.choice.card_label``) and a monster tie's
+    option (``N. …``), as English labels, to their order words. A turn is a select menu, whose
+    options the scripted player does not read: it passes (the bot runs the monsters)."""
+    from cogs.dungeon import content, words
+
+    words_of: dict[str, str] = {}
+    for cls in content.classes().values():
+        for card in cls.cards:
+            text = words.card_text(card.to_json(), "en", bold=False)
+            words_of[t("en", "dungeon.choice.card_label", text=text)] = f"card {card.id}"
+    return words_of
+
+
+def dungeon_token(label: str, words_of: dict[str, str]) -> str:
+    """A dungeon button's order words: a card's, or a tie's ``option N`` (its label's number)."""
+    if label in words_of:
+        return words_of[label]
+    clipped = label.removesuffix("…")  # a label past Discord's 80 characters is cut
+    for whole, token in words_of.items():
+        if label != clipped and whole.startswith(clipped):
+            return token
+    number = label.split(".", 1)[0]
+    return f"option {number}" if number.isdigit() else "pass"
 
 
 Player = Callable[[Prompt, random.Random, set[str]], str]
@@ -320,7 +334,14 @@ def tactics_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str
 def dungeon_player(prompt: Prompt, rng: random.Random, refused: set[str]) -> str:
     """A co-op party member: a random card of the round's picks (the buttons), then the first
     enabled choice on each step, ``pass`` when nothing else is left; the bot runs the monsters."""
-    options = [o for o in prompt.tokens(dungeon_choices()) if o not in refused]
+    words_of = dungeon_choices()
+    labels = [
+        label
+        for custom_id, label, disabled in prompt.buttons
+        if ORDER_BUTTON.match(custom_id) and not disabled
+    ]
+    options = [dungeon_token(label, words_of) for label in labels]
+    options = [o for o in options if o not in refused]
     if "card picks" in prompt.content:
         return rng.choice(options) if options else "pass"
     return options[0] if options else "pass"
