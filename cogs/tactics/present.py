@@ -278,20 +278,21 @@ def _private_lines(view: Mapping[str, Any], seat: str, lang: str) -> list[str]:
     on_board = _mine(view, seat)
     waiting = [u for u in view.get("units") or () if u.get("side") == seat and u not in on_board]
     lines.append(t(lang, "tactics.dm.mine"))
-    lines += [_sheet_line(lang, "tactics.dm.unit", unit) for unit in on_board]
+    lines += [_sheet_line(lang, "board", unit) for unit in on_board]
     for unit in waiting:
-        state = "dead" if unit.get("status") == "dead" else "reserve"
-        lines.append(_sheet_line(lang, f"tactics.dm.unit_{state}", unit))
+        lines.append(_sheet_line(lang, "dead" if unit.get("status") == "dead" else "reserve", unit))
     enemy = _mine(view, _other(seat))
     if enemy and step == "play":
         lines.append(t(lang, "tactics.dm.theirs"))
-        lines += [_sheet_line(lang, "tactics.dm.unit", unit) for unit in enemy]
+        lines += [_sheet_line(lang, "board", unit) for unit in enemy]
     return lines
 
 
-def _sheet_line(lang: str, key: str, unit: Mapping[str, Any]) -> str:
-    """One unit of the 📋 sheet: its name, where it is (or that it waits or died), its stats."""
+def _sheet_line(lang: str, status: str, unit: Mapping[str, Any]) -> str:
+    """One unit of the 📋 sheet: its name, where it is (``status`` board), or that it waits in
+    reserve or died, then its stats."""
     name = unit_label(unit, lang)
+    key = f"tactics.dm.unit_{status}"
     where = t(lang, key, unit=name, square=unit.get("square"), cost=unit.get("cost"))
     return where + t(lang, "tactics.dm.stat_sep") + _stats(unit, lang)
 
@@ -410,10 +411,11 @@ def _headline(
     blow, an ability, a summon, who plays first; else how many units moved."""
     units = _units_by_id(events)
 
-    def line(event: Mapping[str, Any], key: str | None = None) -> str:
+    def line(event: Mapping[str, Any], headline: str | None = None) -> str:
         params = _params(event, lang, units)
         params.update(_derived(event, lang, names))
-        return t(lang, key or f"tactics.event.{event['type']}", **params)
+        key = f"tactics.headline.{headline}" if headline else f"tactics.event.{event['type']}"
+        return t(lang, key, **params)
 
     ends = [e for e in events if e["type"] == "end"]
     if ends:
@@ -422,7 +424,7 @@ def _headline(
     # A master unit's death is worth 2 DP (none by friendly fire: then it reads as any death).
     masters = [e for e in deaths if not e.get("friendly") and e.get("points") == 2]
     if masters:
-        return line(masters[0], "tactics.headline.master")
+        return line(masters[0], "master")
     if len(deaths) > 1:
         fallen = t(lang, "tactics.dm.list_sep").join(
             unit_label(units.get(str(e["unit"])) or _named(e, str(e["unit"])), lang, str(e["unit"]))
@@ -439,7 +441,9 @@ def _headline(
             at = list(events).index(found[0])
             after = events[at + 1] if at + 1 < len(events) else None
             if after is not None and after["type"] in ABILITY_EFFECTS:
-                return line(found[0]) + t(lang, "tactics.headline.sep") + line(after)
+                return t(
+                    lang, "tactics.headline.ability", ability=line(found[0]), effect=line(after)
+                )
         return line(found[0])
     moves = sum(1 for e in events if e["type"] == "move")
     if moves:

@@ -297,15 +297,16 @@ def choices(state: TacticsState, seat: str) -> list[ChoiceGroup]:
     if state.step == "roster":
         boss = master.preset(order.roster[0])
         name = dict(boss.name) if boss is not None else order.roster[0]
-        params: dict[str, Any] = {"master": name, "count": len(order.roster) - 1}
-        key = "tactics.choice.roster"
+        count = len(order.roster) - 1
+        quick = Choice(
+            order.canonical(), "tactics.choice.roster", params={"master": name, "count": count}
+        )
     elif state.step == "deploy":
         placed = [f"{units.tag(ln.unit)} {label(ln.dest)}" for ln in order.lines if ln.dest]
         lineup = {"en": ", ".join(placed), "ja": "、".join(placed)}
-        params, key = {"lineup": lineup}, "tactics.choice.deploy"
+        quick = Choice(order.canonical(), "tactics.choice.deploy", params={"lineup": lineup})
     else:
-        params, key = {}, "tactics.choice.wait"
-    quick = Choice(order.canonical(), key, params=params)
+        quick = Choice(order.canonical(), "tactics.choice.wait")
     return [ChoiceGroup("quick", "tactics.choice.group", [quick])]
 
 
