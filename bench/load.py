@@ -54,7 +54,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.storage import open_repository
 from bot.table import Player
 from bot.table import Table as BotTable
-from tests.e2e.harness import SCRIPTS, BotProcess, Table, World, carries_prompt, dump
+from tests.e2e.harness import (
+    SCRIPTS,
+    BotProcess,
+    GameRun,
+    Table,
+    World,
+    carries_prompt,
+    dump,
+)
 from tests.e2e.shards import Cluster, ShardWorld, dump_postgres, postgres_schema
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.server import DISCORD_GLOBAL_LIMIT
@@ -68,6 +76,13 @@ PACED_PER_TURN_TARGET = 5.0
 TURNS_PER_SECOND_TARGET = 8.0
 # Before issue 37, measured with --games 300 (one process, SQLite): printed beside today's.
 BEFORE = {"turns_per_second": 4.2, "paced_per_turn": 7.6}
+# Games whose first turn begins each second once every game is set up (--start-rate): the target
+# turns a second. A game begun makes three orders before it needs a background request (both
+# first orders, then the next order of the player whose prompt came with an acknowledgement),
+# three replies a game: 24 a second of the 45 the budget grants, while the games already going
+# saturate it with the rest. At 15 a second (45 replies a second) the replies alone took every
+# grant for the whole ramp and waited a second each.
+START_RATE = 8.0
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -169,6 +184,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> int:
         table.think = (args.think_min, args.think_max)
         table.max_turns = args.turns
         peaks = [0.0] * len(processes)
+        versions: list[int] = []
         try:
             if args.idle:
                 url = database_url or f"sqlite:///{bot.db_path}"  # type: ignore[union-attr]
@@ -191,7 +207,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> int:
             t0 = time.monotonic()
             gate = asyncio.Semaphore(args.start_concurrency)
 
-            async def start(i: int, a: int, b: int, channel: int):
+            async def start(i: int, a: int, b: int, channel: int) -> GameRun:
                 async with gate:
                     return await table.start_game(script, channel, a, b, seed=i)
 
@@ -214,7 +230,17 @@ async def run(args: argparse.Namespace, database_url: str | None) -> int:
                 flush=True,
             )
             first_request = len(fake.requests)
-            await asyncio.gather(*(table.play(run, script) for run in runs))
+
+            async def play(i: int, run: GameRun) -> GameRun:
+                # The games' first turns begin as a stream (--start-rate games a second), as a
+                # community's do, not in the same second: every player's first order at once
+                # is a burst of replies (600 for 300 games within the 0.5-3 s think) that no
+                # budget under the global limit can send in 100 ms (45 a second: 13 s).
+                if args.start_rate:
+                    await asyncio.sleep(i / args.start_rate)
+                return await table.play(run, script)
+
+            await asyncio.gather(*(play(i, run) for i, run in enumerate(runs)))
             # Let the last resolutions go out before counting.
             await asyncio.sleep(2.0)
             played = time.monotonic() - started
@@ -268,6 +294,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> int:
     where = f"{shards} shard processes on PostgreSQL" if database_url else "one process, SQLite"
     print(f"bot                              {where}")
     print(f"games                            {len(runs)} (turns per game: {args.turns or 'all'})")
+    begun = f"{args.start_rate:g} a second" if args.start_rate else "all at once"
+    print(f"first turns begun                {begun}")
     if args.idle:
         print(f"idle games                       {args.idle} (waiting on their deadlines)")
     print(f"orders acknowledged              {len(latencies)}")
@@ -342,6 +370,12 @@ if __name__ == "__main__":
     parser.add_argument("--think-min", type=float, default=0.5)
     parser.add_argument("--think-max", type=float, default=3.0)
     parser.add_argument("--start-concurrency", type=int, default=20)
+    parser.add_argument(
+        "--start-rate",
+        type=float,
+        default=START_RATE,
+        help="games whose first turn begins each second, once all are set up (0: all at once)",
+    )
     parser.add_argument(
         "--idle", type=int, default=0, help="games waiting on their deadlines, besides --games"
     )
