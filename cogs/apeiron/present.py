@@ -657,6 +657,16 @@ def headline(
             best, chosen = rank, event
     if chosen is None:
         return None
+    deaths = [e for e in events if e.get("type") == "death"]
+    if chosen.get("type") == "death" and len(deaths) > 1:  # a panel removed, a thunder: all
+        units = [
+            f"{_params(e, lang, names)['unit']}（{e.get('seat')}）"
+            if lang == "ja"
+            else f"{_params(e, lang, names)['unit']} ({e.get('seat')})"
+            for e in deaths
+        ]
+        listed = t(lang, "apeiron.list_sep").join(units)
+        return t(lang, "apeiron.headline.deaths", count=len(deaths), units=listed)
     return t(lang, str(event_key(chosen)), **_params(chosen, lang, names))
 
 

@@ -200,3 +200,18 @@ def test_tallies_are_one_field_per_seat_and_thing(lang: str) -> None:
     assert len({name for name, _ in fields}) == 4
     if lang == "ja":
         assert all("·" not in name for name, _ in fields)
+
+
+def test_the_headline_names_every_unit_lost_when_several_fall() -> None:
+    def death(unit_id: str, en: str, ja: str, square: str) -> dict[str, Any]:
+        names = {unit_id: {"en": en, "ja": ja}}
+        return {"type": "death", "seat": "A", "unit": unit_id, "square": square, "names": names}
+
+    events = [
+        {"type": "panel_removed", "pos": 4},
+        death("u06", "Wyvern", "飛竜", "D3"),
+        death("u08", "Bonewalker", "骨歩き", "F3"),
+    ]
+    names = {"A": "Aurora", "B": "Borealis"}
+    assert PRESENTER.headline(events, "en", names) == "2 units fall: Wyvern (A), Bonewalker (A)."
+    assert PRESENTER.headline(events, "ja", names) == "2体が消滅：飛竜（A）、骨歩き（A）。"
