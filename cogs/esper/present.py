@@ -1240,15 +1240,32 @@ def seat_memo(view: Mapping[str, Any], seat: str) -> dict[str, Any] | None:
     }
 
 
-def _sharing(view: Mapping[str, Any], seat: str) -> list[str]:
-    """The living seats on the seat's spot (public: the pieces' spots)."""
+def _area(spot: Any) -> str:
+    """What "near" means for a spot: its planet on the rings (``P3-4`` -> ``P3``), else the spot
+    itself (a base spot, Rafnor)."""
+    text = str(spot or "")
+    return text.split("-")[0] if text.startswith("P") and "-" in text else text
+
+
+def _sharing(view: Mapping[str, Any], seat: str) -> dict[str, str]:
+    """The living seats near the seat (its planet, or its spot in the base), with their spots
+    (public: the pieces' spots)."""
     seats = view.get("seats") or {}
-    spot = (seats.get(seat) or {}).get("spot")
-    if not spot:
-        return []
-    return sorted(
-        str(s) for s, i in seats.items() if s != seat and i.get("spot") == spot and i.get("alive")
-    )
+    area = _area((seats.get(seat) or {}).get("spot"))
+    if not area:
+        return {}
+    return {
+        str(s): str(i.get("spot"))
+        for s, i in sorted(seats.items())
+        if s != seat and i.get("alive") and i.get("spot") and _area(i.get("spot")) == area
+    }
+
+
+def _near_line(near: Mapping[str, str], area: str, lang: str) -> str:
+    """``C (P3-4), B (P3-2)`` on a planet; the seats alone on a base spot."""
+    planet = area.startswith("P") and "-" not in area
+    seats = [t(lang, "esper.news.at", seat=s, spot=at) if planet else s for s, at in near.items()]
+    return joined(lang, seats)
 
 
 def _signed(n: int) -> str:
@@ -1285,17 +1302,27 @@ def seat_news(memo: Any, view: Mapping[str, Any], seat: str, lang: str) -> list[
     if memo.get("c") and not c_now:
         lines.append(t(lang, "esper.news.c_cards", old=len(memo.get("c") or ()), new=0))
     spot, was = now.get("s"), memo.get("s")
-    near, near_before = list(now.get("n") or ()), list(memo.get("n") or ())
-    if spot != was and spot:
-        key = "esper.news.spot_with" if near else "esper.news.spot"
-        lines.append(t(lang, key, spot=spot_label(spot, lang), seats=joined(lang, near)))
-    elif spot:
-        came = [s for s in near if s not in near_before]
-        went = [s for s in near_before if s not in near]
+    near = dict(now.get("n") or {})
+    held = memo.get("n")
+    before_near: Mapping[str, Any] = held if isinstance(held, Mapping) else {}
+    area = _area(spot)
+    planet = area.startswith("P") and "-" not in area
+    where = t(lang, "esper.news.planet", n=area[1:]) if planet else spot_label(spot, lang)
+    if spot and spot != was:
+        lines.append(t(lang, "esper.news.spot", spot=spot_label(spot, lang)))
+        if _area(was) != area and near:
+            lines.append(
+                t(lang, "esper.news.near", where=where, seats=_near_line(near, area, lang))
+            )
+    if spot and _area(was) == area:
+        came = {s: at for s, at in near.items() if s not in before_near}
+        went = [s for s in before_near if s not in near]
         if came:
-            lines.append(t(lang, "esper.news.arrived", seats=joined(lang, came)))
+            lines.append(
+                t(lang, "esper.news.arrived", where=where, seats=_near_line(came, area, lang))
+            )
         if went:
-            lines.append(t(lang, "esper.news.left", seats=joined(lang, went)))
+            lines.append(t(lang, "esper.news.left", where=where, seats=joined(lang, went)))
     return ["🆕 " + line for line in lines]
 
 

@@ -1400,23 +1400,30 @@ def test_the_prompt_opens_with_what_changed_for_the_seat() -> None:
             },
         }
 
-    before = view(7, ["a04"], "P3-2", {"B": "P3-2", "C": "P1-0"})
+    before = view(7, ["a04"], "P3-2", {"B": "P3-5", "C": "P1-0"})
     memo = PRESENTER.seat_memo(before, "A")
     assert PRESENTER.seat_news(None, before, "A", "en") == []
     assert PRESENTER.seat_news(memo, before, "A", "en") == []
-    after = view(5, ["a05"], "P3-2", {"B": "P4-0", "C": "P3-2"})
+    after = view(5, ["a05"], "P3-2", {"B": "P4-0", "C": "P3-0"})
     en = PRESENTER.seat_news(memo, after, "A", "en")
     assert en == [
         "🆕 Durability 7 → 5 (−2).",
         "🆕 New ability card(s): Mind Probe.",
         "🆕 Ability card(s) gone: a04.",
-        "🆕 Arrived on your spot: C.",
-        "🆕 Left your spot: B.",
+        "🆕 Arrived on planet 3: C (P3-0).",
+        "🆕 Left planet 3: B.",
     ]
     ja = PRESENTER.seat_news(memo, after, "A", "ja")
     assert ja[0] == "🆕 耐久力が7から5になりました（−2）。" and "マインドプローブ" in ja[1]
-    moved = PRESENTER.seat_news(memo, view(7, ["a04"], "P4-0", {"B": "P4-0"}), "A", "en")
-    assert moved == ["🆕 You are now on P4-0 (spaceport), with B."]
+    assert ja[3] == "🆕 惑星3にC（P3-0）が来ました。"
+    moved = PRESENTER.seat_news(memo, view(7, ["a04"], "P4-0", {"B": "P4-3"}), "A", "en")
+    assert moved == ["🆕 You are now on P4-0 (spaceport).", "🆕 With you on planet 4: B (P4-3)."]
+    # in the base, near is the spot itself
+    base = view(7, ["a04"], "B2", {"B": "B3"})
+    came = PRESENTER.seat_news(
+        PRESENTER.seat_memo(base, "A"), view(7, ["a04"], "B2", {"B": "B2"}), "A", "en"
+    )
+    assert came == ["🆕 Arrived on B2: B."]
 
 
 def test_the_headline_names_the_weightiest_event() -> None:
