@@ -51,7 +51,12 @@ def budget_for(database_url: str, token: str, *, limit: int = DISCORD_GLOBAL_LIM
         # Imported here: an SQLite bot never loads asyncpg.
         from bot.storage.postgres import PostgresRateSlots
 
-        return Budget(PostgresRateSlots(database_url, token, slot=slot), cap=cap)
+        # One grant of every odd slot is the acknowledgements' (with one grant a slot, the whole
+        # slot): background requests of every process leave it, so an acknowledgement of any
+        # process finds a free grant within two slots without first having to book one.
+        return Budget(
+            PostgresRateSlots(database_url, token, slot=slot), cap=cap, background_cap=cap - 1
+        )
     return Budget(LocalSlots(slot), cap=cap)
 
 

@@ -37,12 +37,17 @@ there is one process and the slots are counted in memory (:class:`LocalSlots`).
 is served before any waiting background request (board posts, prompts, edits). Background
 requests take only ``background_cap`` of every odd slot (the rest is kept for the
 acknowledgements of whichever process receives them) and the whole of every even one (with one
-grant a slot the two caps are the same: the pump's order and the bookings keep the
-acknowledgements first). An acknowledgement that finds its slot spent waits for the next one,
-which a process sharing the budget books for it (background requests of every process leave
-bookings free), so it never waits more than one slot, some 21 ms. Interaction callbacks are
-exempt from Discord's limit and never wait here at all (``bot.http.paced``): "Interaction
-endpoints are not bound to the bot's Global Rate Limit"
+grant a slot the two caps are the same for one process: its pump's order keeps the
+acknowledgements first). Processes sharing the budget (``bot.http.budget_for``) give background
+requests ``cap - 1``, none of an odd slot with one grant a slot: their pumps order only their own
+requests, and shard 0 (every DM) sends the acknowledgements while the others' posts take what
+slots they find, so the odd slots are kept for acknowledgements and background requests get half
+the budget, 22.5 a second. An acknowledgement that finds its slot spent waits for the next one,
+which a process sharing the budget also books for it (background requests of every process leave
+bookings free): alone, it waits a slot or two (21 to 44 ms); several at once take a slot each
+(with Discord's 50 a second, as many as 45 a second). Interaction callbacks are exempt from
+Discord's limit and never wait here at all (``bot.http.paced``): "Interaction endpoints are not
+bound to the bot's Global Rate Limit"
 (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit).
 
 Pure asyncio: no discord, no storage.

@@ -11,7 +11,7 @@ import time
 import discord
 import pytest
 
-from bot.http import paced
+from bot.http import budget_for, paced
 from bot.ratebudget import (
     DISCORD_GLOBAL_LIMIT,
     JITTER_SECONDS,
@@ -234,3 +234,26 @@ async def test_without_the_database_a_process_paces_itself() -> None:
     times = await asyncio.wait_for(take_all(budget, 12), 5.0)
     assert busiest_second(times) <= 11  # one grant per slot until the database answers
     await budget.close()
+
+
+def test_processes_sharing_the_budget_keep_every_odd_slot_for_acknowledgements() -> None:
+    """With one grant a slot, a shared budget's background requests take the even slots only
+    (22.5 a second of the 45): an acknowledgement of any process finds the odd ones free. One
+    process keeps the whole budget for its posts (its pump serves its acknowledgements first)."""
+    shared = budget_for("postgresql://nobody@127.0.0.1:1/none", TOKEN)
+    alone = budget_for("sqlite:///unused.sqlite3", TOKEN)
+    assert (shared.cap, shared.background_cap) == (1, 0)
+    assert (alone.cap, alone.background_cap) == (1, 1)
+
+    now = [0.0]
+    slots = LocalSlots(slot_seconds(), clock=lambda: now[0])
+    background: list[float] = []
+    while now[0] < 2.0:  # background requests always waiting, on a simulated clock
+        granted, _wait = asyncio.run(slots.take(5, shared.background_cap, full=shared.cap))
+        background.extend([now[0]] * granted)
+        now[0] += 0.0005
+    assert all(int(t / slot_seconds() + 1e-9) % 2 == 0 for t in background)
+    assert busiest_second(background) == 23  # 22.5 a second
+    now[0] = 3.5 * slot_seconds()  # an odd slot: the background gets nothing, an ack its grant
+    assert asyncio.run(slots.take(1, shared.background_cap, full=1))[0] == 0
+    assert asyncio.run(slots.take(1, shared.cap, full=1, foreground=True))[0] == 1
