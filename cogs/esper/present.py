@@ -1236,7 +1236,6 @@ def seat_memo(view: Mapping[str, Any], seat: str) -> dict[str, Any] | None:
         "c": [str(c.get("id")) for c in combat.get("c_hand") or () if isinstance(c, Mapping)],
         "s": mine.get("spot"),
         "n": _sharing(view, seat),
-        "al": you.get("alignment"),
     }
 
 
