@@ -19,7 +19,10 @@ the gateway as Discord does. Prints, against the targets of issue 6:
   two-player turn (target ≤ 5) and turns per second (target ≥ 8), beside the figures before
   issue 37 (4.2 turns a second, 7.6 paced requests a turn). The requests are counted from the
   moment every game's first prompts are out (a game's setup, its DM channels opened once per
-  player ever, is printed apart), the turns over the same time.
+  player ever, is printed apart), the turns over the same time. From then on the games' first
+  turns begin as a stream, ``--start-rate`` games a second (8; 0 begins them all at once: every
+  player's first order in the same 0.5-3 s, a burst of replies the global limit spreads over
+  seconds whatever the budget does).
 
 Several shard processes (issue 21): ``python bench/load.py --shards 3 --database
 postgresql://postgres@127.0.0.1:5432/test`` runs ``SHARD_COUNT=3`` processes on a fresh schema of
