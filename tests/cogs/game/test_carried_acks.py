@@ -37,9 +37,9 @@ async def test_the_completing_order_is_acknowledged_on_the_next_prompt(duel, dis
     # One DM, not two: the acknowledgement in Bob's language, then his turn-2 prompt.
     (message,) = dms(duel.bob)[before:]
     ack, prompt = message.content.split("\n\n", 1)
-    assert ack.startswith("🔒 g-0001 第1ターンの命令を封印しました")
+    assert ack.startswith("🔒 g-0001・ステップ1の命令を封印しました")
     assert "受領証" in ack and "全員の命令がそろいました" in ack
-    assert prompt.startswith("**アリーナデュエル・g-0001・第2ターン**")
+    assert "**アリーナデュエル・g-0001・第2ターン**" in prompt  # after what changed
     assert message.reference is not None  # a reply to Bob's order
     # The step resolved at once: turn 1's post shows no progress edit for Bob's order.
     posts = turn_posts(duel)
@@ -69,7 +69,7 @@ async def test_a_carried_acknowledgement_goes_out_once_across_restarts(duel, mak
     await duel.bot.outbox.idle()
     (message,) = carried(duel.bob)
     assert message.content.startswith("🔒 Order sealed for g-0001, turn 1")
-    assert "\n\n**Arena Duel · g-0001 · Turn 2**" in message.content
+    assert "**Arena Duel · g-0001 · Turn 2**" in message.content
     await restart(duel, make_bot)
     assert len(carried(duel.bob)) == 1
     assert len(turn_posts(duel)) == 2
@@ -87,5 +87,5 @@ async def test_a_button_order_is_answered_by_the_interaction_response(duel):
     assert "Every order is in" in second.response.content
     # …and the only DM Bob gets is his next prompt, with no acknowledgement on it.
     (next_prompt,) = dms(duel.bob)[before:]
-    assert next_prompt.content.startswith("**Arena Duel · g-0001 · Turn 2**")
+    assert "**Arena Duel · g-0001 · Turn 2**" in next_prompt.content
     assert len(turn_posts(duel)) == 2

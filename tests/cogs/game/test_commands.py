@@ -384,7 +384,7 @@ async def test_config_language_switches_channel_posts_to_japanese(duel):
     mod = moderator(duel)
     result = await mod.slash(duel.channel, "config language", language="ja")
     assert not result.ephemeral
-    assert result.response.content == "このサーバーでは今後、日本語で投稿します。"
+    assert result.response.content == "このサーバーでは今後、日本語で投稿する。"
 
     await duel.alice.slash(duel.channel, "arena challenge", opponent=duel.bob)
     invite = duel.channel.last_message
@@ -394,13 +394,13 @@ async def test_config_language_switches_channel_posts_to_japanese(duel):
     assert buttons(invite) == ["受ける", "断る"]
     await duel.bob.click(invite, label="受ける")
     (answered,) = [m for m in duel.channel.history() if m.id == invite.id]
-    assert answered.content.replace(" ", "").startswith(f"✅<@{duel.bob.id}>が受けました")
+    assert answered.content.replace(" ", "").startswith(f"✅<@{duel.bob.id}>が受けた")
     (post,) = turn_posts(duel)
     assert post.embeds[0].title == "アリーナデュエル・g-0001・第1ターン"
     assert field(post, "提出済み：0/2") is not None
     mod_pause = await mod.slash(duel.channel, "game pause")
     assert mod_pause.response.content == "Game g-0001 paused."  # the moderator's own locale
-    assert notices(duel, "⏸️ ゲームg-0001はモデレーターにより一時停止されました")
+    assert notices(duel, "⏸️ ゲームg-0001はモデレーターが一時停止した")
 
     back = await mod.slash(duel.channel, "config language", language="en")
     assert back.response.content == "From now on I post in English in this server."
@@ -432,18 +432,18 @@ async def test_a_japanese_client_gets_japanese_replies_and_dms(duel, discord_loc
 
     orders = await duel.bob.slash(duel.channel, "game orders")
     assert orders.ephemeral and orders.response.content == (
-        "g-0001（第1ターン、B）：まだ命令がありません。"
+        "g-0001（ステップ1、席B）：まだ命令がありません。"
     )
     refused = await duel.bob.slash(duel.channel, "game pause")
     assert refused.response.content == "⚠️ " + t("ja", "table.moderators_only")
     await duel.bob.send_dm("stay none")
-    assert last_dm(duel.bob).content.startswith("🔒 g-0001 第1ターンの命令を封印しました")
+    assert last_dm(duel.bob).content.startswith("🔒 g-0001・ステップ1の命令を封印しました")
     await duel.alice.send_dm("stay none")
     # Alice's order completed the turn: its acknowledgement (English) leads her next prompt.
     carried = last_dm(duel.alice).content
     assert carried.startswith("🔒 Order sealed for g-0001, turn 1")
-    assert "\n\n**Arena Duel · g-0001 · Turn 2**" in carried
-    assert last_dm(duel.bob).content.startswith("**アリーナデュエル・g-0001・第2ターン**")
+    assert "**Arena Duel · g-0001 · Turn 2**" in carried
+    assert "**アリーナデュエル・g-0001・第2ターン**" in last_dm(duel.bob).content
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot import faults, limits
-from tests.cogs.game.sim import setup_duel
+from tests.cogs.game.sim import setup_duel, start_duel
 
 CHANNEL_POSTS = "/channels/*/messages"
 
@@ -22,10 +22,17 @@ def duel(simcord_env, sim_clock):
     return setup_duel(simcord_env, sim_clock)
 
 
-async def enqueue(bot: Any, target: int, payload: dict[str, Any], key: str, kind: str = "channel"):
+async def enqueue(
+    bot: Any,
+    target: int,
+    payload: dict[str, Any],
+    key: str,
+    kind: str = "channel",
+    game_id: str | None = None,
+):
     async with bot.repo.transaction() as tx:
         row_id = await tx.enqueue(
-            game_id=None,
+            game_id=game_id,
             kind=kind,
             target_id=target,
             payload=payload,
@@ -242,8 +249,13 @@ async def test_a_500_is_still_retried(duel):
 async def test_stop_lets_the_post_in_flight_finish_and_claims_nothing_more(duel, monkeypatch):
     bot = duel.bot
     await drain(bot)  # what the duel's setup queued
+    # one game's posts: they go out in order, one at a time (games go side by side)
+    game_id = (await start_duel(duel)).game_id
+    await drain(bot)
     ids = [
-        await enqueue(bot, duel.channel.id, {"lang": "en", "content": f"p{i}"}, f"s{i}")
+        await enqueue(
+            bot, duel.channel.id, {"lang": "en", "content": f"p{i}"}, f"s{i}", game_id=game_id
+        )
         for i in range(3)
     ]
     started, release = asyncio.Event(), asyncio.Event()

@@ -319,7 +319,7 @@ async def test_a_draft_dm_carries_its_channel_notice_for_closed_dms(service):
     assert len({n["nonce"] for n in notices}) == 2, "one per draft turn"
     for row, notice, number in zip(prompts, notices, (1, 2), strict=True):
         content = notice["payload"]["content"]
-        assert content.startswith(f"📋 **Test League**：<@{row.target_id}>さんの指名です")
+        assert content.startswith(f"📋 **Test League**：<@{row.target_id}>の指名の番")
         assert f"4指名中{number}番目" in content and "`/リーグ 指名`" in content
         assert notice["payload"]["mentions"] == [row.target_id]
         for option in row.payload["view"]["options"]:  # none of the units offered
