@@ -112,6 +112,9 @@ class Choice:
     label_key: str
     enabled: bool = True
     reason_key: str | None = None  # why it is disabled, if it is
+    # A whole order on its own: the groups after it are not asked (a vote's "no vote", chosen
+    # in the first of the vote's groups).
+    final: bool = False
     # Filled into the label's sentence. A value given per language (a name from the game's own
     # pack, ``{"name": {"en": "Kael", "ja": "カエル"}}``) is read in the reader's language.
     params: Mapping[str, Any] = field(default_factory=dict, compare=False)

@@ -74,12 +74,22 @@ def chosen_tokens(groups: Sequence[ChoiceGroup], picks: Sequence[int] | None) ->
     one), is refused as out of date."""
     if picks is None or len(picks) > len(groups):
         raise RuleError("order.out_of_date")
-    tokens = []
+    tokens: list[str] = []
     for group, pick in zip(groups, picks, strict=False):
         if not 0 <= pick < len(group.choices) or not group.choices[pick].enabled:
             raise RuleError("order.out_of_date")
+        if tokens and complete(groups, picks[: len(tokens)]):  # a pick after a whole order
+            raise RuleError("order.out_of_date")
         tokens.append(group.choices[pick].token)
     return tokens
+
+
+def complete(groups: Sequence[ChoiceGroup], picks: Sequence[int]) -> bool:
+    """Whether the picks make a whole order: one per group, or a choice that is an order on its
+    own (:attr:`bot.ruleset.Choice.final`) as the last."""
+    if len(picks) >= len(groups):
+        return True
+    return bool(picks) and groups[len(picks) - 1].choices[picks[-1]].final
 
 
 def _buttons_for(
@@ -291,7 +301,7 @@ async def _answer(
         loaded = bot.table.states.load(game)
         groups = loaded.engine.choices(loaded.state, seat)
         tokens = chosen_tokens(groups, picks)
-        if picks is not None and len(tokens) < len(groups):
+        if picks is not None and not complete(groups, picks):
             view = discord.ui.View(timeout=None)
             spec = _localized_groups(groups, lang)[len(tokens)]
             for item in _buttons_for(game_id, turn, picks, spec):

@@ -767,16 +767,18 @@ def choices(state: EsperState, seat: str) -> list[ChoiceGroup]:
 
 def ambush_choices(state: EsperState) -> list[ChoiceGroup]:
     """The ambush vote as three picks: the planet, the spot on it, the runner (36 spots do not
-    fit one menu). ``pass`` (no ambush) is typed: every group must be picked, and a pass after
-    two more picks would mislead (the question says so)."""
+    fit one menu); "no ambush" (``pass``) is a whole order among the planets."""
     runners = [s for s in state.order if side_of(state, s) == DEFENDER and state.seats[s].alive]
     return [
         ChoiceGroup(
             "ambush_planet",
             "esper.group.ambush_planet",
             [
-                Choice(f"ambush P{p}", "esper.choice.ambush_planet", params={"planet": p})
-                for p in range(1, PLANETS + 1)
+                *(
+                    Choice(f"ambush P{p}", "esper.choice.ambush_planet", params={"planet": p})
+                    for p in range(1, PLANETS + 1)
+                ),
+                Choice("pass", "esper.choice.no_ambush", final=True),
             ],
         ),
         ChoiceGroup(
@@ -797,7 +799,8 @@ def ambush_choices(state: EsperState) -> list[ChoiceGroup]:
 
 def key_vote_choices(state: EsperState) -> list[ChoiceGroup]:
     """The key installations' vote as a column and a row for each (36 spots do not fit one
-    menu): ``keys B 2 D 5 E 1``, read as ``keys B2 D5 E1``. ``pass`` is typed."""
+    menu): ``keys B 2 D 5 E 1``, read as ``keys B2 D5 E1``; "no vote" (``pass``) is a whole
+    order among the first key's columns."""
     groups = []
     for n in range(1, state.pack.keys_placed + 1):
         head = "keys " if n == 1 else ""
@@ -806,8 +809,13 @@ def key_vote_choices(state: EsperState) -> list[ChoiceGroup]:
                 f"key{n}_column",
                 "esper.group.key_column",
                 [
-                    Choice(f"{head}{c}", "esper.choice.key_column", params={"n": n, "column": c})
-                    for c in base_stage.COLUMNS
+                    *(
+                        Choice(
+                            f"{head}{c}", "esper.choice.key_column", params={"n": n, "column": c}
+                        )
+                        for c in base_stage.COLUMNS
+                    ),
+                    *([Choice("pass", "esper.choice.no_keys", final=True)] if n == 1 else []),
                 ],
             )
         )

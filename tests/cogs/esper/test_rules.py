@@ -667,6 +667,27 @@ def test_the_ambush_vote_has_buttons_planet_spot_and_runner() -> None:
     assert (state.ambush, state.ambush_runner) == ("P4-1", "E")
 
 
+def test_no_ambush_and_no_key_vote_are_buttons_that_end_the_order() -> None:
+    """ "No ambush" among the planets (and "no vote" among the first key's columns) is a whole
+    order on its own: the groups after it are not asked, and a pick after it is refused."""
+    from bot.ruleset import RuleError
+    from bot.views import chosen_tokens, complete
+
+    state = start_state()
+    groups = rules.choices(state, "A")
+    pick = next(i for i, c in enumerate(groups[0].choices) if c.final)
+    assert groups[0].choices[pick].label("en") == "No ambush"
+    assert groups[0].choices[pick].label("ja") == "待ち伏せしない"
+    assert complete(groups, [pick]) and not complete(groups, [0])
+    assert chosen_tokens(groups, [pick]) == ["pass"]
+    assert (
+        rules.parse(state, "A", "pass").canonical() == rules.parse(state, "A", "パス").canonical()
+    )
+    with pytest.raises(RuleError):
+        chosen_tokens(groups, [pick, 0])  # nothing is asked after a whole order
+    assert [c.final for c in groups[1].choices] == [False] * len(groups[1].choices)
+
+
 def test_the_board_after_a_step_shows_that_steps_moves() -> None:
     """The moves a step made stay in the view when the next step opens (the board drawn then
     shows them), and go when that step resolves."""
