@@ -102,7 +102,9 @@ def turn_message(
     headline = outcome_text(loaded, lang) if finished else present.headline(public, lang, names)
     if headline:  # bold on its first line (an event may say more below: a sheet opened)
         head, *tail = headline.split("\n")
-        others = [line for line in lines if line.removeprefix("• ") != headline]
+        # the event it names is not told twice (compared without the bold it may carry)
+        plain = headline.replace("**", "")
+        others = [line for line in lines if line.removeprefix("• ").replace("**", "") != plain]
         lines = [f"**{head}**", *tail, *others]
     if first:
         lines.insert(0, t(lang, "game.started", players=player_line(game)))
