@@ -49,10 +49,10 @@ def check_within_limits(view: discord.ui.View, where: str) -> None:
 
 def longest_prefix(groups: Sequence[ChoiceGroup], upto: int) -> list[int]:
     """For the groups before ``upto``: the pick a button sends that is the longest (the last
-    enabled choice)."""
+    enabled choice that asks for the next group: not one that is a whole order on its own)."""
     picks = []
     for group in groups[:upto]:
-        enabled = [i for i, c in enumerate(group.choices) if c.enabled]
+        enabled = [i for i, c in enumerate(group.choices) if c.enabled and not c.final]
         picks.append(enabled[-1] if enabled else 0)
     return picks
 

@@ -477,10 +477,12 @@ def check_orders(spec: RulesetSpec[Any, Any], step: Step, seats: Sequence[str], 
                 in_both_catalogues(choice.label_key, f"{where}: choice {choice.token!r}")
                 if choice.reason_key is not None:
                     in_both_catalogues(choice.reason_key, f"{where}: reason of {choice.token!r}")
-        # One enabled token per group is an order (what the buttons send, group by group).
-        enabled = [[c.token for c in g.choices if c.enabled] for g in groups]
-        for tokens in itertools.islice(itertools.product(*enabled), 64) if groups else ():
-            text = " ".join(tokens)
+        # One enabled token per group is an order (what the buttons send, group by group), or
+        # the tokens up to a choice that is a whole order on its own (Choice.final).
+        enabled = [[c for c in g.choices if c.enabled] for g in groups]
+        for combo in itertools.islice(itertools.product(*enabled), 64) if groups else ():
+            ends = next((i for i, c in enumerate(combo) if c.final), len(combo) - 1)
+            text = " ".join(c.token for c in combo[: ends + 1])
             try:
                 engine.parse(state, seat, text)
             except RuleError as exc:

@@ -170,8 +170,12 @@ def parse(state: EsperState, seat: str, parts: list[list[str]]) -> EsperOrder:
             return EsperOrder((Action("pass"),))
         if words[:1] == ["keys"]:
             words = words[1:]
+        # A spot named twice is one vote for it (the buttons ask a column and a row per key,
+        # and cannot keep a second key off the first's spot): a vote of fewer spots votes for
+        # fewer, and the tally fills what no vote reaches (``_place_keys``). More spots than
+        # keys: refused.
         chosen = list(dict.fromkeys(spot_word(w) for w in _paired(words)))
-        if len(chosen) != state.pack.keys_placed:
+        if not chosen or len(chosen) > state.pack.keys_placed:
             raise OrderRejected(R_KEYS, n=state.pack.keys_placed)
         return EsperOrder((Action("keys", tuple(chosen)),))
     if step == PLACE:

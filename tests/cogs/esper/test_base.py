@@ -13,7 +13,7 @@ from cogs.esper import rules
 from cogs.esper.board import key_status
 from cogs.esper.rules import EsperState
 from tests.cogs.esper.test_combat import FIVE, play
-from tests.cogs.esper.test_rules import PACK, RandomDice, has, of, one, rejected, table
+from tests.cogs.esper.test_rules import PACK, RandomDice, has, of, one, opened, rejected, table
 
 
 def based(
@@ -66,7 +66,10 @@ def test_the_stage_end_lays_the_base_and_evil_votes_the_keys_in_secret() -> None
     assert rules.withheld(state, "D")
     # every face down: the summary shows no base card
     assert rules.summary(state)["base"]["up"] == {} and rules.summary(state)["base"]["keys"] == {}
-    assert rejected(state, "D", "keys B2 D5") == base_stage.R_KEYS  # three are placed
+    assert rejected(state, "D", "keys B2 D5 E1 F6") == base_stage.R_KEYS  # three are placed
+    # a spot named twice (the buttons cannot keep a key off another's spot) is one vote for it
+    twice = rules.parse(opened(state), "D", "keys B 2 B 2 D 5").canonical()
+    assert twice == rules.parse(opened(state), "D", "keys B2 D5").canonical()
     # most voted first, ties to the earliest seat's list
     state, events = play(
         state, {"D": "keys B2 D5 E1", "E": "重要拠点 D5 C3 B2"}, secret=RandomDice(6)
