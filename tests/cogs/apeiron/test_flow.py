@@ -153,6 +153,9 @@ async def test_a_whole_game_by_dm_text(duel, discord_locale, lang):
     for seat in "AB":
         assert rows[seat] not in channel_text(duel)
         assert chests[seat] not in channel_text(duel)
+    # /game export draws every step's board for its viewer (it defers first, as Discord
+    # allows): on a busy machine that takes longer than SimCord's 5 s to settle.
+    duel.env.settle_timeout = 60.0
     export = await duel.alice.slash(duel.channel, "game export", game=duel.game_id)
     data = (await export.response.attachments[0].read()).decode()
     s = await state(duel)

@@ -193,6 +193,8 @@ async def test_too_big_not_utf8_and_too_few_cards(duel):
 
 
 async def export(duel: Any) -> dict[str, Any]:
+    # the export draws every step's board for its viewer (deferred first): seconds when busy
+    duel.env.settle_timeout = 60.0
     result = await duel.alice.slash(duel.channel, "game export", game=duel.game_id)
     data: dict[str, Any] = json.loads(await result.response.attachments[0].read())
     return data
