@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import statistics
 import sys
 import tempfile
@@ -87,23 +86,15 @@ def repeated_share(dms: Sequence[tuple[int, str]]) -> float:
     return repeated / total if total else 0.0
 
 
-def _headers(lang: str) -> re.Pattern[str]:
-    """A post's first line when it is a step header, not an event: the old "Results of …"
-    header and the game's start line, as the catalogue words them (any value in the blanks)."""
-    shapes = []
-    for key in ("game.step.resolved", "game.step.resolved_final", "game.started"):
-        text = t(lang, key, resolved="\0", step="\0", players="\0")
-        shapes.append(".*".join(re.escape(part) for part in text.split("\0")))
-    return re.compile("|".join(f"(?:{shape})" for shape in shapes))
-
-
 def headlined_share(posts: Sequence[str], lang: str) -> float:
-    """The share of posts whose first line is no step header (and not empty)."""
-    headers = _headers(lang)
+    """The share of posts whose first line is a headline: the step's main event in bold (the
+    game's first post opens with its start line, and a post before issue 35 with "Results of
+    …", neither in bold)."""
+    start = t(lang, "game.started", players="")
     named = 0
     for description in posts:
         first = description.split("\n", 1)[0].strip()
-        if first and not headers.match(first):
+        if first.startswith("**") and not first.startswith(start):
             named += 1
     return named / len(posts) if posts else 0.0
 

@@ -52,7 +52,7 @@ CHANNEL = (
     "table.notice.extended_paused", "table.notice.abandoned",
     "challenge.accepted", "challenge.accepted_waiting", "challenge.declined",
     "game.started", "game.defaulted_order", "game.defaulted", "game.withheld_order",
-    "game.revealed_order", "game.step.resolved", "game.step.resolved_final",
+    "game.revealed_order",
     "game.outcome.winner", "game.outcome.resigned", "game.outcome.draw", "game.outcome.winners",
     "game.outcome.nobody", "game.outcome.abandoned", "game.reminder", "game.dm_closed",
     "game.group.continued", "deadlines.lobby.none", "roll.footer", "roll.commitment_first",
