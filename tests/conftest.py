@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import simcord.interactions
@@ -17,6 +18,9 @@ from hypothesis import settings
 from bot.config import Config
 from bot.ruleset import RuleError
 from bot.storage import SqliteRepository
+
+if TYPE_CHECKING:
+    from tests.seeded_demos import SeededDemos
 
 # With PYTHONDONTWRITEBYTECODE=1 (set on this project's development machine) every worker, and every
 # ``python -m bot`` the tests start (each CLI demo, each end-to-end start and restart, its board
@@ -148,6 +152,15 @@ def make_config(**overrides: object) -> Config:
     }
     values.update(overrides)
     return Config(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="session")
+def seeded_demos(tmp_path_factory: pytest.TempPathFactory) -> SeededDemos:
+    """The seeded demos (seed 7) of every ruleset, each played once for the run, whichever
+    modules and workers read it (tests/seeded_demos.py)."""
+    from tests.seeded_demos import SeededDemos, shared_root
+
+    return SeededDemos(shared_root(tmp_path_factory.getbasetemp()))
 
 
 @pytest.fixture

@@ -27,7 +27,6 @@ failure points at the key to fix."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import tomllib
@@ -36,7 +35,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from bot import demo
 from bot.i18n import _SOURCES
 
 RULESETS = ("arena", "tactics", "dungeon", "apeiron", "esper")
@@ -226,12 +224,6 @@ def offences(ruleset: str, transcript: str) -> list[Offence]:
                 kind = "dm" if dm else "channel"
                 found.append(Offence(ruleset, kind, head, line, sentence, (head, *lines)))
     return found
-
-
-def transcript(ruleset: str, out: Path) -> str:
-    """The Japanese transcript of the seeded demo of ``ruleset``, played into ``out``."""
-    asyncio.run(demo.play(ruleset, out=out, seed=SEED, lang="ja", players=PLAYERS.get(ruleset)))
-    return (out / "transcript-ja.txt").read_text("utf-8")
 
 
 # --- which key ------------------------------------------------------------------------------------

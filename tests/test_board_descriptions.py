@@ -1,21 +1,21 @@
 """Every board the seeded demos post carries its description (the attachment's alt text): in
 the channel's language, naming the step it shows (or that the game is over), within Discord's
-1,024 characters. One seeded demo per ruleset and language below, played once for the module;
+1,024 characters. One seeded demo per ruleset and language below, played once for the run;
 the posts are read back from the demo's outbox (the payloads the outbox sender posts)."""
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import json
 import sqlite3
 from typing import Any
 
 import pytest
 
-from bot import alttext, demo, registry
+from bot import alttext, registry
 from bot.i18n import t
+from tests.seeded_demos import SeededDemos
 
-SEED = 7
 # Every ruleset in English; the quicker ones in Japanese too (Esper's game is the longest).
 RUNS = [
     *((r, "en") for r in ("arena", "tactics", "dungeon", "apeiron", "esper")),
@@ -25,18 +25,13 @@ PLAYERS = {"esper": 5}  # the seeded demo fixture's count (tests/data/demo-seed7
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """Each run's outbox rows (kind, payload) that carry a board."""
+def played(seeded_demos: SeededDemos) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """Each run's outbox rows (kind, payload) that carry a board (the run's one play of each
+    demo: tests/seeded_demos.py)."""
     found = {}
     for ruleset, lang in RUNS:
-        folder = tmp_path_factory.mktemp(f"{ruleset}-{lang}")
-        db = folder / "demo.sqlite3"
-        asyncio.run(
-            demo.play(
-                ruleset, out=folder, seed=SEED, lang=lang, db=db, players=PLAYERS.get(ruleset)
-            )
-        )
-        with sqlite3.connect(db) as con:
+        db = seeded_demos(ruleset, lang, PLAYERS.get(ruleset)).db
+        with contextlib.closing(sqlite3.connect(db)) as con:
             rows = con.execute("SELECT kind, payload FROM outbox ORDER BY id").fetchall()
         posts = []
         for kind, text in rows:

@@ -18,19 +18,19 @@ from pathlib import Path
 import pytest
 
 from tests import japanese_register as register
+from tests.seeded_demos import SEED, SeededDemos
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def transcripts(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], str]:
-    """Each ruleset's Japanese demo transcript, played once, when a test first asks for it."""
-    played: dict[str, str] = {}
+def transcripts(seeded_demos: SeededDemos) -> Callable[[str], str]:
+    """Each ruleset's Japanese demo transcript, played once for the run (tests/seeded_demos.py),
+    when a test first asks for it."""
+    assert register.SEED == SEED
 
     def of(ruleset: str) -> str:
-        if ruleset not in played:
-            played[ruleset] = register.transcript(ruleset, tmp_path_factory.mktemp(ruleset))
-        return played[ruleset]
+        return seeded_demos(ruleset, "ja", register.PLAYERS.get(ruleset)).transcript
 
     return of
 

@@ -4,14 +4,13 @@ squares, digests, the dice proofs and the few words listed here with the reason 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from bot import demo
+from tests.seeded_demos import SEED, SeededDemos
 
 FIXTURE = json.loads((Path(__file__).parent / "data" / "demo-seed7.sha256.json").read_text("utf-8"))
 RULESETS = ("arena", "tactics", "dungeon", "apeiron", "esper")
@@ -36,15 +35,12 @@ ID = re.compile(r"\b(?:[a-z]{1,2}\d{2,}|g-\d{4}|P\d(?:-\d)?)\b")  # u06, i02, k0
 
 
 @pytest.fixture(scope="module")
-def transcripts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """One Japanese demo per ruleset (seed 7, the fixture's player counts), run once."""
-    found = {}
-    for ruleset in RULESETS:
-        out = tmp_path_factory.mktemp(ruleset)
-        players = FIXTURE.get("players", {}).get(ruleset)
-        asyncio.run(demo.play(ruleset, out=out, seed=FIXTURE["seed"], lang="ja", players=players))
-        found[ruleset] = (out / "transcript-ja.txt").read_text("utf-8")
-    return found
+def transcripts(seeded_demos: SeededDemos) -> dict[str, str]:
+    """One Japanese demo per ruleset (seed 7, the fixture's player counts), played once for the
+    run (tests/seeded_demos.py)."""
+    assert FIXTURE["seed"] == SEED
+    players = FIXTURE.get("players", {})
+    return {r: seeded_demos(r, "ja", players.get(r)).transcript for r in RULESETS}
 
 
 def english_words(transcript: str) -> dict[str, str]:

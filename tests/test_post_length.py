@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import re
 import statistics
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot import demo, messages, registry
+from bot import messages, registry
 from bot.record import verify
-from bot.storage import OutboxRow
+from tests.seeded_demos import SeededDemos
 
 MEDIAN_LIMIT = 700
 # A value shown short: in the footer's commitments (bare) or a withheld order's receipt (quoted).
@@ -35,32 +34,18 @@ def post_length(composed: dict[str, Any]) -> int:
 
 
 Played = tuple[list[dict[str, Any]], dict[str, Any]]
-# Each (ruleset, language) demo is played once for this module's tests, which only read it.
-_PLAYED: dict[tuple[str, str], Played] = {}
 
 
-async def play_demo(
-    ruleset: str, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Played:
-    """The demo's turn posts as composed for Discord (boards not drawn) and its match record."""
-    if (ruleset, lang) not in _PLAYED:
-        _PLAYED[ruleset, lang] = await _play_demo(ruleset, lang, tmp_path, monkeypatch)
-    return _PLAYED[ruleset, lang]
-
-
-async def _play_demo(
-    ruleset: str, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Played:
-    posts: list[dict[str, Any]] = []
-
-    async def collect(self: demo.FileSink, row: OutboxRow) -> None:
-        if row.kind == "channel" and row.payload.get("embed") and row.payload.get("board"):
-            posts.append(messages.compose(row.payload))
-
-    monkeypatch.setattr(demo.FileSink, "_post", collect)
-    record_path = tmp_path / "match.json"
-    await demo.play(ruleset, out=tmp_path / "out", seed=7, lang=lang, record=record_path)
-    return posts, json.loads(record_path.read_text("utf-8"))
+def play_demo(seeded_demos: SeededDemos, ruleset: str, lang: str) -> Played:
+    """The demo's turn posts as composed for Discord, as first posted, and its match record
+    (the run's one play of the demo: tests/seeded_demos.py)."""
+    played = seeded_demos(ruleset, lang)
+    posts = [
+        messages.compose(payload)
+        for kind, payload in played.posted
+        if kind == "channel" and payload.get("embed") and payload.get("board")
+    ]
+    return posts, played.record
 
 
 def full_values(record: dict[str, Any]) -> set[str]:
@@ -82,10 +67,10 @@ RULESETS = sorted(k for k, spec in registry.rulesets().items() if spec.demo_play
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize("ruleset", RULESETS)
-async def test_median_turn_post_is_short_and_the_proofs_stay_whole(
-    ruleset: str, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_median_turn_post_is_short_and_the_proofs_stay_whole(
+    ruleset: str, lang: str, seeded_demos: SeededDemos
 ) -> None:
-    posts, record = await play_demo(ruleset, lang, tmp_path, monkeypatch)
+    posts, record = play_demo(seeded_demos, ruleset, lang)
     assert len(posts) >= 3
     lengths = [post_length(p) for p in posts]
     median = statistics.median(lengths)
@@ -102,12 +87,12 @@ async def test_median_turn_post_is_short_and_the_proofs_stay_whole(
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-async def test_every_post_after_the_first_starts_with_what_happened(
-    ruleset: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_every_post_after_the_first_starts_with_what_happened(
+    ruleset: str, seeded_demos: SeededDemos
 ) -> None:
     """A post's first line is the step's main event in bold (the result on the last post), never
     a step header: the title names the step now open."""
-    posts, record = await play_demo(ruleset, "en", tmp_path, monkeypatch)
+    posts, record = play_demo(seeded_demos, ruleset, "en")
     first, *later = [p["embed"]["description"].splitlines()[0] for p in posts]
     assert first.startswith("The game begins")
     assert later and all(line.startswith("**") and line.endswith("**") for line in later)

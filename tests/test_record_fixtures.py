@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import demo
 from bot.__main__ import main
+from tests.seeded_demos import SEED, SeededDemos
 
 RECORDS = Path(__file__).parent / "data" / "records"
 FIXTURES = sorted(p.stem for p in RECORDS.glob("*.json"))
@@ -46,8 +46,12 @@ DEMO_OUTPUTS = json.loads((RECORDS.parent / "demo-seed7.sha256.json").read_text(
     ("ruleset", "lang"),
     [(r, lang) for r, by_lang in sorted(DEMO_OUTPUTS["outputs"].items()) for lang in by_lang],
 )
-async def test_a_seeded_demo_draws_the_same_boards(ruleset: str, lang: str, tmp_path: Path) -> None:
+def test_a_seeded_demo_draws_the_same_boards(
+    ruleset: str, lang: str, seeded_demos: SeededDemos
+) -> None:
+    """The demo's own folder, byte for byte (the run's one play of it: tests/seeded_demos.py)."""
+    assert DEMO_OUTPUTS["seed"] == SEED
     players = DEMO_OUTPUTS.get("players", {}).get(ruleset)  # a ruleset's count, where pinned
-    await demo.play(ruleset, out=tmp_path, seed=DEMO_OUTPUTS["seed"], lang=lang, players=players)
-    made = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(tmp_path.iterdir())}
+    folder = seeded_demos(ruleset, lang, players).folder
+    made = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
     assert made == DEMO_OUTPUTS["outputs"][ruleset][lang]
